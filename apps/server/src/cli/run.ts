@@ -1,0 +1,219 @@
+import { ERROR_CODES } from '@parley/protocol';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type Db } from '../db/database.js';
+import { loadDemo, DEMO_ACCOUNT, DEMO_PASSWORD } from '../demo/demo.js';
+import { AppError } from '../lib/app-error.js';
+import { createServices, type Services } from '../services.js';
+
+export const EXIT = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  NOT_FOUND: 3,
+  EXISTS: 4,
+  INVALID: 5,
+} as const;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const HELP = `Parley admin CLI
+
+Usage: parley <command> [arguments] [options]
+       (from the repo root: npm run parley -- <command> ...)
+
+Seats (operators):
+  seat:create <account> --password <p> [--nickname <n>]   create a seat and its built-in groups
+  seat:freeze <account>                                   block logins; revokes its tokens
+  seat:unfreeze <account>                                 allow logins again
+  seat:reset-password <account> --password <p>            set a new password; revokes its tokens
+  seat:list                                               list seats
+
+Phone accounts (send_phone):
+  account:add <phone> [--label <l>]                       register a phone account
+  account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
+  account:list                                            list phone accounts
+
+Demo:
+  demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD})
+
+Uses the server's environment: PARLEY_DATA_DIR (default ./data) or DATABASE_URL.
+Exit status: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 already exists,
+5 invalid value.`;
+
+class UsageError extends Error {}
+
+interface Parsed {
+  positional: string[];
+  options: Map<string, string>;
+}
+
+function parseArgs(args: string[], allowed: string[]): Parsed {
+  const positional: string[] = [];
+  const options = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+      if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
+      const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      options.set(name, value);
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { positional, options };
+}
+
+function expect(p: Parsed, count: number, usage: string) {
+  if (p.positional.length !== count) throw new UsageError(`usage: parley ${usage}`);
+  return p.positional;
+}
+
+function required(p: Parsed, name: string, usage: string) {
+  const value = p.options.get(name);
+  if (value === undefined) throw new UsageError(`usage: parley ${usage}`);
+  return value;
+}
+
+type Command = (args: string[], s: Services, io: CliIo, db: Db) => Promise<void>;
+
+const COMMANDS: Record<string, Command> = {
+  'seat:create': async (args, s, io) => {
+    const usage = 'seat:create <account> --password <p> [--nickname <n>]';
+    const p = parseArgs(args, ['password', 'nickname']);
+    const [account] = expect(p, 1, usage);
+    const seat = await s.seats.create({
+      account: account!,
+      password: required(p, 'password', usage),
+      nickname: p.options.get('nickname'),
+    });
+    io.out(`Created seat ${seat.account} (id ${seat.id}, nickname "${seat.nickname}")`);
+  },
+  'seat:freeze': async (args, s, io) => {
+    const [account] = expect(parseArgs(args, []), 1, 'seat:freeze <account>');
+    const seat = await s.seats.setFrozen(account!, true);
+    io.out(`Froze seat ${seat.account}; its sessions were signed out`);
+  },
+  'seat:unfreeze': async (args, s, io) => {
+    const [account] = expect(parseArgs(args, []), 1, 'seat:unfreeze <account>');
+    const seat = await s.seats.setFrozen(account!, false);
+    io.out(`Unfroze seat ${seat.account}`);
+  },
+  'seat:reset-password': async (args, s, io) => {
+    const usage = 'seat:reset-password <account> --password <p>';
+    const p = parseArgs(args, ['password']);
+    const [account] = expect(p, 1, usage);
+    const seat = await s.seats.resetPassword(account!, required(p, 'password', usage));
+    io.out(`Reset the password of ${seat.account}; its sessions were signed out`);
+  },
+  'seat:list': async (args, s, io) => {
+    expect(parseArgs(args, []), 0, 'seat:list');
+    const rows = await s.seats.list();
+    if (!rows.length) return io.out('No seats.');
+    io.out('ID\tACCOUNT\tNICKNAME\tSTATUS\tPHONE ACCOUNTS');
+    for (const r of rows) {
+      io.out(
+        `${r.id}\t${r.account}\t${r.nickname}\t${r.frozen ? 'frozen' : 'active'}\t${Number(r.accounts)}`,
+      );
+    }
+  },
+  'account:add': async (args, s, io) => {
+    const p = parseArgs(args, ['label']);
+    const [phone] = expect(p, 1, 'account:add <phone> [--label <l>]');
+    const account = await s.accounts.add({ phone: phone!, label: p.options.get('label') });
+    io.out(`Registered phone account ${account.send_phone}`);
+  },
+  'account:assign': async (args, s, io) => {
+    const [phone, seat] = expect(parseArgs(args, []), 2, 'account:assign <phone> <seat-account>');
+    const { moved } = await s.accounts.assign(phone!, seat!);
+    io.out(`Assigned ${phone!.trim()} to ${seat!.trim()}${moved ? ` (${moved} chats moved)` : ''}`);
+  },
+  'account:list': async (args, s, io) => {
+    expect(parseArgs(args, []), 0, 'account:list');
+    const rows = await s.accounts.list();
+    if (!rows.length) return io.out('No phone accounts.');
+    io.out('PHONE\tLABEL\tCHANNEL\tSEAT');
+    for (const r of rows) {
+      io.out(`${r.send_phone}\t${r.label}\t${r.channel}\t${r.seat_account ?? '-'}`);
+    }
+  },
+  'demo:load': async (args, _s, io, db) => {
+    expect(parseArgs(args, []), 0, 'demo:load');
+    const result = await loadDemo(db);
+    io.out(
+      result.loaded
+        ? `Demo workspace loaded (${result.sessions} chats, ${result.messages} messages): log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`
+        : `The demo workspace is already loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`,
+    );
+  },
+};
+
+function exitCodeOf(err: AppError): number {
+  switch (err.code) {
+    case ERROR_CODES.USER_NOT_FOUND:
+    case ERROR_CODES.DATA_NOT_FOUND:
+      return EXIT.NOT_FOUND;
+    case ERROR_CODES.DATA_EXISTS:
+      return EXIT.EXISTS;
+    case ERROR_CODES.PARAMETER_ERROR:
+    case ERROR_CODES.INVALID_PHONE_FORMAT:
+      return EXIT.INVALID;
+    default:
+      return EXIT.ERROR;
+  }
+}
+
+function describe(err: AppError): string {
+  const fields = (err.data as { fields?: { path: string; message: string }[] } | null)?.fields;
+  return fields?.length
+    ? `${err.message} (${fields.map((f) => `${f.path}: ${f.message}`).join('; ')})`
+    : err.message;
+}
+
+const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+/** Runs one CLI command; returns the exit status. */
+export async function runCli(
+  argv: string[],
+  io: CliIo = consoleIo,
+  config?: Config,
+): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(HELP);
+    return name ? EXIT.OK : EXIT.USAGE;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`Unknown command "${name}". Run "parley --help" for the list.`);
+    return EXIT.USAGE;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(HELP);
+    return EXIT.OK;
+  }
+  const cfg = config ?? loadConfig();
+  const database = await openDatabase(cfg);
+  try {
+    await command(args, createServices(database.db, cfg), io, database.db);
+    return EXIT.OK;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(err.message);
+      return EXIT.USAGE;
+    }
+    if (err instanceof AppError) {
+      io.err(`Error ${err.code}: ${describe(err)}`);
+      return exitCodeOf(err);
+    }
+    io.err(`Unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+    return EXIT.ERROR;
+  } finally {
+    await database.close();
+  }
+}

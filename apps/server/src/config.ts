@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type DemoMode = 'auto' | 'on' | 'off';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** SQLite file `parley.db` and `media/` live here. */
+  dataDir: string;
+  /** PostgreSQL instead of SQLite when set. */
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (search_path); tests isolate each file in its own. */
+  pgSchema: string | null;
+  logLevel: string;
+  /** Human-readable logs (pino-pretty): LOG_PRETTY=1/0, else when stdout is a terminal. */
+  logPretty: boolean;
+  tokenTtlHours: number;
+  demo: DemoMode;
+  webDir: string;
+  loginMaxFailures: number;
+  loginWindowSeconds: number;
+  /** How long after sending an outgoing message may still be deleted for all. */
+  deleteForAllWindowMinutes: number;
+}
+
+export class ConfigError extends Error {}
+
+/** The built web app, relative to this package (src/ or dist/ both sit one level down). */
+export function defaultWebDir(): string {
+  return fileURLToPath(new URL('../../web/dist', import.meta.url));
+}
+
+function num(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  integer = true,
+) {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (
+    !Number.isFinite(value) ||
+    (integer && !Number.isInteger(value)) ||
+    value < min ||
+    value > max
+  ) {
+    const kind = integer ? 'an integer' : 'a number';
+    throw new ConfigError(`${name} must be ${kind} between ${min} and ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const demo = (env.PARLEY_DEMO ?? 'auto').trim() || 'auto';
+  if (demo !== 'auto' && demo !== 'on' && demo !== 'off') {
+    throw new ConfigError(`PARLEY_DEMO must be auto, on or off (got "${demo}")`);
+  }
+  const logLevel = (env.LOG_LEVEL ?? 'info').trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL');
+  }
+  return {
+    port: num(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    dataDir: path.resolve(env.PARLEY_DATA_DIR?.trim() || './data'),
+    databaseUrl,
+    pgSchema: null,
+    logLevel,
+    logPretty: env.LOG_PRETTY ? env.LOG_PRETTY === '1' : Boolean(process.stdout.isTTY),
+    // Fractions allowed (e.g. 0.01 = 36 s) to try the expired-login flow by hand.
+    tokenTtlHours: num(env, 'PARLEY_TOKEN_TTL_HOURS', 168, 0.001, 24 * 365, false),
+    demo,
+    webDir: env.PARLEY_WEB_DIR?.trim() ? path.resolve(env.PARLEY_WEB_DIR) : defaultWebDir(),
+    loginMaxFailures: num(env, 'PARLEY_LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginWindowSeconds: num(env, 'PARLEY_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
+    deleteForAllWindowMinutes: num(
+      env,
+      'PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES',
+      120,
+      1,
+      7 * 24 * 60,
+    ),
+  };
+}
+
+export function webDirExists(config: Config): boolean {
+  return existsSync(path.join(config.webDir, 'index.html'));
+}

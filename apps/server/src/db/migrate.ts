@@ -1,0 +1,30 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, DialectName } from './database.js';
+import { initialMigration } from './migrations/001-initial.js';
+import { quickRepliesMigration } from './migrations/002-quick-replies.js';
+
+/** Static provider: migrations are bundled in the build, not discovered on disk. */
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return {
+      '001-initial': initialMigration(this.dialect),
+      '002-quick-replies': quickRepliesMigration(this.dialect),
+    };
+  }
+}
+
+export async function migrateToLatest(
+  db: Db,
+  dialect: DialectName,
+  schema: string | null,
+): Promise<void> {
+  // With a schema, Kysely looks for its own tables there, not in any schema of the database.
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

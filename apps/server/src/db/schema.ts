@@ -1,0 +1,110 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Times are epoch milliseconds; flags are 0/1 integers (portable between SQLite and PG). */
+export interface SeatsTable {
+  id: Generated<number>;
+  account: string;
+  nickname: string;
+  password_hash: string;
+  frozen: number;
+  created_at: number;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  seat_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface PhoneAccountsTable {
+  id: Generated<number>;
+  send_phone: string;
+  label: string;
+  channel: 'platform' | 'telegram' | 'sandbox';
+  seat_id: number | null;
+  created_at: number;
+}
+
+export interface SeatGroupsTable {
+  id: Generated<number>;
+  seat_id: number;
+  name: string;
+  type: 'custom' | 'ungrouped' | 'blocked' | 'tg_link_pushed';
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  seat_id: number;
+  send_phone: string;
+  receiver_phone: string;
+  group_id: number;
+  /** Where an unblocked chat goes back to (null: Ungrouped). */
+  prev_group_id: number | null;
+  is_top: number;
+  remark: string;
+  un_read_count: number;
+  add_time: number;
+  latest_time: number;
+  last_direction: 'in' | 'out' | null;
+  last_preview: string | null;
+  last_type: 'text' | 'image' | 'audio' | 'video' | 'file' | null;
+  customer_language: string | null;
+  blocked: number;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  session_id: number;
+  seat_id: number;
+  client_msg_id: string | null;
+  direction: 'in' | 'out';
+  type: 'text' | 'image' | 'audio' | 'video' | 'file';
+  content: string;
+  /** JSON of the protocol's media object. */
+  media: string | null;
+  status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+  created_at: number;
+  deleted_for_me: number;
+  deleted_for_all: number;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  account: string;
+  created_at: number;
+}
+
+export interface QuickRepliesTable {
+  id: Generated<number>;
+  seat_id: number;
+  kind: 'text' | 'image' | 'audio';
+  name: string;
+  content: string;
+  media_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Database {
+  seats: SeatsTable;
+  tokens: TokensTable;
+  phone_accounts: PhoneAccountsTable;
+  seat_groups: SeatGroupsTable;
+  sessions: SessionsTable;
+  messages: MessagesTable;
+  login_failures: LoginFailuresTable;
+  quick_replies: QuickRepliesTable;
+}
+
+export type SeatRow = Selectable<SeatsTable>;
+export type PhoneAccountRow = Selectable<PhoneAccountsTable>;
+export type GroupRow = Selectable<SeatGroupsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type QuickReplyRow = Selectable<QuickRepliesTable>;

@@ -1,0 +1,52 @@
+import type { Db } from '../../db/database.js';
+import type { PhoneAccountRow } from '../../db/schema.js';
+
+export const accountsRepository = {
+  listBySeat(db: Db, seatId: number): Promise<PhoneAccountRow[]> {
+    return db
+      .selectFrom('phone_accounts')
+      .selectAll()
+      .where('seat_id', '=', seatId)
+      .orderBy('id')
+      .execute();
+  },
+  findByPhone(db: Db, sendPhone: string) {
+    return db
+      .selectFrom('phone_accounts')
+      .selectAll()
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+  },
+  insert(
+    db: Db,
+    row: { send_phone: string; label: string; channel: PhoneAccountRow['channel']; now: number },
+  ) {
+    return db
+      .insertInto('phone_accounts')
+      .values({
+        send_phone: row.send_phone,
+        label: row.label,
+        channel: row.channel,
+        seat_id: null,
+        created_at: row.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+  async assign(db: Db, id: number, seatId: number) {
+    await db.updateTable('phone_accounts').set({ seat_id: seatId }).where('id', '=', id).execute();
+  },
+  listAll(db: Db) {
+    return db
+      .selectFrom('phone_accounts')
+      .leftJoin('seats', 'seats.id', 'phone_accounts.seat_id')
+      .select([
+        'phone_accounts.send_phone',
+        'phone_accounts.label',
+        'phone_accounts.channel',
+        'seats.account as seat_account',
+      ])
+      .orderBy('phone_accounts.id')
+      .execute();
+  },
+};

@@ -1,0 +1,7 @@
+import type { CallRegistry } from '../../plugins/calls.js';
+import type { AuthService } from './auth.service.js';
+
+export function authRoutes(calls: CallRegistry, auth: AuthService) {
+  calls.public('/v1/seat/chat/login', (input) => auth.login(input.account, input.password));
+  calls.public('/v1/seat/chat/token_login', (input) => auth.tokenLogin(input.token));
+}

@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ERROR_CODES, OTHER_MESSAGES, type UserInfo } from '@parley/protocol';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import { seatsRepository } from '../seats/seats.repository.js';
+import { toUserInfo } from './auth.presenter.js';
+import { authRepository } from './auth.repository.js';
+
+/** The signed-in seat a request acts for. */
+export interface AuthSeat {
+  seatId: number;
+  account: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Config,
+  ) {}
+
+  async login(accountInput: string, password: string): Promise<UserInfo> {
+    const account = accountInput.trim();
+    const now = Date.now();
+    const windowStart = now - this.config.loginWindowSeconds * 1000;
+    const failures = await authRepository.countRecentFailures(this.db, account, windowStart);
+    if (failures >= this.config.loginMaxFailures) {
+      throw new AppError(ERROR_CODES.OPERATION_LIMIT);
+    }
+    const seat = await seatsRepository.findByAccount(this.db, account);
+    if (!seat) {
+      await authRepository.recordFailure(this.db, account, now, windowStart);
+      throw new AppError(ERROR_CODES.USER_NOT_FOUND);
+    }
+    if (!(await verifyPassword(seat.password_hash, password))) {
+      await authRepository.recordFailure(this.db, account, now, windowStart);
+      throw new AppError(ERROR_CODES.PASSWORD_ERROR);
+    }
+    // Frozen is told only to whoever knows the password.
+    if (seat.frozen) throw new AppError(ERROR_CODES.ACCOUNT_FROZEN);
+    await authRepository.clearFailures(this.db, account);
+
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = now + Math.round(this.config.tokenTtlHours * 3600_000);
+    await authRepository.insertToken(this.db, {
+      token_hash: hashToken(token),
+      seat_id: seat.id,
+      created_at: now,
+      expires_at: expiresAt,
+    });
+    const accounts = await accountsRepository.listBySeat(this.db, seat.id);
+    return toUserInfo(seat, accounts, token, expiresAt);
+  }
+
+  /** Single sign-on hand-off: the same token, with the user info. */
+  async tokenLogin(token: string): Promise<UserInfo> {
+    const auth = await this.authenticateToken(token);
+    const seat = await seatsRepository.findById(this.db, auth.seatId);
+    if (!seat) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
+    const accounts = await accountsRepository.listBySeat(this.db, seat.id);
+    return toUserInfo(seat, accounts, token, auth.expiresAt);
+  }
+
+  /** From the Authorization header: a raw token or `Bearer <token>`. */
+  async authenticateHeader(header: string | undefined): Promise<AuthSeat> {
+    const raw = (header ?? '').trim();
+    const token = raw.replace(/^Bearer(\s+|$)/i, '').trim();
+    if (!token) throw new AppError(ERROR_CODES.TOKEN_EXPIRED, OTHER_MESSAGES.missingAuth);
+    const { seatId, account } = await this.authenticateToken(token);
+    return { seatId, account };
+  }
+
+  /**
+   * Unknown, expired and revoked tokens all answer 400002 (the client re-logs in). A frozen
+   * seat's tokens answer 400002 too, so the console returns to login, which then says 200002.
+   */
+  private async authenticateToken(token: string) {
+    if (token.length > 256) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
+    const row = await authRepository.findToken(this.db, hashToken(token));
+    if (!row || row.revoked_at !== null || row.expires_at <= Date.now() || row.frozen) {
+      throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
+    }
+    return { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at };
+  }
+}

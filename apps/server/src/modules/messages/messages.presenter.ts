@@ -1,0 +1,24 @@
+import type { ChatMessage } from '@parley/protocol';
+import type { MessageRow } from '../../db/schema.js';
+
+export function toChatMessage(row: MessageRow): ChatMessage {
+  const deleted = row.deleted_for_all === 1;
+  return {
+    msg_id: row.id,
+    session_id: row.session_id,
+    client_msg_id: row.client_msg_id,
+    direction: row.direction,
+    type: row.type,
+    content: deleted ? '' : row.content,
+    media: !deleted && row.media ? JSON.parse(row.media) : null,
+    status: row.status,
+    created_at: row.created_at,
+    deleted,
+  };
+}
+
+/** The one-line preview of a chat's last message in the user list. */
+export function previewOf(type: MessageRow['type'], content: string): string {
+  const text = content.replace(/\s+/g, ' ').trim();
+  return (text || `[${type}]`).slice(0, 100);
+}

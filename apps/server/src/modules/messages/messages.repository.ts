@@ -1,0 +1,74 @@
+import type { Db } from '../../db/database.js';
+import type { MessageRow, NewMessage } from '../../db/schema.js';
+
+export const messagesRepository = {
+  /** Newest first, older than `beforeId` when given. */
+  pageBefore(db: Db, sessionId: number, beforeId: number | undefined, limit: number) {
+    let q = db
+      .selectFrom('messages')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('deleted_for_me', '=', 0);
+    if (beforeId !== undefined) q = q.where('id', '<', beforeId);
+    return q.orderBy('id', 'desc').limit(limit).execute();
+  },
+
+  /** Scoped by seat through the chat: another seat's message is as absent as a missing one. */
+  findForSeat(db: Db, seatId: number, msgId: number) {
+    return db
+      .selectFrom('messages')
+      .innerJoin('sessions', 'sessions.id', 'messages.session_id')
+      .selectAll('messages')
+      .where('sessions.seat_id', '=', seatId)
+      .where('messages.id', '=', msgId)
+      .executeTakeFirst();
+  },
+
+  /** The newest message the chat still shows in its preview (not hidden, not retracted). */
+  latestShown(db: Db, sessionId: number) {
+    return db
+      .selectFrom('messages')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('deleted_for_me', '=', 0)
+      .where('deleted_for_all', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  async hideForMe(db: Db, msgId: number) {
+    await db.updateTable('messages').set({ deleted_for_me: 1 }).where('id', '=', msgId).execute();
+  },
+
+  /** Retracted: flagged, and its content and media are dropped from storage. */
+  async deleteForAll(db: Db, msgId: number) {
+    await db
+      .updateTable('messages')
+      .set({ deleted_for_all: 1, content: '', media: null })
+      .where('id', '=', msgId)
+      .execute();
+  },
+
+  findByClientId(db: Db, seatId: number, clientMsgId: string) {
+    return db
+      .selectFrom('messages')
+      .selectAll()
+      .where('seat_id', '=', seatId)
+      .where('client_msg_id', '=', clientMsgId)
+      .executeTakeFirst();
+  },
+
+  insert(db: Db, row: NewMessage): Promise<MessageRow> {
+    return db.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
+  },
+
+  async insertMany(db: Db, rows: NewMessage[]) {
+    for (let i = 0; i < rows.length; i += 500) {
+      await db
+        .insertInto('messages')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    }
+  },
+};

@@ -1,0 +1,142 @@
+import { ERROR_CODES, type CallRequest, type CallResponse } from '@parley/protocol';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { AppError, forbidden, notFound } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import { sessionsRepository } from '../sessions/sessions.repository.js';
+import { previewOf, toChatMessage } from './messages.presenter.js';
+import { messagesRepository } from './messages.repository.js';
+import { inTransaction } from '../../lib/tx.js';
+
+export class MessagesService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
+  ) {}
+
+  /** Opening a chat reads it: its unread count drops to zero (the answer is unaffected). */
+  async chatRecord(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/getChatRecord'>,
+  ): Promise<CallResponse<'/v1/seat/chat/getChatRecord'>> {
+    const session = await sessionsRepository.findByPhones(
+      this.db,
+      seatId,
+      input.send_phone,
+      input.receiver_phone,
+    );
+    if (!session) throw notFound();
+    const rows = await messagesRepository.pageBefore(
+      this.db,
+      session.id,
+      input.before_id,
+      input.page_size + 1,
+    );
+    if (session.un_read_count > 0) await sessionsRepository.clearUnread(this.db, session.id);
+    return {
+      list: rows.slice(0, input.page_size).reverse().map(toChatMessage),
+      has_more: rows.length > input.page_size,
+    };
+  }
+
+  /** Sent once per (seat, client_msg_id): a retry gets the stored message back. */
+  async send(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/message'>,
+  ): Promise<CallResponse<'/v1/seat/chat/message'>> {
+    const existing = await messagesRepository.findByClientId(this.db, seatId, input.client_msg_id);
+    if (existing) return toChatMessage(existing);
+    if (input.type !== 'text') throw new AppError(ERROR_CODES.NOT_IMPLEMENTED);
+
+    const account = await accountsRepository.findByPhone(this.db, input.send_phone);
+    if (!account || account.seat_id !== seatId) throw forbidden();
+    const session = await sessionsRepository.findByPhones(
+      this.db,
+      seatId,
+      input.send_phone,
+      input.receiver_phone,
+    );
+    if (!session) throw notFound();
+    if (session.blocked === 1 || session.group_type === 'blocked') throw forbidden();
+
+    const now = Date.now();
+    try {
+      const row = await inTransaction(this.db, async (trx) => {
+        const message = await messagesRepository.insert(trx, {
+          session_id: session.id,
+          seat_id: seatId,
+          client_msg_id: input.client_msg_id,
+          direction: 'out',
+          type: 'text',
+          content: input.content,
+          media: null,
+          status: 'sent',
+          created_at: now,
+          deleted_for_me: 0,
+          deleted_for_all: 0,
+        });
+        await sessionsRepository.recordOutgoing(trx, session.id, {
+          time: now,
+          preview: previewOf('text', input.content),
+          type: 'text',
+        });
+        return message;
+      });
+      return toChatMessage(row);
+    } catch (err) {
+      // The same id sent twice at once: the first insert won; answer with it.
+      if (isUniqueViolation(err)) {
+        const stored = await messagesRepository.findByClientId(
+          this.db,
+          seatId,
+          input.client_msg_id,
+        );
+        if (stored) return toChatMessage(stored);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * 'me' hides the message for this seat (unread counts unaffected); 'all' retracts an outgoing
+   * message within PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES of sending (else 400003). Repeating a
+   * delete answers success. The chat's preview follows its newest message still shown.
+   */
+  async remove(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/del_message'>,
+  ): Promise<CallResponse<'/v1/seat/chat/del_message'>> {
+    const message = await messagesRepository.findForSeat(this.db, seatId, input.msg_id);
+    const answer = { msg_id: input.msg_id, scope: input.scope };
+    if (!message) throw notFound();
+    if (input.scope === 'me') {
+      if (message.deleted_for_me === 1) return answer;
+    } else {
+      // Hidden for this seat already: it no longer exists for it.
+      if (message.deleted_for_me === 1) throw notFound();
+      if (message.deleted_for_all === 1) return answer;
+      if (message.direction !== 'out') {
+        throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'not_outgoing' });
+      }
+      const windowMs = this.config.deleteForAllWindowMinutes * 60_000;
+      if (Date.now() - message.created_at > windowMs) {
+        throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
+          reason: 'window_passed',
+          window_minutes: this.config.deleteForAllWindowMinutes,
+        });
+      }
+    }
+    await inTransaction(this.db, async (trx) => {
+      if (input.scope === 'me') await messagesRepository.hideForMe(trx, message.id);
+      else await messagesRepository.deleteForAll(trx, message.id);
+      const latest = await messagesRepository.latestShown(trx, message.session_id);
+      await sessionsRepository.setLastMessage(trx, message.session_id, {
+        last_direction: latest?.direction ?? null,
+        last_type: latest?.type ?? null,
+        last_preview: latest ? previewOf(latest.type, latest.content) : null,
+      });
+    });
+    return answer;
+  }
+}

@@ -1,0 +1,61 @@
+import type { Db } from '../../db/database.js';
+
+export const seatsRepository = {
+  findByAccount(db: Db, account: string) {
+    return db.selectFrom('seats').selectAll().where('account', '=', account).executeTakeFirst();
+  },
+  findById(db: Db, id: number) {
+    return db.selectFrom('seats').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  insert(db: Db, row: { account: string; nickname: string; password_hash: string; now: number }) {
+    return db
+      .insertInto('seats')
+      .values({
+        account: row.account,
+        nickname: row.nickname,
+        password_hash: row.password_hash,
+        frozen: 0,
+        created_at: row.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+  async setFrozen(db: Db, id: number, frozen: boolean) {
+    await db
+      .updateTable('seats')
+      .set({ frozen: frozen ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
+  },
+  async setPassword(db: Db, id: number, passwordHash: string) {
+    await db
+      .updateTable('seats')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', id)
+      .execute();
+  },
+  /** Seats with their number of phone accounts (one query). */
+  list(db: Db) {
+    return db
+      .selectFrom('seats')
+      .leftJoin('phone_accounts', 'phone_accounts.seat_id', 'seats.id')
+      .select((eb) => [
+        'seats.id',
+        'seats.account',
+        'seats.nickname',
+        'seats.frozen',
+        'seats.created_at',
+        eb.fn.count<number>('phone_accounts.id').as('accounts'),
+      ])
+      .groupBy(['seats.id', 'seats.account', 'seats.nickname', 'seats.frozen', 'seats.created_at'])
+      .orderBy('seats.id')
+      .execute();
+  },
+  count(db: Db) {
+    return db
+      .selectFrom('seats')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  },
+};

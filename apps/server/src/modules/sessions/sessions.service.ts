@@ -1,0 +1,270 @@
+import {
+  ERROR_CODES,
+  RECENT_WINDOW_MS,
+  type CallRequest,
+  type CallResponse,
+} from '@parley/protocol';
+import type { Db } from '../../db/database.js';
+import type { SessionRow } from '../../db/schema.js';
+import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { inTransaction } from '../../lib/tx.js';
+import { accountsRepository } from '../accounts/accounts.repository.js';
+import { groupsRepository } from '../groups/groups.repository.js';
+import type { GroupsService } from '../groups/groups.service.js';
+import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
+import { messagesRepository } from '../messages/messages.repository.js';
+import { toSessionItem } from './sessions.presenter.js';
+import { sessionsRepository, type SessionKey } from './sessions.repository.js';
+
+type SessionWithGroup = SessionRow & { group_type: string };
+
+function isBlocked(session: SessionWithGroup): boolean {
+  return session.blocked === 1 || session.group_type === 'blocked';
+}
+
+function present(row: SessionRow) {
+  return toSessionItem(row, Date.now() - RECENT_WINDOW_MS);
+}
+
+/** Cursors are opaque to clients: base64url of [is_top, latest_time, session_id]. */
+export function encodeCursor(key: SessionKey): string {
+  return Buffer.from(JSON.stringify([key.isTop, key.latestTime, key.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): SessionKey {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 3 &&
+      value.every((n) => Number.isSafeInteger(n) && n >= 0)
+    ) {
+      const [isTop, latestTime, id] = value as number[];
+      return { isTop: isTop!, latestTime: latestTime!, id: id! };
+    }
+  } catch {
+    // fall through
+  }
+  throw new AppError(ERROR_CODES.PARAMETER_ERROR, 'Parameter error: cursor', {
+    fields: [{ path: 'cursor', message: 'invalid cursor' }],
+  });
+}
+
+export class SessionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly groups: GroupsService,
+  ) {}
+
+  async groupInfo(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
+  ): Promise<CallResponse<'/v1/seat/chat/getGroupInfo'>> {
+    const after = input.cursor ? decodeCursor(input.cursor) : null;
+    await this.groups.requireGroup(seatId, input.group_id);
+    const recentSince = Date.now() - RECENT_WINDOW_MS;
+    const filter = {
+      seatId,
+      groupId: input.group_id,
+      userTimeType: input.user_time_type,
+      recentSince,
+      waitingOnly: input.reply === 1,
+      keyword: input.keyword || undefined,
+    };
+    const [rows, total] = await Promise.all([
+      sessionsRepository.page(this.db, filter, after, input.page_size + 1),
+      sessionsRepository.count(this.db, filter),
+    ]);
+    const page = rows.slice(0, input.page_size);
+    const last = page[page.length - 1];
+    return {
+      account_list: page.map((row) => toSessionItem(row, recentSince)),
+      total,
+      next_cursor:
+        rows.length > input.page_size && last
+          ? encodeCursor({ isTop: last.is_top, latestTime: last.latest_time, id: last.id })
+          : null,
+    };
+  }
+
+  /** A chat of this seat; another seat's chat answers 400001 like a missing one. */
+  private async requireSession(seatId: number, sessionId: number): Promise<SessionWithGroup> {
+    const session = await sessionsRepository.findForSeat(this.db, seatId, sessionId);
+    if (!session) throw notFound();
+    return session;
+  }
+
+  private async builtIn(seatId: number, type: 'ungrouped' | 'blocked') {
+    const group = await groupsRepository.findByType(this.db, seatId, type);
+    if (!group) throw new Error(`seat ${seatId} has no ${type} group`);
+    return group;
+  }
+
+  /** Pin or unpin; pinning a pinned chat (or unpinning an unpinned one) just answers it. */
+  async doTop(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/sessionDoTop'>,
+  ): Promise<CallResponse<'/v1/seat/chat/sessionDoTop'>> {
+    await this.requireSession(seatId, input.session_id);
+    const row = await sessionsRepository.update(this.db, seatId, input.session_id, {
+      is_top: input.is_top ? 1 : 0,
+    });
+    return present(row);
+  }
+
+  async setRemark(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/set_remark'>,
+  ): Promise<CallResponse<'/v1/seat/chat/set_remark'>> {
+    await this.requireSession(seatId, input.session_id);
+    const row = await sessionsRepository.update(this.db, seatId, input.session_id, {
+      remark: input.remark,
+    });
+    return { session_id: row.id, remark: row.remark };
+  }
+
+  async getRemark(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/get_remark'>,
+  ): Promise<CallResponse<'/v1/seat/chat/get_remark'>> {
+    const session = await this.requireSession(seatId, input.session_id);
+    return { session_id: session.id, remark: session.remark };
+  }
+
+  /**
+   * Into another of the seat's groups. Blocked is reached by block only and left by unblock
+   * only (400003); the current group again is a parameter error naming group_id.
+   */
+  async move(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/moveSessionGroup'>,
+  ): Promise<CallResponse<'/v1/seat/chat/moveSessionGroup'>> {
+    const session = await this.requireSession(seatId, input.session_id);
+    const target = await this.groups.requireGroup(seatId, input.group_id);
+    if (isBlocked(session) || target.type === 'blocked') throw forbidden();
+    if (target.id === session.group_id) {
+      throw invalidField('group_id', 'same as the current group');
+    }
+    const row = await sessionsRepository.update(this.db, seatId, session.id, {
+      group_id: target.id,
+    });
+    return present(row);
+  }
+
+  /** Idempotent: blocking a blocked chat answers it unchanged. */
+  async block(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/block'>,
+  ): Promise<CallResponse<'/v1/seat/chat/block'>> {
+    const session = await this.requireSession(seatId, input.session_id);
+    if (isBlocked(session)) return present(session);
+    const blocked = await this.builtIn(seatId, 'blocked');
+    const row = await sessionsRepository.update(this.db, seatId, session.id, {
+      group_id: blocked.id,
+      prev_group_id: session.group_id,
+      blocked: 1,
+    });
+    return present(row);
+  }
+
+  /** Back to Ungrouped (product.md); idempotent: unblocking an unblocked chat answers it. */
+  async unblock(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/unblock'>,
+  ): Promise<CallResponse<'/v1/seat/chat/unblock'>> {
+    const session = await this.requireSession(seatId, input.session_id);
+    if (!isBlocked(session)) return present(session);
+    const ungrouped = await this.builtIn(seatId, 'ungrouped');
+    const row = await sessionsRepository.update(this.db, seatId, session.id, {
+      group_id: ungrouped.id,
+      prev_group_id: null,
+      blocked: 0,
+    });
+    return present(row);
+  }
+
+  /** Hard delete of the chat and its messages; a later message from the number starts anew. */
+  async remove(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/delSession'>,
+  ): Promise<CallResponse<'/v1/seat/chat/delSession'>> {
+    const session = await this.requireSession(seatId, input.session_id);
+    await inTransaction(this.db, (trx) => sessionsRepository.delete(trx, seatId, session.id));
+    return { session_id: session.id };
+  }
+
+  /**
+   * Start a chat from one of the seat's accounts with a greeting as its first message, stored
+   * once per client_msg_id (a retry answers the stored chat and message).
+   */
+  async add(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/addSession'>,
+  ): Promise<CallResponse<'/v1/seat/chat/addSession'>> {
+    const replay = await this.replay(seatId, input.client_msg_id);
+    if (replay) return replay;
+
+    const account = await accountsRepository.findByPhone(this.db, input.send_phone);
+    if (!account || account.seat_id !== seatId) throw forbidden();
+    if (await accountsRepository.findByPhone(this.db, input.receiver_phone)) {
+      throw new AppError(ERROR_CODES.RENTED_ACCOUNTS_CANNOT_CHAT);
+    }
+    if (await sessionsRepository.findAnyByPhones(this.db, input.send_phone, input.receiver_phone)) {
+      throw new AppError(ERROR_CODES.CHAT_EXISTS);
+    }
+    const ungrouped = await this.builtIn(seatId, 'ungrouped');
+
+    const now = Date.now();
+    try {
+      const { session, message } = await inTransaction(this.db, async (trx) => {
+        const session = await sessionsRepository.insert(trx, {
+          seat_id: seatId,
+          send_phone: input.send_phone,
+          receiver_phone: input.receiver_phone,
+          group_id: ungrouped.id,
+          prev_group_id: null,
+          is_top: 0,
+          remark: '',
+          un_read_count: 0,
+          add_time: now,
+          latest_time: now,
+          last_direction: 'out',
+          last_preview: previewOf('text', input.greeting),
+          last_type: 'text',
+          customer_language: null,
+          blocked: 0,
+        });
+        const message = await messagesRepository.insert(trx, {
+          session_id: session.id,
+          seat_id: seatId,
+          client_msg_id: input.client_msg_id,
+          direction: 'out',
+          type: 'text',
+          content: input.greeting,
+          media: null,
+          status: 'sent',
+          created_at: now,
+          deleted_for_me: 0,
+          deleted_for_all: 0,
+        });
+        return { session, message };
+      });
+      return { session: present(session), message: toChatMessage(message) };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // A racing retry stored this id first, or another request created the same chat.
+      const stored = await this.replay(seatId, input.client_msg_id);
+      if (stored) return stored;
+      throw new AppError(ERROR_CODES.CHAT_EXISTS);
+    }
+  }
+
+  private async replay(seatId: number, clientMsgId: string) {
+    const message = await messagesRepository.findByClientId(this.db, seatId, clientMsgId);
+    if (!message) return null;
+    const session = await sessionsRepository.findForSeat(this.db, seatId, message.session_id);
+    if (!session) return null;
+    return { session: present(session), message: toChatMessage(message) };
+  }
+}

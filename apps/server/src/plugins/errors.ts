@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ERROR_CODES, ERROR_MESSAGES, SUCCESS_CODE, type ErrorCode } from '@parley/protocol';
+import { AppError, httpStatusOf } from '../lib/app-error.js';
+
+export function sendCoded(
+  reply: FastifyReply,
+  code: ErrorCode,
+  msg?: string,
+  data: unknown = null,
+) {
+  return reply
+    .status(httpStatusOf(code))
+    .type('application/json; charset=utf-8')
+    .send({ code, msg: msg ?? ERROR_MESSAGES[code], data });
+}
+
+export function sendSuccess(reply: FastifyReply, data: unknown) {
+  return reply.status(200).send({ code: SUCCESS_CODE, msg: 'success', data });
+}
+
+function bodyError(message: string): AppError {
+  return new AppError(ERROR_CODES.PARAMETER_ERROR, `${ERROR_MESSAGES['100001']}: body`, {
+    fields: [{ path: 'body', message }],
+  });
+}
+
+/**
+ * JSON bodies: an empty body counts as `{}` (the client strips empty fields), malformed JSON
+ * is a coded 100001; every error becomes `{ code, msg, data }` and never carries a stack.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(bodyError('malformed JSON'), undefined);
+    }
+  });
+
+  app.setErrorHandler((err: Error, request, reply) => {
+    if (err instanceof AppError) {
+      return sendCoded(reply, err.code, err.message, err.data);
+    }
+    const status = (err as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own request errors: unsupported content type, body too large, bad encoding.
+      request.log.info({ err: { message: err.message, code: (err as { code?: string }).code } });
+      const e = bodyError(err.message);
+      return sendCoded(reply, e.code, e.message, e.data);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return sendCoded(reply, ERROR_CODES.SERVICE_ERROR);
+  });
+}

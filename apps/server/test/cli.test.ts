@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, HELP, runCli, type CliIo } from '../src/cli/run.js';
+import type { Config } from '../src/config.js';
+import { createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp;
+let config: Config;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  config = t.config;
+});
+afterAll(async () => t?.close());
+
+/** Runs the CLI against the test database, capturing its output. */
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (l) => out.push(l), err: (l) => err.push(l) };
+  const status = await runCli(argv, io, config);
+  return { status, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('admin CLI', () => {
+  it('prints help', async () => {
+    const help = await cli('--help');
+    expect(help.status).toBe(EXIT.OK);
+    expect(help.out).toBe(HELP);
+    for (const cmd of [
+      'seat:create',
+      'seat:freeze',
+      'seat:reset-password',
+      'account:assign',
+      'demo:load',
+    ]) {
+      expect(help.out).toContain(cmd);
+    }
+    expect((await cli()).status).toBe(EXIT.USAGE);
+    const unknown = await cli('seat:destroy');
+    expect(unknown.status).toBe(EXIT.USAGE);
+    expect(unknown.err).toMatch(/Unknown command/);
+  });
+
+  it('creates a seat with built-in groups that can log in; refuses duplicates and bad input', async () => {
+    const created = await cli(
+      'seat:create',
+      'ops1',
+      '--password',
+      'secret-pass',
+      '--nickname',
+      'Ops One',
+    );
+    expect(created.status).toBe(EXIT.OK);
+    expect(created.out).toMatch(/Created seat ops1/);
+    expect((await cli('seat:create', 'ops1', '--password', 'secret-pass')).status).toBe(
+      EXIT.EXISTS,
+    );
+    expect((await cli('seat:create', 'ops2', '--password', 'short')).status).toBe(EXIT.INVALID);
+    expect((await cli('seat:create', 'ops2')).status).toBe(EXIT.USAGE);
+    expect((await cli('seat:create', 'bad account', '--password', 'secret-pass')).status).toBe(
+      EXIT.INVALID,
+    );
+    expect((await cli('seat:create', 'ops3', '--pasword', 'secret-pass')).status).toBe(EXIT.USAGE);
+
+    const login = await t.call('/v1/seat/chat/login', { account: 'ops1', password: 'secret-pass' });
+    expect(login.code).toBe('000000');
+    expect(login.data.nickname).toBe('Ops One');
+    const groups = await t.call('/v1/seat/chat/getGroupList', {}, login.data.token);
+    expect(groups.data.group_list.map((g) => g.group_type)).toEqual([
+      'ungrouped',
+      'tg_link_pushed',
+      'blocked',
+    ]);
+  });
+
+  it('registers and assigns phone accounts', async () => {
+    await cli('seat:create', 'ops4', '--password', 'secret-pass');
+    expect((await cli('account:add', '+15551230001', '--label', 'Main line')).status).toBe(EXIT.OK);
+    expect((await cli('account:add', '+15551230001')).status).toBe(EXIT.EXISTS);
+    expect((await cli('account:add', 'not-a-phone')).status).toBe(EXIT.INVALID);
+    expect((await cli('account:assign', '+15551230001', 'ops4')).status).toBe(EXIT.OK);
+    expect((await cli('account:assign', '+15559999999', 'ops4')).status).toBe(EXIT.NOT_FOUND);
+    expect((await cli('account:assign', '+15551230001', 'nobody')).status).toBe(EXIT.NOT_FOUND);
+    const list = await cli('account:list');
+    expect(list.out).toMatch(/\+15551230001\tMain line\tplatform\tops4/);
+    const login = await t.call('/v1/seat/chat/login', { account: 'ops4', password: 'secret-pass' });
+    expect(login.data.phone_accounts).toEqual([
+      { send_phone: '+15551230001', label: 'Main line', channel: 'platform' },
+    ]);
+    const seats = await cli('seat:list');
+    expect(seats.out).toMatch(/ops4\tops4\tactive\t1/);
+  });
+
+  it('freezes, unfreezes and resets passwords, revoking tokens', async () => {
+    await cli('seat:create', 'ops5', '--password', 'secret-pass');
+    const login = await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'secret-pass' });
+    expect((await cli('seat:freeze', 'ops5')).status).toBe(EXIT.OK);
+    expect((await cli('seat:list')).out).toMatch(/ops5\tops5\tfrozen/);
+    expect((await t.call('/v1/seat/chat/getGroupList', {}, login.data.token)).code).toBe('400002');
+    expect(
+      (await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'secret-pass' })).code,
+    ).toBe('200002');
+    expect((await cli('seat:unfreeze', 'ops5')).status).toBe(EXIT.OK);
+    const again = await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'secret-pass' });
+    expect(again.code).toBe('000000');
+    expect((await cli('seat:reset-password', 'ops5', '--password', 'new-secret-1')).status).toBe(
+      EXIT.OK,
+    );
+    expect((await t.call('/v1/seat/chat/getGroupList', {}, again.data.token)).code).toBe('400002');
+    expect(
+      (await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'new-secret-1' })).code,
+    ).toBe('000000');
+    expect((await cli('seat:freeze', 'ghost')).status).toBe(EXIT.NOT_FOUND);
+  });
+
+  it('loads the demo workspace once', async () => {
+    const first = await cli('demo:load');
+    expect(first.status).toBe(EXIT.OK);
+    expect(first.out).toMatch(/Demo workspace loaded .*demo \/ parley-demo/);
+    const second = await cli('demo:load');
+    expect(second.status).toBe(EXIT.OK);
+    expect(second.out).toMatch(/already loaded/);
+  });
+});

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, defaultWebDir, loadConfig } from '../src/config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      logLevel: 'info',
+      tokenTtlHours: 168,
+      demo: 'auto',
+      loginMaxFailures: 5,
+      loginWindowSeconds: 900,
+      deleteForAllWindowMinutes: 120,
+    });
+    expect(c.webDir).toBe(defaultWebDir());
+    expect(defaultWebDir().endsWith(path.join('apps', 'web', 'dist'))).toBe(true);
+  });
+
+  it('reads the environment', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      PARLEY_DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u@h/db',
+      PARLEY_DEMO: 'off',
+      PARLEY_WEB_DIR: '/srv/web',
+      PARLEY_TOKEN_TTL_HOURS: '0.5',
+      LOG_LEVEL: 'warn',
+      PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '5',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      dataDir: '/tmp/x',
+      databaseUrl: 'postgres://u@h/db',
+      demo: 'off',
+      webDir: '/srv/web',
+      tokenTtlHours: 0.5,
+      logLevel: 'warn',
+      deleteForAllWindowMinutes: 5,
+    });
+  });
+
+  it('refuses bad values with a clear message', () => {
+    for (const env of [
+      { PORT: 'eighty' },
+      { PORT: '70000' },
+      { PARLEY_DEMO: 'maybe' },
+      { DATABASE_URL: 'mysql://x' },
+      { PARLEY_LOGIN_MAX_FAILURES: '2.5' },
+      { LOG_LEVEL: 'loud' },
+      { PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '0' },
+      { PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '1.5' },
+    ]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+    }
+  });
+});

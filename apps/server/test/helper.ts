@@ -1,0 +1,147 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { CALLS, type CallInput, type CallPath, type CallResponse } from '@parley/protocol';
+import { buildApp } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import type { Db } from '../src/db/database.js';
+import type { Services } from '../src/services.js';
+
+export const usingPg = process.env.PARLEY_TEST_DB === 'pg';
+
+export interface Answer<T = unknown> {
+  status: number;
+  code: string;
+  msg: string;
+  data: T;
+  raw: string;
+}
+
+/** A fresh database: a temp SQLite file, or a PostgreSQL schema of its own. */
+export async function createTestDatabaseConfig(
+  overrides: Partial<Config> = {},
+): Promise<{ config: Config; cleanup: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-test-'));
+  const base: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: null,
+    pgSchema: null,
+    logLevel: 'silent',
+    logPretty: false,
+    tokenTtlHours: 168,
+    demo: 'off',
+    webDir: path.join(dataDir, 'no-web'),
+    loginMaxFailures: 5,
+    loginWindowSeconds: 900,
+    deleteForAllWindowMinutes: 120,
+  };
+  if (!usingPg) {
+    return {
+      config: { ...base, ...overrides },
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const url = process.env.PARLEY_TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    config: { ...base, databaseUrl: url, pgSchema: schema, ...overrides },
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  db: Db;
+  services: Services;
+  /** POST a call; the answer must be a coded envelope without a stack. */
+  call<P extends CallPath>(
+    path: P,
+    body: CallInput<P> | Record<string, unknown>,
+    token?: string | null,
+  ): Promise<Answer<CallResponse<P>>>;
+  raw(opts: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    payload?: string;
+    headers?: Record<string, string>;
+  }): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export function assertNoStack(raw: string) {
+  if (/\bat .*\.(ts|js):\d+/.test(raw) || raw.includes('"stack"')) {
+    throw new Error(`answer carries a stack: ${raw}`);
+  }
+}
+
+function toAnswer(status: number, body: string): Answer {
+  assertNoStack(body);
+  const json = JSON.parse(body) as { code: string; msg: string; data: unknown };
+  if (typeof json.code !== 'string' || typeof json.msg !== 'string' || !('data' in json)) {
+    throw new Error(`not a coded envelope: ${body}`);
+  }
+  return { status, code: json.code, msg: json.msg, data: json.data, raw: body };
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { config, cleanup } = await createTestDatabaseConfig(overrides);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config);
+    await app.ready();
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  const t: TestApp = {
+    app,
+    config,
+    db: app.parley.database.db,
+    services: app.parley.services,
+    async call(path, body, token) {
+      const res = await app.inject({
+        method: 'POST',
+        url: path,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: token } : {}),
+        },
+        payload: JSON.stringify(body),
+      });
+      const answer = toAnswer(res.statusCode, res.body);
+      // Every success answer must match the protocol's response schema.
+      if (answer.code === '000000') {
+        const parsed = CALLS[path].response.safeParse(answer.data);
+        if (!parsed.success) {
+          throw new Error(`${path} answer breaks the protocol: ${parsed.error.message}`);
+        }
+      }
+      return answer as Answer<CallResponse<typeof path>>;
+    },
+    async raw(opts) {
+      const res = await app.inject(opts);
+      return toAnswer(res.statusCode, res.body);
+    },
+    async close() {
+      await app.close();
+      await cleanup();
+    },
+  };
+  return t;
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// The same suite runs on SQLite always, and on PostgreSQL too when PARLEY_TEST_DATABASE_URL is set.
+const pg = process.env.PARLEY_TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true as const,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], env: { PARLEY_TEST_DB: 'sqlite' } },
+      },
+      ...(pg
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'pg',
+                include: ['test/**/*.test.ts'],
+                // The built server's first start seeds the embedded database only.
+                exclude: ['test/main.test.ts'],
+                env: { PARLEY_TEST_DB: 'pg' },
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Fails the build when any UI string, error code or other message lacks a translation in
+// one of the four UI languages.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERROR_MESSAGES, OTHER_MESSAGES, UI_LANGUAGES } from '@parley/protocol';
+import { findProblems, loadLocales } from './i18n-check-core.mjs';
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'locales');
+const locales = loadLocales(dir, UI_LANGUAGES);
+const problems = findProblems(locales, {
+  errorCodes: Object.keys(ERROR_MESSAGES),
+  otherMessages: Object.keys(OTHER_MESSAGES),
+});
+if (problems.length > 0) {
+  console.error(`i18n check failed (${problems.length} problems):`);
+  for (const p of problems) console.error(`  - ${p}`);
+  process.exit(1);
+}
+const count = Object.keys(locales[UI_LANGUAGES[0]]).length;
+console.log(`i18n check passed: ${UI_LANGUAGES.join(', ')} complete (${count} keys each).`);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERROR_MESSAGES, OTHER_MESSAGES, UI_LANGUAGES } from '@parley/protocol';
+// @ts-expect-error plain ESM script without types
+import { findProblems, loadLocales } from './i18n-check-core.mjs';
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'locales');
+const catalogue = {
+  errorCodes: Object.keys(ERROR_MESSAGES),
+  otherMessages: Object.keys(OTHER_MESSAGES),
+};
+
+describe('i18n completeness', () => {
+  it('the shipped locales are complete in all four languages', () => {
+    expect(findProblems(loadLocales(dir, UI_LANGUAGES), catalogue)).toEqual([]);
+  });
+
+  it('reports a key missing or empty in another language', () => {
+    const problems = findProblems({
+      en: { 'common:a': 'A', 'common:b': 'B' },
+      pt: { 'common:a': 'A', 'common:b': ' ' },
+      ru: { 'common:b': 'Б' },
+    });
+    expect(problems).toContain('pt: empty common:b');
+    expect(problems).toContain('ru: missing common:a');
+  });
+
+  it('needs every plural form of each language', () => {
+    const problems = findProblems({
+      en: { 'chat:n_one': '1', 'chat:n_other': 'n' },
+      ru: { 'chat:n_one': '1', 'chat:n_other': 'n' },
+      'zh-CN': { 'chat:n_other': 'n' },
+    });
+    expect(problems).toEqual(['ru: missing chat:n_few', 'ru: missing chat:n_many']);
+  });
+
+  it('needs every error code and other message', () => {
+    const problems = findProblems({ en: { 'common:a': 'A' } }, catalogue);
+    expect(problems).toContain('en: missing errors:500005');
+    expect(problems).toContain('en: missing messages:appOpenInAnotherTab');
+  });
+});

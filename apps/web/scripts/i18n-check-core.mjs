@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+/** Flattens nested JSON into dotted keys. */
+export function flatten(obj, prefix = '', out = {}) {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
+    else out[key] = v;
+  }
+  return out;
+}
+
+/** Reads src/locales/<lang>/<ns>.json into { lang: { 'ns:key': value } }. */
+export function loadLocales(dir, languages) {
+  const result = {};
+  for (const lang of languages) {
+    const langDir = join(dir, lang);
+    result[lang] = {};
+    if (!existsSync(langDir)) continue;
+    for (const file of readdirSync(langDir).filter((f) => f.endsWith('.json'))) {
+      const ns = file.replace(/\.json$/, '');
+      const flat = flatten(JSON.parse(readFileSync(join(langDir, file), 'utf8')));
+      for (const [k, v] of Object.entries(flat)) result[lang][`${ns}:${k}`] = v;
+    }
+  }
+  return result;
+}
+
+const empty = (v) => typeof v !== 'string' || v.trim() === '';
+
+/**
+ * Problems of a set of locales: a key present in one language but missing or empty in
+ * another (plural keys compared by base, each language needing its own plural forms), and
+ * error codes or other messages without a translation.
+ */
+export function findProblems(locales, { errorCodes = [], otherMessages = [] } = {}) {
+  const problems = [];
+  const languages = Object.keys(locales);
+  if (languages.length === 0) return ['no languages'];
+  const plainKeys = new Set();
+  const pluralBases = new Set();
+  for (const lang of languages) {
+    if (Object.keys(locales[lang]).length === 0) problems.push(`${lang}: no translations`);
+    for (const key of Object.keys(locales[lang])) {
+      if (PLURAL.test(key)) pluralBases.add(key.replace(PLURAL, ''));
+      else plainKeys.add(key);
+    }
+  }
+  for (const code of errorCodes) plainKeys.add(`errors:${code}`);
+  for (const key of otherMessages) plainKeys.add(`messages:${key}`);
+  for (const lang of languages) {
+    const table = locales[lang];
+    for (const key of plainKeys) {
+      if (!(key in table)) problems.push(`${lang}: missing ${key}`);
+      else if (empty(table[key])) problems.push(`${lang}: empty ${key}`);
+    }
+    const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    for (const base of pluralBases) {
+      for (const cat of categories) {
+        const key = `${base}_${cat}`;
+        if (!(key in table)) problems.push(`${lang}: missing ${key}`);
+        else if (empty(table[key])) problems.push(`${lang}: empty ${key}`);
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { I18nextProvider } from 'react-i18next';
+import { i18n } from '../lib/i18n';
+import { queryClient } from '../lib/query-client';
+import { themeManager } from '../lib/theme-manager';
+import { SIZE_SCALE, useSettings } from '../features/console/settings.store';
+
+const manager = themeManager();
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  const size = useSettings((s) => s.size);
+  const theme = createTheme({
+    primaryColor: 'blue',
+    defaultRadius: 'md',
+    scale: SIZE_SCALE[size],
+    fontFamily:
+      'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", sans-serif',
+  });
+  return (
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme} colorSchemeManager={manager} defaultColorScheme="light">
+        <Notifications position="top-right" limit={4} />
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </MantineProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '@parley/protocol';
+import { flattenPages, mergeMessages } from './merge-messages';
+import type { LocalMessage } from '../local-messages.store';
+
+const msg = (id: number, cid: string | null = null): ChatMessage => ({
+  msg_id: id,
+  session_id: 1,
+  client_msg_id: cid,
+  direction: cid ? 'out' : 'in',
+  type: 'text',
+  content: `m${id}`,
+  media: null,
+  status: 'sent',
+  created_at: id,
+  deleted: false,
+});
+
+const local = (cid: string): LocalMessage => ({
+  ...msg(0, cid),
+  client_msg_id: cid,
+  status: 'pending',
+  isLocalInsert: true,
+  send_phone: '+100000',
+  receiver_phone: '+200000',
+});
+
+describe('chat record merge', () => {
+  it('reads pages newest-first into one oldest-first list', () => {
+    const pages = [
+      { list: [msg(3), msg(4)], has_more: true },
+      { list: [msg(1), msg(2)], has_more: false },
+    ];
+    expect(flattenPages(pages).map((m) => m.msg_id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('keeps local inserts when the fetched list is shorter', () => {
+    const shown = mergeMessages([msg(1)], [local('cid_aaaaaaa1'), local('cid_aaaaaaa2')]);
+    expect(shown).toHaveLength(3);
+    expect(shown.filter((m) => 'isLocalInsert' in m)).toHaveLength(2);
+  });
+
+  it('replaces a local insert by the server copy with the same client_msg_id', () => {
+    const shown = mergeMessages([msg(1), msg(2, 'cid_aaaaaaa1')], [local('cid_aaaaaaa1')]);
+    expect(shown.map((m) => m.key)).toEqual(['m1', 'm2']);
+  });
+});

@@ -1,0 +1,60 @@
+import { Badge, Center, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useConsole } from '../../console/console.store';
+import { useSendMessage } from '../hooks/use-send-message';
+import { Composer } from './composer';
+import { MessageList } from './message-list';
+import { TagsView } from './tags-view';
+
+export function ChatPane() {
+  const { t } = useTranslation('chat');
+  const user = useConsole((s) => s.selectedUser);
+  const groupDisabled = useConsole((s) => s.selectedGroup?.disabled ?? false);
+  const { send, retry } = useSendMessage();
+
+  if (!user) {
+    return (
+      <Stack h="100%" gap={0} data-testid="chat-pane" data-empty="true">
+        <TagsView />
+        <Center flex={1} data-testid="empty-chat">
+          <Stack align="center" gap={4}>
+            <Text size="xl">💬</Text>
+            <Text c="dimmed">{t('emptyChat')}</Text>
+          </Stack>
+        </Center>
+      </Stack>
+    );
+  }
+
+  const disabled = groupDisabled || user.blocked;
+  return (
+    <Stack h="100%" gap={0} data-testid="chat-pane">
+      <TagsView />
+      <Group
+        px="md"
+        py="xs"
+        justify="space-between"
+        style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+      >
+        <div>
+          <Text fw={700} data-testid="chat-title">
+            {user.receiver_phone}
+          </Text>
+          <Text size="xs" c="dimmed" data-testid="chat-send-phone">
+            {t('via', { phone: user.send_phone })}
+            {user.remark ? ` · ${user.remark}` : ''}
+          </Text>
+        </div>
+        {disabled && (
+          <Badge color="gray" variant="light">
+            {t('blockedChat')}
+          </Badge>
+        )}
+      </Group>
+      <div className="chat-backdrop" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
+        <MessageList key={user.session_id} user={user} onRetry={retry} />
+      </div>
+      <Composer key={user.session_id} disabled={disabled} onSend={(text) => send(user, text)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState, type KeyboardEvent } from 'react';
+import { Group, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { MESSAGE_TEXT_MAX } from '@parley/protocol';
+import { ThrottledButton } from '../../../components/throttled-button';
+
+interface Props {
+  disabled: boolean;
+  onSend: (text: string) => void;
+}
+
+/** Text composer: Enter sends, Shift+Enter starts a new line. */
+export function Composer({ disabled, onSend }: Props) {
+  const { t } = useTranslation('chat');
+  const [text, setText] = useState('');
+
+  const submit = () => {
+    const value = text.trim();
+    if (!value || disabled) return;
+    onSend(value);
+    setText('');
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <Group
+      gap="xs"
+      align="flex-end"
+      p="sm"
+      wrap="nowrap"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
+      <Textarea
+        flex={1}
+        autosize
+        minRows={1}
+        maxRows={6}
+        maxLength={MESSAGE_TEXT_MAX}
+        value={text}
+        disabled={disabled}
+        placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        data-testid="composer-input"
+        aria-label={t('composer.placeholder')}
+      />
+      <ThrottledButton
+        onClick={submit}
+        disabled={disabled || !text.trim()}
+        data-testid="composer-send"
+      >
+        {t('composer.send')}
+      </ThrottledButton>
+    </Group>
+  );
+}

@@ -1,0 +1,79 @@
+import { memo } from 'react';
+import { Anchor, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatMessageTime } from '../../../lib/format-time';
+import type { DisplayMessage } from '../api/merge-messages';
+import type { LocalMessage } from '../local-messages.store';
+import classes from './message-bubble.module.css';
+
+interface Props {
+  message: DisplayMessage;
+  onRetry: (m: LocalMessage) => void;
+}
+
+const STATUS_MARK: Record<string, string> = {
+  pending: '🕓',
+  sent: '✓',
+  delivered: '✓✓',
+  read: '✓✓',
+  failed: '!',
+};
+
+export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }: Props) {
+  const { t, i18n } = useTranslation('chat');
+  const out = m.direction === 'out';
+  const local = 'isLocalInsert' in m ? (m as LocalMessage) : null;
+  const body = m.deleted
+    ? t('deletedMessage')
+    : m.type === 'text'
+      ? m.content
+      : `[${t(`messageType.${m.type}`)}] ${m.media?.file_name ?? ''} ${m.content}`.trim();
+  return (
+    <div className={classes.row} data-out={out}>
+      <div
+        className={classes.bubble}
+        data-out={out}
+        data-testid="message-item"
+        data-msg-id={local ? local.client_msg_id : m.msg_id}
+        data-direction={m.direction}
+        data-status={m.status}
+        data-local={local ? 'true' : undefined}
+      >
+        <Text
+          size="sm"
+          className={classes.text}
+          fs={m.deleted ? 'italic' : undefined}
+          data-testid="message-text"
+        >
+          {body}
+        </Text>
+        <Group gap={6} justify="flex-end" mt={2}>
+          <Text size="xs" c="dimmed">
+            {formatMessageTime(m.created_at, i18n.language)}
+          </Text>
+          {out && (
+            <Text
+              size="xs"
+              c={m.status === 'failed' ? 'red' : m.status === 'read' ? 'blue' : 'dimmed'}
+              title={t(`status.${m.status}`)}
+              aria-label={t(`status.${m.status}`)}
+            >
+              {STATUS_MARK[m.status]}
+            </Text>
+          )}
+          {local && m.status === 'failed' && (
+            <Anchor
+              component="button"
+              size="xs"
+              c="red"
+              onClick={() => onRetry(local)}
+              data-testid="message-retry"
+            >
+              {t('retry')}
+            </Anchor>
+          )}
+        </Group>
+      </div>
+    </div>
+  );
+});

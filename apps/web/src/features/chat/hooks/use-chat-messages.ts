@@ -1,0 +1,22 @@
+import { useMemo } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { SessionItem } from '@parley/protocol';
+import { chatRecordQuery } from '../api/chat-queries';
+import { flattenPages, mergeMessages } from '../api/merge-messages';
+import { useLocalMessages } from '../local-messages.store';
+
+/** Virtuoso's firstItemIndex starts high and drops by each prepended older page. */
+export const FIRST_INDEX_BASE = 1_000_000_000;
+
+export function useChatMessages(user: SessionItem) {
+  const query = useInfiniteQuery(chatRecordQuery(user));
+  const locals = useLocalMessages(user.session_id);
+  const pages = query.data?.pages;
+  const fetched = useMemo(() => (pages ? flattenPages(pages) : []), [pages]);
+  const messages = useMemo(() => mergeMessages(fetched, locals), [fetched, locals]);
+  const olderCount = useMemo(
+    () => (pages ? pages.slice(1).reduce((n, p) => n + p.list.length, 0) : 0),
+    [pages],
+  );
+  return { ...query, messages, firstItemIndex: FIRST_INDEX_BASE - olderCount };
+}

@@ -1,0 +1,56 @@
+import { Badge, Group, Text, ThemeIcon, Tabs } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { LanguageSwitcher } from '../../../components/language-switcher';
+import { ThemeToggle } from '../../../components/theme-toggle';
+import { useGroupList } from '../../groups/hooks/use-group-list';
+import { UserMenu } from './user-menu';
+
+export function AppHeader() {
+  const { t } = useTranslation();
+  const { data } = useGroupList();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const tab = pathname.startsWith('/home/addressBook') ? 'addressBook' : 'chat';
+  return (
+    <Group
+      h={52}
+      px="md"
+      justify="space-between"
+      wrap="nowrap"
+      style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
+    >
+      <Group gap="lg" wrap="nowrap">
+        <Group gap={8} wrap="nowrap">
+          <ThemeIcon radius="md" variant="gradient" gradient={{ from: 'blue', to: 'cyan' }}>
+            <Text fw={800} c="white" size="sm">
+              P
+            </Text>
+          </ThemeIcon>
+          <Text fw={800}>{t('appName')}</Text>
+        </Group>
+        <Tabs value={tab} onChange={(v) => navigate(`/home/${v}`)} variant="pills" radius="md">
+          <Tabs.List>
+            <Tabs.Tab value="chat">{t('routes.chat')}</Tabs.Tab>
+            <Tabs.Tab value="addressBook">{t('routes.addressBook')}</Tabs.Tab>
+          </Tabs.List>
+        </Tabs>
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        {(data?.un_read_count ?? 0) > 0 && (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" c="dimmed">
+              {t('header.totalUnread')}
+            </Text>
+            <Badge color="red" data-testid="total-unread">
+              {data?.un_read_count}
+            </Badge>
+          </Group>
+        )}
+        <LanguageSwitcher />
+        <ThemeToggle />
+        <UserMenu />
+      </Group>
+    </Group>
+  );
+}

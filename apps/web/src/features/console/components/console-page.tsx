@@ -1,0 +1,22 @@
+import { Box } from '@mantine/core';
+import { GroupList } from '../../groups/components/group-list';
+import { UserList } from '../../sessions/components/user-list';
+import { ChatPane } from '../../chat/components/chat-pane';
+import classes from './console-page.module.css';
+
+/** The chat console: groups | users of the group | chat. */
+export function ConsolePage() {
+  return (
+    <Box className={classes.grid}>
+      <section className={classes.groups}>
+        <GroupList />
+      </section>
+      <section className={classes.users}>
+        <UserList />
+      </section>
+      <section className={classes.chat}>
+        <ChatPane />
+      </section>
+    </Box>
+  );
+}

@@ -1,0 +1,93 @@
+import { useCallback, useState } from 'react';
+import { Button, Group as Row, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Group } from '@parley/protocol';
+import { ConfirmModal } from '../../../components/confirm-modal';
+import { ApiError } from '../../../lib/api-core';
+import { selectGroup, useConsole } from '../../console/console.store';
+import { saveGroup } from '../api/group-queries';
+import { useGroupList, useGroupSelectionSync } from '../hooks/use-group-list';
+import { useGroupName } from '../hooks/use-group-name';
+import { GroupFormModal } from './group-form-modal';
+import { GroupItem } from './group-item';
+
+type Editing = { group: Group | null } | null;
+
+export function GroupList() {
+  const { t } = useTranslation('groups');
+  const qc = useQueryClient();
+  const groupName = useGroupName();
+  const { data, isPending } = useGroupList();
+  useGroupSelectionSync();
+  const selectedId = useConsole((s) => s.selectedGroup?.group_id ?? null);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onRename = useCallback((g: Group) => setEditing({ group: g }), []);
+  const onDelete = useCallback((g: Group) => setDeleting(g), []);
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await saveGroup({ type: 'del', group_id: deleting.group_id });
+      await qc.invalidateQueries({ queryKey: ['groupList'] });
+      await qc.invalidateQueries({ queryKey: ['sessions'] });
+      setDeleting(null);
+    } catch (err) {
+      notifications.show({
+        color: 'red',
+        title: t('messages:groupSaveFailed'),
+        message: err instanceof ApiError ? err.message : '',
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack gap="xs" h="100%" p="xs" data-testid="group-list">
+      <Row justify="space-between" px={4}>
+        <Text fw={700} size="sm">
+          {t('title')}
+        </Text>
+        <Button
+          size="compact-xs"
+          variant="light"
+          onClick={() => setEditing({ group: null })}
+          data-testid="group-create"
+        >
+          {t('create')}
+        </Button>
+      </Row>
+      <ScrollArea flex={1} type="auto">
+        {isPending &&
+          Array.from({ length: 5 }, (_, i) => <Skeleton key={i} h={32} mb={6} radius="sm" />)}
+        {data?.group_list.map((g) => (
+          <GroupItem
+            key={g.group_id}
+            group={g}
+            active={g.group_id === selectedId}
+            onSelect={selectGroup}
+            onRename={onRename}
+            onDelete={onDelete}
+          />
+        ))}
+      </ScrollArea>
+      {editing && <GroupFormModal group={editing.group} onClose={() => setEditing(null)} />}
+      <ConfirmModal
+        opened={deleting !== null}
+        title={t('deleteTitle')}
+        message={deleting ? t('deleteConfirm', { name: groupName(deleting) }) : ''}
+        confirmLabel={t('delete')}
+        danger
+        loading={busy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,62 @@
+import { memo } from 'react';
+import { Group, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SessionItem } from '@parley/protocol';
+import { CountBadge } from '../../../components/count-badge';
+import { formatListTime } from '../../../lib/format-time';
+import classes from './user-item.module.css';
+
+interface Props {
+  user: SessionItem;
+  active: boolean;
+  onSelect: (user: SessionItem) => void;
+}
+
+export const UserItem = memo(function UserItem({ user, active, onSelect }: Props) {
+  const { t, i18n } = useTranslation('chat');
+  const last = user.last_message;
+  const preview = last
+    ? last.type === 'text'
+      ? last.preview
+      : `[${t(`messageType.${last.type}`)}] ${last.preview}`
+    : '';
+  return (
+    <UnstyledButton
+      className={classes.row}
+      onClick={() => onSelect(user)}
+      data-testid="user-item"
+      data-session-id={user.session_id}
+      data-receiver-phone={user.receiver_phone}
+      data-active={active ? 'true' : 'false'}
+    >
+      <Group gap={6} wrap="nowrap" justify="space-between">
+        <Text size="sm" fw={600} truncate>
+          {user.is_top && (
+            <span className={classes.pin} title={t('pinned')} data-testid="user-pinned">
+              <PinIcon />
+            </span>
+          )}
+          {user.receiver_phone}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+          {formatListTime(user.latest_time, i18n.language)}
+        </Text>
+      </Group>
+      <Group gap={6} wrap="nowrap" justify="space-between" mt={2}>
+        <Text size="xs" c="dimmed" truncate>
+          {user.remark && <span className={classes.remark}>{user.remark}</span>}
+          {preview}
+        </Text>
+        <CountBadge count={user.un_read_count} testId="user-unread" />
+      </Group>
+    </UnstyledButton>
+  );
+});
+
+function PinIcon() {
+  return (
+    <svg width="12" height="12" viewBox="0 0 24 24" fill="currentColor" aria-hidden>
+      <path d="M16 3l5 5-3 1-4 4 1 5-2 2-4-4-5 5-1-1 5-5-4-4 2-2 5 1 4-4z" />
+    </svg>
+  );
+}

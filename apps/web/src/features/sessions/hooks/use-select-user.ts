@@ -1,0 +1,59 @@
+import { useCallback } from 'react';
+import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { SessionItem } from '@parley/protocol';
+import type { GroupListData } from '../../groups/api/group-queries';
+import { clearSessionUnread, lowerGroupUnread } from '../../groups/api/unread';
+import { consoleStore, selectUser } from '../../console/console.store';
+import { chatKey, resetChatPages } from '../../chat/api/chat-queries';
+import type { SessionPage } from '../api/session-queries';
+
+/**
+ * Lowers the cached unread counts by what the chat held: its own, its group's, the total
+ * and its time tab's (spec section 4). The record call clears them on the server and the
+ * next poll confirms.
+ */
+export function lowerCachedUnread(qc: QueryClient, user: SessionItem): void {
+  if (user.un_read_count <= 0) return;
+  // A poll answered before the server cleared the chat must not bring the counts back.
+  void qc.cancelQueries({ queryKey: ['groupList'] });
+  void qc.cancelQueries({ queryKey: ['sessions'] });
+  confirmAfterRecord(qc, user.session_id);
+  qc.setQueriesData<GroupListData>({ queryKey: ['groupList'] }, (old) =>
+    old ? lowerGroupUnread(old, user) : old,
+  );
+  qc.setQueriesData<InfiniteData<SessionPage>>({ queryKey: ['sessions'] }, (old) =>
+    clearSessionUnread(old, user.session_id),
+  );
+}
+
+/** Once the chat's record has loaded (it clears the unread on the server), re-read the counts. */
+function confirmAfterRecord(qc: QueryClient, sessionId: number): void {
+  const key = JSON.stringify(chatKey(sessionId));
+  const cache = qc.getQueryCache();
+  const stop = () => {
+    clearTimeout(timer);
+    unsubscribe();
+  };
+  const unsubscribe = cache.subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success') return;
+    if (JSON.stringify(event.query.queryKey) !== key) return;
+    stop();
+    void qc.invalidateQueries({ queryKey: ['groupList'] });
+    void qc.invalidateQueries({ queryKey: ['sessions'] });
+  });
+  const timer = setTimeout(stop, 60_000);
+}
+
+/** Opens a chat: its message list restarts at the newest page and its unread clears. */
+export function useSelectUser(): (user: SessionItem) => void {
+  const qc = useQueryClient();
+  return useCallback(
+    (user: SessionItem) => {
+      if (consoleStore.get().selectedUser?.session_id === user.session_id) return;
+      resetChatPages(qc, user.session_id);
+      lowerCachedUnread(qc, user);
+      selectUser({ ...user, un_read_count: 0 });
+    },
+    [qc],
+  );
+}

@@ -1,0 +1,84 @@
+import {
+  ERROR_CODES,
+  REQUEST_TIMEOUT_MS,
+  type CallInput,
+  type CallPath,
+  type CallResponse,
+} from '@parley/protocol';
+import { ApiError, classifyEnvelope, errorText, stripEmpty } from './api-core';
+import { readToken } from './storage';
+
+export interface ApiHooks {
+  /** Opens the single "login expired" confirmation. */
+  onExpired: () => void;
+  /** Shows an error toast. */
+  onError: (message: string, code: string) => void;
+  /** Translates an error code (undefined when there is no translation). */
+  translateCode: (code: string) => string | undefined;
+}
+
+let hooks: ApiHooks = {
+  onExpired: () => undefined,
+  onError: () => undefined,
+  translateCode: () => undefined,
+};
+
+export function configureApi(next: ApiHooks): void {
+  hooks = next;
+}
+
+export interface CallOptions {
+  /** Show the generic error toast (default true). */
+  notify?: boolean;
+  signal?: AbortSignal;
+}
+
+/** POSTs one call of the protocol and returns its `data`, or throws an ApiError. */
+export async function callApi<P extends CallPath>(
+  path: P,
+  body: CallInput<P>,
+  options: CallOptions = {},
+): Promise<CallResponse<P>> {
+  const notify = options.notify ?? true;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  const onOuterAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const token = readToken();
+  if (token) headers.Authorization = token;
+
+  let decoded: unknown;
+  try {
+    const res = await fetch(path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(stripEmpty(body ?? {})),
+      signal: controller.signal,
+    });
+    decoded = await res.json().catch(() => null);
+  } catch (err) {
+    if (options.signal?.aborted && !timedOut) throw err;
+    const busy = hooks.translateCode(ERROR_CODES.SERVER_BUSY) || 'Server busy';
+    if (notify) hooks.onError(busy, ERROR_CODES.SERVER_BUSY);
+    throw new ApiError(ERROR_CODES.SERVER_BUSY, busy);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+
+  const outcome = classifyEnvelope<CallResponse<P>>(decoded);
+  if (outcome.kind === 'success') return outcome.data;
+  if (outcome.kind === 'expired') {
+    hooks.onExpired();
+    throw new ApiError(ERROR_CODES.TOKEN_EXPIRED, 'Token expired');
+  }
+  const message = errorText(outcome.code, outcome.msg, hooks.translateCode);
+  if (notify) hooks.onError(message, outcome.code);
+  throw new ApiError(outcome.code, message, outcome.data);
+}

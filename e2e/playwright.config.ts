@@ -1,0 +1,51 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const CI = !!process.env.CI;
+
+/**
+ * Browser tests of the built web console against the real built seat service.
+ * Each worker starts its own server with its own data directory (see support/fixtures.ts);
+ * nothing is started here.
+ */
+export default defineConfig({
+  testDir: 'specs',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: CI,
+  retries: CI ? 1 : 0,
+  // Two cores on the reference machine: one server and one browser per worker.
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 20_000,
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        locale: 'en-US',
+        launchOptions: {
+          // Debian's Chromium (scripts/ensure-chromium.sh); never a downloaded build.
+          executablePath: process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+});

@@ -1,0 +1,84 @@
+import type { Page } from '@playwright/test';
+import { GROUP_LIST_POLL_MS, OTHER_MESSAGES, EXPIRED_MODAL_RESET_MS } from '@parley/protocol';
+import { test, expect } from '../support/fixtures';
+import { CHAT_URL, login, storedUserInfo } from '../support/app';
+
+const GROUP_LIST_PATH = '/v1/seat/chat/getGroupList';
+
+/** Replaces the token inside the stored userInfo (as if it had expired or been revoked). */
+async function corruptStoredToken(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const raw = window.localStorage.getItem('userInfo');
+    if (raw === null) throw new Error('no userInfo stored');
+    const info = JSON.parse(raw) as { token: string };
+    window.localStorage.setItem(
+      'userInfo',
+      JSON.stringify({ ...info, token: `${info.token.slice(0, 8)}-expired-by-e2e` }),
+    );
+  });
+}
+
+/** Lets the group-list poll fire (fake clock) and waits for its answer. */
+async function nextPoll(page: Page): Promise<void> {
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === GROUP_LIST_PATH, {
+    timeout: 10_000,
+  });
+  await page.clock.fastForward(GROUP_LIST_POLL_MS + EXPIRED_MODAL_RESET_MS);
+  await answered;
+}
+
+test.describe('the expired-login dialog', () => {
+  test.beforeEach(async ({ page, freshSeat }) => {
+    // A fake clock that runs normally until the test jumps it forward to the next poll.
+    await page.clock.install();
+    await login(page, freshSeat.account, freshSeat.password);
+  });
+
+  test('shows once for an expired token; confirming logs out to /login', async ({ page }) => {
+    const translate = JSON.stringify({ sourceLanguage: 'EN', targetLanguage: 'RU' });
+    await page.evaluate((t) => window.localStorage.setItem('translate', t), translate);
+    await corruptStoredToken(page);
+    await page.reload();
+
+    const modal = page.getByTestId('login-expired-modal');
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText(OTHER_MESSAGES.loginExpired);
+    await expect(modal).toHaveCount(1);
+
+    // Further failing calls (the 10 s poll) do not open a second dialog.
+    await nextPoll(page);
+    // Give a second dialog the time to render (it must not).
+    await page.waitForTimeout(500);
+    await expect(modal).toHaveCount(1);
+
+    const stored = await page.evaluate(() => window.localStorage.getItem('translate'));
+    expect(stored).not.toBeNull();
+    await modal.getByTestId('confirm-ok').click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByTestId('login-username')).toBeVisible();
+    await expect(page.getByTestId('login-expired-modal')).toHaveCount(0);
+    expect(await storedUserInfo(page)).toBeNull();
+    // Logout keeps only the translation settings.
+    expect(await page.evaluate(() => window.localStorage.getItem('translate'))).toBe(stored);
+  });
+
+  test('the 10 s poll finds an expired token; dismissing closes the dialog until the next failing call', async ({
+    page,
+  }) => {
+    const modal = page.getByTestId('login-expired-modal');
+    await expect(modal).toHaveCount(0);
+    // No reload: the next group-list poll carries the bad token.
+    await corruptStoredToken(page);
+    await nextPoll(page);
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText(OTHER_MESSAGES.loginExpired);
+    await expect(page).toHaveURL(CHAT_URL);
+
+    await modal.getByTestId('confirm-cancel').click();
+    await expect(modal).toHaveCount(0);
+
+    await nextPoll(page);
+    await expect(modal).toBeVisible();
+    await expect(modal).toHaveCount(1);
+  });
+});

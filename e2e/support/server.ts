@@ -1,0 +1,155 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SERVER_MAIN = path.join(REPO_ROOT, 'apps/server/dist/main.js');
+export const SERVER_CLI = path.join(REPO_ROOT, 'apps/server/dist/cli/main.js');
+/** The built web app; PARLEY_E2E_WEB_DIR points elsewhere (e.g. a build kept aside). */
+export const WEB_DIST = process.env.PARLEY_E2E_WEB_DIR ?? path.join(REPO_ROOT, 'apps/web/dist');
+
+const START_TIMEOUT_MS = 60_000;
+
+/** One running seat service with its own data directory. */
+export interface ParleyServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Runs the admin CLI against this server's data directory; resolves with its stdout. */
+  cli(...args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      if (address === null || typeof address === 'string') {
+        srv.close();
+        reject(new Error('could not pick a free port'));
+        return;
+      }
+      srv.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** The environment of the server and the CLI: always the embedded database of `dataDir`. */
+function serverEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PARLEY_DATA_DIR: dataDir, ...extra };
+  // A PostgreSQL URL in the caller's environment would make all workers share one database.
+  delete env.DATABASE_URL;
+  return env;
+}
+
+function logTail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-40).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitHealthy(url: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `the seat service exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${logTail(logFile)}`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) {
+        const body = (await res.json()) as { status?: string };
+        if (body.status === 'ok') return;
+        lastError = `healthz answered ${JSON.stringify(body)}`;
+      } else {
+        lastError = `healthz answered HTTP ${res.status}`;
+      }
+    } catch (err) {
+      lastError = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(
+    `the seat service was not healthy within ${START_TIMEOUT_MS} ms (${lastError}):\n${logTail(logFile)}`,
+  );
+}
+
+/**
+ * Starts the real built seat service on a free port with a fresh data directory and the demo
+ * workspace (PARLEY_DEMO=auto on an empty embedded database), serving the built web app.
+ */
+export async function startServer(): Promise<ParleyServer> {
+  for (const file of [SERVER_MAIN, SERVER_CLI, path.join(WEB_DIST, 'index.html')]) {
+    if (!existsSync(file)) {
+      throw new Error(`${file} is missing: build first (npm run build at the repository root)`);
+    }
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dataDir, 'server.log');
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    cwd: REPO_ROOT,
+    env: serverEnv(dataDir, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PARLEY_DEMO: 'auto',
+      PARLEY_WEB_DIR: WEB_DIST,
+      LOG_LEVEL: 'warn',
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitHealthy(url, child, logFile);
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+
+  const cli = async (...args: string[]): Promise<string> => {
+    try {
+      const { stdout } = await execFileAsync(process.execPath, [SERVER_CLI, ...args], {
+        cwd: REPO_ROOT,
+        env: serverEnv(dataDir, { PARLEY_DEMO: 'off', LOG_LEVEL: 'warn' }),
+        timeout: 30_000,
+      });
+      return stdout;
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(
+        `parley ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+      );
+    }
+  };
+
+  return { url, port, dataDir, cli, stop };
+}

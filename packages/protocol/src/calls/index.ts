@@ -1,0 +1,150 @@
+import type { z } from 'zod';
+import * as auth from './auth.js';
+import * as groups from './groups.js';
+import * as sessions from './sessions.js';
+import * as messages from './messages.js';
+import * as quickReplies from './quick-replies.js';
+import * as translation from './translation.js';
+import * as telegram from './telegram.js';
+
+interface CallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
+  request: Req;
+  response: Res;
+  /** False only for login and token_login. */
+  auth: boolean;
+  summary: string;
+}
+function call<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
+  request: Req,
+  response: Res,
+  summary: string,
+  authRequired = true,
+): CallDef<Req, Res> {
+  return { request, response, summary, auth: authRequired };
+}
+
+/** Every call of the spec's section 7 (22 paths), keyed by path. */
+export const CALLS = {
+  '/v1/seat/chat/login': call(
+    auth.loginRequest,
+    auth.loginResponse,
+    'Log in with account and password; returns user info with a token.',
+    false,
+  ),
+  '/v1/seat/chat/token_login': call(
+    auth.tokenLoginRequest,
+    auth.tokenLoginResponse,
+    'Exchange a token (single sign-on hand-off) for the user info.',
+    false,
+  ),
+  '/v1/seat/chat/getGroupList': call(
+    groups.getGroupListRequest,
+    groups.getGroupListResponse,
+    "The seat's groups with unread counts and the totals of both time tabs.",
+  ),
+  '/v1/seat/chat/getGroupInfo': call(
+    sessions.getGroupInfoRequest,
+    sessions.getGroupInfoResponse,
+    'The chats of one group, filtered by time tab and reply filter; pinned first, then latest activity; keyset-paged.',
+  ),
+  '/v1/seat/chat/getChatRecord': call(
+    messages.getChatRecordRequest,
+    messages.getChatRecordResponse,
+    'Messages of one chat, newest page first; page to older ones with before_id.',
+  ),
+  '/v1/seat/chat/doGroup': call(
+    groups.doGroupRequest,
+    groups.doGroupResponse,
+    'Create (add), rename (edit) or delete (del) a custom group; deleting moves its chats to Ungrouped.',
+  ),
+  '/v1/seat/chat/delSession': call(
+    sessions.delSessionRequest,
+    sessions.delSessionResponse,
+    'Remove a chat from the console.',
+  ),
+  '/v1/seat/chat/addSession': call(
+    sessions.addSessionRequest,
+    sessions.addSessionResponse,
+    'Start a chat with a customer number from one of the seat’s accounts, sending a greeting.',
+  ),
+  '/v1/seat/chat/moveSessionGroup': call(
+    sessions.moveSessionGroupRequest,
+    sessions.moveSessionGroupResponse,
+    'Move a chat to another group.',
+  ),
+  '/v1/seat/chat/sessionDoTop': call(
+    sessions.sessionDoTopRequest,
+    sessions.sessionDoTopResponse,
+    'Pin or unpin a chat.',
+  ),
+  '/v1/seat/chat/block': call(
+    sessions.blockRequest,
+    sessions.blockResponse,
+    'Block a customer: the chat moves to the disabled Blocked group.',
+  ),
+  '/v1/seat/chat/unblock': call(
+    sessions.unblockRequest,
+    sessions.unblockResponse,
+    'Unblock a customer: the chat moves back to Ungrouped.',
+  ),
+  '/v1/seat/chat/message': call(
+    messages.messageRequest,
+    messages.messageResponse,
+    'Send a message; stored once per client_msg_id.',
+  ),
+  '/v1/seat/chat/batch_message': call(
+    messages.batchMessageRequest,
+    messages.batchMessageResponse,
+    'Send one message to many chats; sent once per chat per batch_id.',
+  ),
+  '/v1/seat/chat/oneClickRead': call(
+    groups.oneClickReadRequest,
+    groups.oneClickReadResponse,
+    'Mark every chat (or every chat of a group) read.',
+  ),
+  '/v1/seat/chat/del_message': call(
+    messages.delMessageRequest,
+    messages.delMessageResponse,
+    'Delete a message only for me, or for all.',
+  ),
+  '/v1/seat/chat/quickReplyList': call(
+    quickReplies.quickReplyListRequest,
+    quickReplies.quickReplyListResponse,
+    "The seat's quick replies and materials.",
+  ),
+  '/v1/seat/chat/quickReplyDoType': call(
+    quickReplies.quickReplyDoTypeRequest,
+    quickReplies.quickReplyDoTypeResponse,
+    'Create, edit or delete a quick reply or material.',
+  ),
+  '/v1/seat/chat/set_remark': call(
+    sessions.setRemarkRequest,
+    sessions.setRemarkResponse,
+    'Set the remark of a chat’s customer.',
+  ),
+  '/v1/seat/chat/get_remark': call(
+    sessions.getRemarkRequest,
+    sessions.getRemarkResponse,
+    'Get the remark of a chat’s customer.',
+  ),
+  '/v1/seat/chat/translate/text_v2': call(
+    translation.translateTextRequest,
+    translation.translateTextResponse,
+    'Translate one or many texts.',
+  ),
+  '/v1/seat/tg/userInfo': call(
+    telegram.tgUserInfoRequest,
+    telegram.tgUserInfoResponse,
+    'Telegram profile of a chat’s customer.',
+  ),
+} as const;
+
+export type CallPath = keyof typeof CALLS;
+/** What a client may send (defaults optional). */
+export type CallInput<P extends CallPath> = z.input<(typeof CALLS)[P]['request']>;
+/** What the server sees after parsing (defaults applied). */
+export type CallRequest<P extends CallPath> = z.output<(typeof CALLS)[P]['request']>;
+export type CallResponse<P extends CallPath> = z.output<(typeof CALLS)[P]['response']>;
+export const CALL_PATHS = Object.keys(CALLS) as CallPath[];
+
+export { auth, groups, sessions, messages, quickReplies, translation, telegram };

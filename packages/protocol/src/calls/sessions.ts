@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { id, phone, sessionItem } from '../entities.js';
+import {
+  MESSAGE_TEXT_MAX,
+  REMARK_MAX,
+  SESSION_PAGE_SIZE_DEFAULT,
+  SESSION_PAGE_SIZE_MAX,
+} from '../limits.js';
+import { replyFilter } from './groups.js';
+import { chatMessage } from '../entities.js';
+
+export const userTimeType = z.union([z.literal(1), z.literal(2)]);
+
+/** The user list of a group: pinned first, then latest activity; keyset-paged by `cursor`. */
+export const getGroupInfoRequest = z.object({
+  group_id: id,
+  reply: replyFilter.default(0),
+  user_time_type: userTimeType.default(1),
+  page_size: z.number().int().min(1).max(SESSION_PAGE_SIZE_MAX).default(SESSION_PAGE_SIZE_DEFAULT),
+  /** Opaque cursor from the previous page's `next_cursor`. */
+  cursor: z.string().max(200).optional(),
+  /** Filters by customer number or remark (substring). */
+  keyword: z.string().trim().max(64).optional(),
+});
+export const getGroupInfoResponse = z.object({
+  account_list: z.array(sessionItem),
+  /** All chats matching the filters, not only this page. */
+  total: z.number().int().nonnegative(),
+  next_cursor: z.string().nullable(),
+});
+
+const sessionRef = z.object({ session_id: id });
+
+export const delSessionRequest = sessionRef;
+export const delSessionResponse = z.object({ session_id: id });
+
+export const addSessionRequest = z.object({
+  send_phone: phone,
+  receiver_phone: phone,
+  /** The greeting sent as the first message (spec: asked for when adding a chat). */
+  greeting: z.string().trim().min(1, 'required').max(MESSAGE_TEXT_MAX),
+  client_msg_id: z.string().min(8).max(64),
+});
+export const addSessionResponse = z.object({ session: sessionItem, message: chatMessage });
+
+export const moveSessionGroupRequest = z.object({ session_id: id, group_id: id });
+export const moveSessionGroupResponse = sessionItem;
+
+export const sessionDoTopRequest = z.object({ session_id: id, is_top: z.boolean() });
+export const sessionDoTopResponse = sessionItem;
+
+/** The client chooses /block or /unblock by a `type` field it removes from the body. */
+export const blockRequest = sessionRef;
+export const blockResponse = sessionItem;
+export const unblockRequest = sessionRef;
+export const unblockResponse = sessionItem;
+
+export const setRemarkRequest = z.object({
+  session_id: id,
+  remark: z.string().trim().max(REMARK_MAX),
+});
+export const setRemarkResponse = z.object({ session_id: id, remark: z.string() });
+export const getRemarkRequest = sessionRef;
+export const getRemarkResponse = setRemarkResponse;

@@ -1,0 +1,87 @@
+/** Error-code catalogue of the spec (section 8) plus Parley's few documented extensions. */
+export const SUCCESS_CODE = '000000' as const;
+
+export const ERROR_CODES = {
+  PARAMETER_ERROR: '100001',
+  VERIFICATION_CODE_ERROR: '100002',
+  VERIFICATION_CODE_EXPIRED: '100003',
+  VERIFICATION_CODE_STILL_VALID: '100004',
+  PASSWORD_ERROR: '100005',
+  CODE_EXPIRED: '100006',
+  USER_NOT_FOUND: '200001',
+  ACCOUNT_FROZEN: '200002',
+  INVALID_USER: '200003',
+  ORIGINAL_PASSWORD_ERROR: '200004',
+  DATA_NOT_FOUND: '400001',
+  TOKEN_EXPIRED: '400002',
+  PERMISSION_FAILED: '400003',
+  INVALID_PHONE_FORMAT: '400005',
+  RENTED_ACCOUNTS_CANNOT_CHAT: '400006',
+  TARGET_NOT_FOUND: '400007',
+  TG_USER_EXISTS: '400008',
+  SERVICE_ERROR: '500001',
+  DATA_EXISTS: '500002',
+  OPERATION_LIMIT: '500003',
+  BOUNDARY_OPERATION: '500004',
+  SERVER_BUSY: '500005',
+  CHAT_EXISTS: '500006',
+  // Parley extensions (not in the spec's catalogue); documented in docs/api.md.
+  ROUTE_NOT_FOUND: '404001',
+  NOT_IMPLEMENTED: '501001',
+} as const;
+
+export type ErrorCodeName = keyof typeof ERROR_CODES;
+export type ErrorCode = (typeof ERROR_CODES)[ErrorCodeName];
+export type ResponseCode = ErrorCode | typeof SUCCESS_CODE;
+
+/** English message of each code: the server's `msg` and the fallback of the web client. */
+export const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  '100001': 'Parameter error',
+  '100002': 'Verification code error',
+  '100003': 'Verification code expired',
+  '100004': 'Verification code still valid, please try again later',
+  '100005': 'Password error',
+  '100006': 'Code expired',
+  '200001': 'User does not exist',
+  '200002': 'Cannot login, account is frozen',
+  '200003': 'Invalid user, please logout and login again',
+  '200004': 'Original password error',
+  '400001': 'Data does not exist',
+  '400002': 'Token expired',
+  '400003': 'Failed to get permissions',
+  '400005': 'Invalid phone number format',
+  '400006': 'Rented accounts cannot chat with each other on seats',
+  '400007': 'Target number not found',
+  '400008': 'This TG user already exists in the system as a username or number',
+  '500001': 'Service error, please refresh and try again',
+  '500002': 'Data already exists',
+  '500003': 'Operation count exceeded limit',
+  '500004': 'Boundary operation, please logout and login again',
+  '500005': 'Server busy',
+  '500006': 'Chat with target number exists',
+  '404001': 'Interface does not exist',
+  '501001': 'Not implemented yet',
+};
+
+/**
+ * The spec's "other messages": texts that are not tied to one code. Keys are stable
+ * identifiers used by both sides (the web client translates them under `messages.<key>`).
+ */
+export const OTHER_MESSAGES = {
+  serviceBusyTryLater: 'Service busy please try again later',
+  authFailed: 'Authentication failed please login again',
+  missingAuth: 'Missing authentication information',
+  messageSendFailed: 'Message sending failed',
+  translationFailed: 'Translation failed',
+  languageListFailed: 'Failed to get language list',
+  translationError: 'Translation error',
+  audioPlaybackFailed: 'Audio playback failed',
+  groupSaveFailed: 'Group save failed',
+  appOpenInAnotherTab: 'Application already open in another tab',
+  loginExpired: 'Tip: Current login has expired, please login again',
+} as const;
+export type OtherMessageKey = keyof typeof OTHER_MESSAGES;
+
+export function isSuccessCode(code: unknown): boolean {
+  return code === SUCCESS_CODE || code === 200 || code === '200';
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { GROUP_NAME_MAX } from './limits.js';
+
+/** Ids are positive integers; times are Unix epoch milliseconds. */
+export const id = z.number().int().positive();
+export const epochMs = z.number().int().nonnegative();
+
+/** A phone account or customer number: digits, optional leading +, 5-20 digits. */
+export const PHONE_PATTERN = /^\+?[0-9]{5,20}$/;
+export const phone = z.string().trim().regex(PHONE_PATTERN, 'invalid phone number format');
+
+export const BUILT_IN_GROUPS = ['ungrouped', 'blocked', 'tg_link_pushed'] as const;
+export type BuiltInGroup = (typeof BUILT_IN_GROUPS)[number];
+/** The spec's names of the built-in groups (the UI translates them by `group_type`). */
+export const BUILT_IN_GROUP_NAMES: Record<BuiltInGroup, string> = {
+  ungrouped: 'Ungrouped',
+  blocked: 'Blocked',
+  tg_link_pushed: 'TG link pushed',
+};
+export const groupType = z.enum(['custom', ...BUILT_IN_GROUPS]);
+export type GroupType = z.infer<typeof groupType>;
+
+export const groupName = z.string().trim().min(1, 'required').max(GROUP_NAME_MAX);
+
+export const group = z.object({
+  group_id: id,
+  group_name: z.string(),
+  group_type: groupType,
+  /** Unread messages in the group's chats (reply filter applied). */
+  un_read: z.number().int().nonnegative(),
+  /** The Blocked group is disabled: its chats cannot be written to. */
+  disabled: z.boolean(),
+});
+export type Group = z.infer<typeof group>;
+
+export const messageType = z.enum(['text', 'image', 'audio', 'video', 'file']);
+export type MessageType = z.infer<typeof messageType>;
+export const messageDirection = z.enum(['in', 'out']);
+export const messageStatus = z.enum(['pending', 'sent', 'delivered', 'read', 'failed']);
+export type MessageStatus = z.infer<typeof messageStatus>;
+
+export const media = z.object({
+  media_id: z.string(),
+  url: z.string(),
+  thumb_url: z.string().nullable(),
+  mime: z.string(),
+  size: z.number().int().nonnegative(),
+  file_name: z.string(),
+  duration_ms: z.number().int().nonnegative().nullable(),
+  width: z.number().int().nonnegative().nullable(),
+  height: z.number().int().nonnegative().nullable(),
+});
+export type Media = z.infer<typeof media>;
+
+export const lastMessage = z.object({
+  type: messageType,
+  direction: messageDirection,
+  preview: z.string(),
+  created_at: epochMs,
+});
+
+/** Account/session item of the spec: one chat between a seat's phone account and a customer. */
+export const sessionItem = z.object({
+  session_id: id,
+  send_phone: z.string(),
+  receiver_phone: z.string(),
+  un_read_count: z.number().int().nonnegative(),
+  add_time: epochMs,
+  latest_time: epochMs,
+  group_id: id,
+  is_top: z.boolean(),
+  remark: z.string(),
+  blocked: z.boolean(),
+  /** user_time_type the chat falls in: 1 active in the last 24 hours, 2 earlier. */
+  user_time_type: z.union([z.literal(1), z.literal(2)]),
+  /** The customer's language for translation (null until set). */
+  customer_language: z.string().nullable(),
+  last_message: lastMessage.nullable(),
+});
+export type SessionItem = z.infer<typeof sessionItem>;
+
+export const chatMessage = z.object({
+  msg_id: id,
+  session_id: id,
+  /** The sender's id for idempotent sending (null for customer messages). */
+  client_msg_id: z.string().nullable(),
+  direction: messageDirection,
+  type: messageType,
+  /** Text of a text message; caption (may be empty) of a media message. */
+  content: z.string(),
+  media: media.nullable(),
+  status: messageStatus,
+  created_at: epochMs,
+  /** Deleted for all: the content is withheld. */
+  deleted: z.boolean(),
+});
+export type ChatMessage = z.infer<typeof chatMessage>;
+
+export const phoneAccount = z.object({
+  send_phone: z.string(),
+  label: z.string(),
+  channel: z.enum(['platform', 'telegram', 'sandbox']),
+});
+export type PhoneAccount = z.infer<typeof phoneAccount>;
+
+/** Login response user info: the token plus the seat's profile. */
+export const userInfo = z.object({
+  token: z.string(),
+  seat_id: id,
+  account: z.string(),
+  nickname: z.string(),
+  phone_accounts: z.array(phoneAccount),
+  /** When the token stops working (epoch ms). */
+  expires_at: epochMs,
+});
+export type UserInfo = z.infer<typeof userInfo>;

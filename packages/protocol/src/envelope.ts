@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** Every answer is `{ code, msg, data }`; `code` is '000000' on success. */
+export function envelope<T extends z.ZodTypeAny>(data: T) {
+  return z.object({ code: z.string(), msg: z.string(), data });
+}
+export interface ApiEnvelope<T> {
+  code: string;
+  msg: string;
+  data: T;
+}
+/** Error answers carry `data: null`, or for 100001 the offending fields. */
+export const validationErrorData = z.object({
+  fields: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+export type ValidationErrorData = z.infer<typeof validationErrorData>;

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CALL_PATHS,
+  CALLS,
+  ERROR_CODES,
+  ERROR_MESSAGES,
+  GROUP_NAME_MAX,
+  TRANSLATION_LANGUAGES,
+  doGroupRequest,
+  isSuccessCode,
+  messageRequest,
+  resolveUiLanguage,
+} from './index.js';
+
+describe('protocol', () => {
+  it('lists the 22 paths of the spec', () => {
+    expect(CALL_PATHS).toHaveLength(22);
+    expect(CALLS['/v1/seat/chat/login'].auth).toBe(false);
+    expect(CALLS['/v1/seat/chat/message'].auth).toBe(true);
+  });
+
+  it('has a message for every code', () => {
+    for (const code of Object.values(ERROR_CODES)) expect(ERROR_MESSAGES[code]).toBeTruthy();
+    expect(ERROR_MESSAGES['500006']).toBe('Chat with target number exists');
+  });
+
+  it('treats 000000 and numeric 200 as success', () => {
+    expect(isSuccessCode('000000')).toBe(true);
+    expect(isSuccessCode(200)).toBe(true);
+    expect(isSuccessCode('100001')).toBe(false);
+  });
+
+  it('resolves the UI language: saved, else browser, else en', () => {
+    expect(resolveUiLanguage('ru', ['pt-BR'])).toBe('ru');
+    expect(resolveUiLanguage(null, ['pt-BR', 'en'])).toBe('pt');
+    expect(resolveUiLanguage(null, ['zh-CN'])).toBe('zh-CN');
+    expect(resolveUiLanguage(null, ['de-DE'])).toBe('en');
+  });
+
+  it('offers about 45 translation languages including the variants', () => {
+    const codes = TRANSLATION_LANGUAGES.map((l) => l.code);
+    expect(codes.length).toBeGreaterThanOrEqual(44);
+    for (const c of ['EN-GB', 'PT-BR', 'PT-PT', 'ZH-HANS', 'ZH-HANT', 'NB'])
+      expect(codes).toContain(c);
+  });
+
+  it('caps group names at 50 characters and requires one', () => {
+    expect(
+      doGroupRequest.safeParse({ type: 'add', group_name: 'x'.repeat(GROUP_NAME_MAX) }).success,
+    ).toBe(true);
+    expect(
+      doGroupRequest.safeParse({ type: 'add', group_name: 'x'.repeat(GROUP_NAME_MAX + 1) }).success,
+    ).toBe(false);
+    expect(doGroupRequest.safeParse({ type: 'add', group_name: '   ' }).success).toBe(false);
+  });
+
+  it('requires text for a text message and media for a media message', () => {
+    const base = {
+      send_phone: '+15550001',
+      receiver_phone: '+4479000001',
+      client_msg_id: 'abcdefgh12',
+    };
+    expect(messageRequest.safeParse({ ...base, content: 'hi' }).success).toBe(true);
+    expect(messageRequest.safeParse({ ...base, content: '  ' }).success).toBe(false);
+    expect(messageRequest.safeParse({ ...base, type: 'image', content: '' }).success).toBe(false);
+  });
+});
