@@ -43,6 +43,56 @@ describe('getChatRecord', () => {
     expect(first.data.list[0]).toMatchObject({ direction: 'in', type: 'text', deleted: false });
   });
 
+  it('opens a window around a message (a search hit) and pages newer with after_id', async () => {
+    const seat = await createSeat(t, 'm-around');
+    const chat = await createChat(t.db, seat, { inbound: 30, unread: 0 });
+    const ref = { send_phone: chat.sendPhone, receiver_phone: chat.receiverPhone };
+    const all = (await t.call(RECORD, { ...ref, page_size: 200 }, seat.token)).data.list;
+    expect(all).toHaveLength(30);
+    expect((await t.call(RECORD, { ...ref, page_size: 200 }, seat.token)).data.has_newer).toBe(
+      false,
+    );
+    const hit = all[14]!;
+
+    const around = await t.call(
+      RECORD,
+      { ...ref, around_id: hit.msg_id, page_size: 10 },
+      seat.token,
+    );
+    expect(around.code).toBe('000000');
+    expect(around.data.list.map((m) => m.msg_id)).toEqual(all.slice(9, 19).map((m) => m.msg_id));
+    expect(around.data).toMatchObject({ has_more: true, has_newer: true });
+
+    const last = around.data.list.at(-1)!.msg_id;
+    const newer = await t.call(RECORD, { ...ref, after_id: last, page_size: 10 }, seat.token);
+    expect(newer.data.list.map((m) => m.msg_id)).toEqual(all.slice(19, 29).map((m) => m.msg_id));
+    expect(newer.data.has_newer).toBe(true);
+    const newest = await t.call(
+      RECORD,
+      { ...ref, after_id: newer.data.list.at(-1)!.msg_id, page_size: 10 },
+      seat.token,
+    );
+    expect(newest.data.list.map((m) => m.msg_id)).toEqual([all[29]!.msg_id]);
+    expect(newest.data.has_newer).toBe(false);
+
+    const older = await t.call(RECORD, { ...ref, before_id: all[0]!.msg_id }, seat.token);
+    expect(older.data).toMatchObject({ list: [], has_more: false, has_newer: true });
+  });
+
+  it('refuses two anchors at once and an anchor from another chat', async () => {
+    const seat = await createSeat(t, 'm-around-bad');
+    const chat = await createChat(t.db, seat, { inbound: 3, unread: 0 });
+    const other = await createChat(t.db, seat, { inbound: 3, unread: 0 });
+    const ref = { send_phone: chat.sendPhone, receiver_phone: chat.receiverPhone };
+    const otherRef = { send_phone: other.sendPhone, receiver_phone: other.receiverPhone };
+    const foreign = (await t.call(RECORD, otherRef, seat.token)).data.list[0]!.msg_id;
+    const both = await t.call(RECORD, { ...ref, before_id: 5, around_id: 5 }, seat.token);
+    expect(both.code).toBe('100001');
+    expect(both.msg).toContain('around_id');
+    const wrongChat = await t.call(RECORD, { ...ref, around_id: foreign }, seat.token);
+    expect(wrongChat.code).toBe('400001');
+  });
+
   it('clears the unread count; group, total and time-tab counts drop by that amount', async () => {
     const seat = await createSeat(t, 'm-unread');
     const vip = await createGroup(t, seat, 'VIP');

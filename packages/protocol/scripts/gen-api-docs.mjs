@@ -42,10 +42,14 @@ const lines = [
   '',
   '## Calls',
   '',
+  "The spec's 22 paths, then Parley's extensions (marked *ext*): calls behind features the",
+  'spec names without showing their call (batch progress, message search, the address book).',
+  '',
   '| path | auth | what it does |',
   '|---|---|---|',
   ...Object.entries(CALLS).map(
-    ([p, c]) => `| \`${p}\` | ${c.auth ? 'token' : 'none'} | ${c.summary} |`,
+    ([p, c]) =>
+      `| \`${p}\`${c.spec ? '' : ' *ext*'} | ${c.auth ? 'token' : 'none'} | ${c.summary} |`,
   ),
   '',
 ];

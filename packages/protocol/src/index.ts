@@ -12,3 +12,4 @@ export * from './calls/messages.js';
 export * from './calls/quick-replies.js';
 export * from './calls/translation.js';
 export * from './calls/telegram.js';
+export * from './calls/media.js';

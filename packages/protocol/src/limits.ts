@@ -33,3 +33,21 @@ export const MESSAGE_TEXT_MAX = 4096;
 export const REMARK_MAX = 100;
 export const PASSWORD_MIN = 8;
 export const ACCOUNT_MAX = 64;
+
+/** Default upload caps per media kind (bytes); the server's environment can change them. */
+export const MEDIA_MAX_BYTES_DEFAULT = {
+  image: 10 * 1024 * 1024,
+  audio: 16 * 1024 * 1024,
+  video: 64 * 1024 * 1024,
+  file: 32 * 1024 * 1024,
+} as const;
+
+/** Batch reply: at most this many chats in one batch. */
+export const BATCH_TARGETS_MAX = 5000;
+/** Message search and the address book page sizes. */
+export const SEARCH_PAGE_SIZE_DEFAULT = 30;
+export const SEARCH_PAGE_SIZE_MAX = 100;
+export const ADDRESS_BOOK_PAGE_SIZE_DEFAULT = 50;
+export const ADDRESS_BOOK_PAGE_SIZE_MAX = 200;
+/** Quick reply / material name length. */
+export const QUICK_REPLY_NAME_MAX = 100;

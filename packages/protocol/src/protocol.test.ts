@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CALL_PATHS,
+  SPEC_CALL_PATHS,
   CALLS,
   ERROR_CODES,
   ERROR_MESSAGES,
@@ -13,8 +14,9 @@ import {
 } from './index.js';
 
 describe('protocol', () => {
-  it('lists the 22 paths of the spec', () => {
-    expect(CALL_PATHS).toHaveLength(22);
+  it('lists the 22 paths of the spec, and the extensions apart', () => {
+    expect(SPEC_CALL_PATHS).toHaveLength(22);
+    expect(CALL_PATHS.filter((p) => !CALLS[p].spec).every((p) => CALLS[p].auth)).toBe(true);
     expect(CALLS['/v1/seat/chat/login'].auth).toBe(false);
     expect(CALLS['/v1/seat/chat/message'].auth).toBe(true);
   });

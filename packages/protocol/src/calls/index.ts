@@ -6,12 +6,15 @@ import * as messages from './messages.js';
 import * as quickReplies from './quick-replies.js';
 import * as translation from './translation.js';
 import * as telegram from './telegram.js';
+import * as mediaCalls from './media.js';
 
 interface CallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
   request: Req;
   response: Res;
   /** False only for login and token_login. */
   auth: boolean;
+  /** True for the spec's 22 paths; false for Parley's documented extensions. */
+  spec: boolean;
   summary: string;
 }
 function call<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
@@ -20,7 +23,15 @@ function call<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
   summary: string,
   authRequired = true,
 ): CallDef<Req, Res> {
-  return { request, response, summary, auth: authRequired };
+  return { request, response, summary, auth: authRequired, spec: true };
+}
+/** A call the spec does not list, needed by a feature it does (search, address book, ...). */
+function extension<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
+  request: Req,
+  response: Res,
+  summary: string,
+): CallDef<Req, Res> {
+  return { request, response, summary, auth: true, spec: false };
 }
 
 /** Every call of the spec's section 7 (22 paths), keyed by path. */
@@ -95,7 +106,7 @@ export const CALLS = {
   '/v1/seat/chat/batch_message': call(
     messages.batchMessageRequest,
     messages.batchMessageResponse,
-    'Send one message to many chats; sent once per chat per batch_id.',
+    'Send one message to many chats (chosen chats and/or whole groups) at a safe pace; sent once per chat per batch_id; answers the batch status.',
   ),
   '/v1/seat/chat/oneClickRead': call(
     groups.oneClickReadRequest,
@@ -137,6 +148,22 @@ export const CALLS = {
     telegram.tgUserInfoResponse,
     'Telegram profile of a chat’s customer.',
   ),
+  // Parley extensions: calls behind features the spec names but whose calls it does not show.
+  '/v1/seat/chat/batch_status': extension(
+    messages.batchStatusRequest,
+    messages.batchStatusResponse,
+    'Progress and per-chat result of a batch reply.',
+  ),
+  '/v1/seat/chat/searchMessage': extension(
+    messages.searchMessageRequest,
+    messages.searchMessageResponse,
+    'Messages of all the seat’s chats containing a word of at least 6 characters, newest first; keyset-paged.',
+  ),
+  '/v1/seat/chat/addressBook': extension(
+    sessions.addressBookRequest,
+    sessions.addressBookResponse,
+    'Every customer the seat chats with, across its accounts, by number; searchable by number or remark.',
+  ),
 } as const;
 
 export type CallPath = keyof typeof CALLS;
@@ -146,5 +173,7 @@ export type CallInput<P extends CallPath> = z.input<(typeof CALLS)[P]['request']
 export type CallRequest<P extends CallPath> = z.output<(typeof CALLS)[P]['request']>;
 export type CallResponse<P extends CallPath> = z.output<(typeof CALLS)[P]['response']>;
 export const CALL_PATHS = Object.keys(CALLS) as CallPath[];
+/** The spec's 22 paths (section 7). */
+export const SPEC_CALL_PATHS = CALL_PATHS.filter((p) => CALLS[p].spec);
 
-export { auth, groups, sessions, messages, quickReplies, translation, telegram };
+export { auth, groups, sessions, messages, quickReplies, translation, telegram, mediaCalls };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { id, phone, sessionItem } from '../entities.js';
 import {
+  ADDRESS_BOOK_PAGE_SIZE_DEFAULT,
+  ADDRESS_BOOK_PAGE_SIZE_MAX,
   MESSAGE_TEXT_MAX,
   REMARK_MAX,
   SESSION_PAGE_SIZE_DEFAULT,
@@ -62,3 +64,28 @@ export const setRemarkRequest = z.object({
 export const setRemarkResponse = z.object({ session_id: id, remark: z.string() });
 export const getRemarkRequest = sessionRef;
 export const getRemarkResponse = setRemarkResponse;
+
+/**
+ * The address book: every customer the seat chats with, across its accounts (one entry per
+ * chat), ordered by customer number; searchable by number or remark; keyset-paged.
+ */
+export const addressBookRequest = z.object({
+  keyword: z.string().trim().max(64).optional(),
+  page_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(ADDRESS_BOOK_PAGE_SIZE_MAX)
+    .default(ADDRESS_BOOK_PAGE_SIZE_DEFAULT),
+  cursor: z.string().max(200).optional(),
+});
+export const addressBookEntry = sessionItem.extend({
+  group_name: z.string(),
+  group_type: z.string(),
+});
+export type AddressBookEntry = z.infer<typeof addressBookEntry>;
+export const addressBookResponse = z.object({
+  list: z.array(addressBookEntry),
+  total: z.number().int().nonnegative(),
+  next_cursor: z.string().nullable(),
+});

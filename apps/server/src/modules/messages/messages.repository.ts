@@ -13,6 +13,19 @@ export const messagesRepository = {
     return q.orderBy('id', 'desc').limit(limit).execute();
   },
 
+  /** Oldest first, newer than `afterId` (inclusive when `inclusive`). */
+  pageAfter(db: Db, sessionId: number, afterId: number, limit: number, inclusive = false) {
+    return db
+      .selectFrom('messages')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('deleted_for_me', '=', 0)
+      .where('id', inclusive ? '>=' : '>', afterId)
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+  },
+
   /** Scoped by seat through the chat: another seat's message is as absent as a missing one. */
   findForSeat(db: Db, seatId: number, msgId: number) {
     return db

@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { MessageRow } from '../../db/schema.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
@@ -15,7 +16,11 @@ export class MessagesService {
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
   ) {}
 
-  /** Opening a chat reads it: its unread count drops to zero (the answer is unaffected). */
+  /**
+   * A page of a chat: the newest (no anchor), older than `before_id`, newer than `after_id`,
+   * or a window centred on `around_id` (a search hit). Opening a chat reads it: its unread
+   * count drops to zero (the answer is unaffected).
+   */
   async chatRecord(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getChatRecord'>,
@@ -27,16 +32,52 @@ export class MessagesService {
       input.receiver_phone,
     );
     if (!session) throw notFound();
-    const rows = await messagesRepository.pageBefore(
-      this.db,
-      session.id,
-      input.before_id,
-      input.page_size + 1,
-    );
+    const size = input.page_size;
+    let page: { list: MessageRow[]; has_more: boolean; has_newer: boolean };
+    if (input.after_id !== undefined) {
+      const rows = await messagesRepository.pageAfter(
+        this.db,
+        session.id,
+        input.after_id,
+        size + 1,
+      );
+      page = {
+        list: rows.slice(0, size),
+        has_more: true,
+        has_newer: rows.length > size,
+      };
+    } else if (input.around_id !== undefined) {
+      page = await this.window(session.id, input.around_id, size);
+    } else {
+      const rows = await messagesRepository.pageBefore(
+        this.db,
+        session.id,
+        input.before_id,
+        size + 1,
+      );
+      page = {
+        list: rows.slice(0, size).reverse(),
+        has_more: rows.length > size,
+        has_newer: input.before_id !== undefined,
+      };
+    }
     if (session.un_read_count > 0) await sessionsRepository.clearUnread(this.db, session.id);
+    return { ...page, list: page.list.map(toChatMessage) };
+  }
+
+  /** The anchor message with up to half a page of older and newer neighbours. */
+  private async window(sessionId: number, anchorId: number, size: number) {
+    const older = Math.floor(size / 2);
+    const [before, from] = await Promise.all([
+      messagesRepository.pageBefore(this.db, sessionId, anchorId, older + 1),
+      messagesRepository.pageAfter(this.db, sessionId, anchorId, size - older + 1, true),
+    ]);
+    // The anchor must be a shown message of this chat (another chat's id is as absent).
+    if (from[0]?.id !== anchorId) throw notFound();
     return {
-      list: rows.slice(0, input.page_size).reverse().map(toChatMessage),
-      has_more: rows.length > input.page_size,
+      list: [...before.slice(0, older).reverse(), ...from.slice(0, size - older)],
+      has_more: before.length > older,
+      has_newer: from.length > size - older,
     };
   }
 

@@ -9,7 +9,7 @@ export function toQuickReply(row: QuickReplyRow): QuickReply {
     content: row.content,
     media_id: row.media_id,
     // Media of materials is served once uploads land.
-    media_url: null,
+    media: null,
     updated_at: row.updated_at,
   };
 }

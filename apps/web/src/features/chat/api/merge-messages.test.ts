@@ -28,8 +28,8 @@ const local = (cid: string): LocalMessage => ({
 describe('chat record merge', () => {
   it('reads pages newest-first into one oldest-first list', () => {
     const pages = [
-      { list: [msg(3), msg(4)], has_more: true },
-      { list: [msg(1), msg(2)], has_more: false },
+      { list: [msg(3), msg(4)], has_more: true, has_newer: false },
+      { list: [msg(1), msg(2)], has_more: false, has_newer: true },
     ];
     expect(flattenPages(pages).map((m) => m.msg_id)).toEqual([1, 2, 3, 4]);
   });
