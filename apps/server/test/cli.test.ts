@@ -121,4 +121,60 @@ describe('admin CLI', () => {
     expect(second.status).toBe(EXIT.OK);
     expect(second.out).toMatch(/already loaded/);
   });
+
+  it('chat:receive stores a customer message: a new chat in Ungrouped, unread counted', async () => {
+    await cli('seat:create', 'recv1', '--password', 'secret-pass');
+    await cli('account:add', '+15550177001');
+    await cli('account:assign', '+15550177001', 'recv1');
+    const first = await cli('chat:receive', '+15550177001', '+4479001001', 'Hola, ¿hay alguien?');
+    expect(first.status).toBe(EXIT.OK);
+    expect(first.out).toMatch(/Received message \d+ in chat \d+/);
+    expect((await cli('chat:receive', '+15550177001', '+4479001001', 'Second')).status).toBe(
+      EXIT.OK,
+    );
+
+    const login = await t.call('/v1/seat/chat/login', {
+      account: 'recv1',
+      password: 'secret-pass',
+    });
+    const token = login.data.token;
+    const groups = (await t.call('/v1/seat/chat/getGroupList', {}, token)).data;
+    const ungrouped = groups.group_list.find((g) => g.group_type === 'ungrouped')!;
+    expect(ungrouped.un_read).toBe(2);
+    expect(groups.un_read_count).toBe(2);
+    const list = await t.call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: ungrouped.group_id },
+      token,
+    );
+    expect(list.data.account_list).toHaveLength(1);
+    expect(list.data.account_list[0]).toMatchObject({
+      receiver_phone: '+4479001001',
+      un_read_count: 2,
+      last_message: { direction: 'in', preview: 'Second' },
+    });
+    const record = await t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: '+15550177001', receiver_phone: '+4479001001' },
+      token,
+    );
+    expect(record.data.list.map((m) => [m.direction, m.content])).toEqual([
+      ['in', 'Hola, ¿hay alguien?'],
+      ['in', 'Second'],
+    ]);
+
+    // A blocked chat takes nothing; unknown accounts and bad numbers are refused.
+    await t.call(
+      '/v1/seat/chat/block',
+      { session_id: list.data.account_list[0]!.session_id },
+      token,
+    );
+    const dropped = await cli('chat:receive', '+15550177001', '+4479001001', 'Third');
+    expect(dropped.out).toMatch(/Dropped/);
+    expect((await cli('chat:receive', '+15550177999', '+4479001001', 'x')).status).toBe(EXIT.ERROR);
+    expect((await cli('chat:receive', '+15550177001', 'not-a-number', 'x')).status).toBe(
+      EXIT.INVALID,
+    );
+    expect((await cli('chat:receive', '+15550177001', '+4479001001')).status).toBe(EXIT.USAGE);
+  });
 });

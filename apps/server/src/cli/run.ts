@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@parley/protocol';
+import { ERROR_CODES, PHONE_PATTERN } from '@parley/protocol';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { loadDemo, DEMO_ACCOUNT, DEMO_PASSWORD } from '../demo/demo.js';
@@ -35,6 +35,9 @@ Phone accounts (send_phone):
   account:add <phone> [--label <l>]                       register a phone account
   account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
   account:list                                            list phone accounts
+
+Customers (simulated; the platform bridge does this for real):
+  chat:receive <account-phone> <customer-phone> <text>     a customer's text message to an account
 
 Demo:
   demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD})
@@ -141,6 +144,22 @@ const COMMANDS: Record<string, Command> = {
     for (const r of rows) {
       io.out(`${r.send_phone}\t${r.label}\t${r.channel}\t${r.seat_account ?? '-'}`);
     }
+  },
+  'chat:receive': async (args, s, io) => {
+    const usage = 'chat:receive <account-phone> <customer-phone> <text>';
+    const [account, customer, text] = expect(parseArgs(args, []), 3, usage);
+    if (!PHONE_PATTERN.test(customer!.trim())) throw new AppError(ERROR_CODES.INVALID_PHONE_FORMAT);
+    if (!text!.trim()) throw new UsageError(`usage: parley ${usage}`);
+    const result = await s.messages.receive({
+      sendPhone: account!.trim(),
+      receiverPhone: customer!.trim(),
+      content: text!,
+    });
+    io.out(
+      'blocked' in result
+        ? `Dropped: ${customer!.trim()} is blocked on ${account!.trim()}`
+        : `Received message ${result.message.msg_id} in chat ${result.sessionId}`,
+    );
   },
   'demo:load': async (args, _s, io, db) => {
     expect(parseArgs(args, []), 0, 'demo:load');

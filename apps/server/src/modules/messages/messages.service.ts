@@ -1,10 +1,16 @@
-import { ERROR_CODES, type CallRequest, type CallResponse } from '@parley/protocol';
+import {
+  ERROR_CODES,
+  type CallRequest,
+  type CallResponse,
+  type ChatMessage,
+} from '@parley/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MessageRow } from '../../db/schema.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
+import { groupsRepository } from '../groups/groups.repository.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
@@ -137,6 +143,75 @@ export class MessagesService {
       }
       throw err;
     }
+  }
+
+  /**
+   * A customer's message to one of the seat accounts (the platform bridge, the CLI's
+   * `chat:receive`). The chat is created in the owning seat's Ungrouped group on first contact;
+   * a blocked chat takes nothing. Raises the chat's unread count by one.
+   */
+  async receive(input: {
+    sendPhone: string;
+    receiverPhone: string;
+    content: string;
+    at?: number;
+  }): Promise<{ message: ChatMessage; seatId: number; sessionId: number } | { blocked: true }> {
+    const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
+    if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
+    const seatId = account.seat_id;
+    const now = input.at ?? Date.now();
+    return inTransaction(this.db, async (trx) => {
+      let session = await sessionsRepository.findByPhones(
+        trx,
+        seatId,
+        input.sendPhone,
+        input.receiverPhone,
+      );
+      if (session && (session.blocked === 1 || session.group_type === 'blocked')) {
+        return { blocked: true as const };
+      }
+      if (!session) {
+        const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
+        if (!ungrouped) throw new Error(`seat ${seatId} has no ungrouped group`);
+        const created = await sessionsRepository.insert(trx, {
+          seat_id: seatId,
+          send_phone: input.sendPhone,
+          receiver_phone: input.receiverPhone,
+          group_id: ungrouped.id,
+          prev_group_id: null,
+          is_top: 0,
+          remark: '',
+          un_read_count: 0,
+          add_time: now,
+          latest_time: now,
+          last_direction: null,
+          last_preview: null,
+          last_type: null,
+          customer_language: null,
+          blocked: 0,
+        });
+        session = { ...created, group_type: 'ungrouped' };
+      }
+      const row = await messagesRepository.insert(trx, {
+        session_id: session.id,
+        seat_id: seatId,
+        client_msg_id: null,
+        direction: 'in',
+        type: 'text',
+        content: input.content,
+        media: null,
+        status: 'delivered',
+        created_at: now,
+        deleted_for_me: 0,
+        deleted_for_all: 0,
+      });
+      await sessionsRepository.recordIncoming(trx, session.id, {
+        time: now,
+        preview: previewOf('text', input.content),
+        type: 'text',
+      });
+      return { message: toChatMessage(row), seatId, sessionId: session.id };
+    });
   }
 
   /**

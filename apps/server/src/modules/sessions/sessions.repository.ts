@@ -221,6 +221,25 @@ export const sessionsRepository = {
       .execute();
   },
 
+  /** A customer's message arrived: latest activity, preview, one more unread. */
+  async recordIncoming(
+    db: Db,
+    sessionId: number,
+    last: { time: number; preview: string; type: SessionRow['last_type'] },
+  ) {
+    await db
+      .updateTable('sessions')
+      .set((eb) => ({
+        latest_time: last.time,
+        last_direction: 'in',
+        last_preview: last.preview,
+        last_type: last.type,
+        un_read_count: eb('un_read_count', '+', 1),
+      }))
+      .where('id', '=', sessionId)
+      .execute();
+  },
+
   /** Batched insert (demo, fixtures); returns each chat's id keyed by `send|receiver`. */
   async insertMany(db: Db, rows: NewSession[]): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
