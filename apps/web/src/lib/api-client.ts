@@ -27,6 +27,29 @@ export function configureApi(next: ApiHooks): void {
   hooks = next;
 }
 
+/**
+ * Turns a decoded answer into its data, or raises the ApiError after the usual side effects
+ * (the expired-login dialog, the error toast). Shared by JSON calls and uploads.
+ */
+export function settle<T>(decoded: unknown, notify: boolean): T {
+  const outcome = classifyEnvelope<T>(decoded);
+  if (outcome.kind === 'success') return outcome.data;
+  if (outcome.kind === 'expired') {
+    hooks.onExpired();
+    throw new ApiError(ERROR_CODES.TOKEN_EXPIRED, 'Token expired');
+  }
+  const message = errorText(outcome.code, outcome.msg, hooks.translateCode);
+  if (notify) hooks.onError(message, outcome.code);
+  throw new ApiError(outcome.code, message, outcome.data);
+}
+
+/** The network failed or timed out: "Server busy" (500005). */
+export function networkError(notify: boolean): ApiError {
+  const busy = hooks.translateCode(ERROR_CODES.SERVER_BUSY) || 'Server busy';
+  if (notify) hooks.onError(busy, ERROR_CODES.SERVER_BUSY);
+  return new ApiError(ERROR_CODES.SERVER_BUSY, busy);
+}
+
 export interface CallOptions {
   /** Show the generic error toast (default true). */
   notify?: boolean;
@@ -64,21 +87,10 @@ export async function callApi<P extends CallPath>(
     decoded = await res.json().catch(() => null);
   } catch (err) {
     if (options.signal?.aborted && !timedOut) throw err;
-    const busy = hooks.translateCode(ERROR_CODES.SERVER_BUSY) || 'Server busy';
-    if (notify) hooks.onError(busy, ERROR_CODES.SERVER_BUSY);
-    throw new ApiError(ERROR_CODES.SERVER_BUSY, busy);
+    throw networkError(notify);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
-
-  const outcome = classifyEnvelope<CallResponse<P>>(decoded);
-  if (outcome.kind === 'success') return outcome.data;
-  if (outcome.kind === 'expired') {
-    hooks.onExpired();
-    throw new ApiError(ERROR_CODES.TOKEN_EXPIRED, 'Token expired');
-  }
-  const message = errorText(outcome.code, outcome.msg, hooks.translateCode);
-  if (notify) hooks.onError(message, outcome.code);
-  throw new ApiError(outcome.code, message, outcome.data);
+  return settle<CallResponse<P>>(decoded, notify);
 }
