@@ -23,6 +23,8 @@ export interface Config {
   loginWindowSeconds: number;
   /** How long after sending an outgoing message may still be deleted for all. */
   deleteForAllWindowMinutes: number;
+  /** Batch replies: messages per second per seat (across every instance). */
+  batchRatePerSecond: number;
 }
 
 export class ConfigError extends Error {}
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1,
       7 * 24 * 60,
     ),
+    batchRatePerSecond: num(env, 'PARLEY_BATCH_RATE_PER_SECOND', 5, 0.01, 1000, false),
   };
 }
 

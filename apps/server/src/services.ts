@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { BatchesService } from './modules/batches/batches.service.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
@@ -17,6 +18,7 @@ export interface Services {
   sessions: SessionsService;
   messages: MessagesService;
   quickReplies: QuickRepliesService;
+  batches: BatchesService;
 }
 
 export function createServices(db: Db, config: Config): Services {
@@ -29,5 +31,6 @@ export function createServices(db: Db, config: Config): Services {
     sessions: new SessionsService(db, groups),
     messages: new MessagesService(db, config),
     quickReplies: new QuickRepliesService(db),
+    batches: new BatchesService(db),
   };
 }

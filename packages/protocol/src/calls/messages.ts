@@ -72,8 +72,8 @@ export const messageResponse = chatMessage;
 /**
  * One message to many chats: the chosen chats and/or every chat of whole groups. Sent by the
  * server at a safe pace; the same `batch_id` is one batch (a repeated request answers its
- * status and sends nothing again). Text needs content; media needs `media_id` (a material's
- * media may be used).
+ * status and sends nothing again; the same `batch_id` with another payload answers 500002).
+ * Text needs content; media needs `media_id` (a material's media may be used).
  */
 export const batchMessageRequest = z
   .object({
