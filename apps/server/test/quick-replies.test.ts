@@ -46,7 +46,7 @@ describe('quick replies', () => {
       name: 'Greeting',
       content: 'Hello! How can I help you today?',
       media_id: null,
-      media_url: null,
+      media: null,
       updated_at: expect.any(Number),
     });
     await sleep(5);
