@@ -31,11 +31,11 @@ export function batchesMigration(dialect: DialectName): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addUniqueConstraint('batches_seat_batch_uq', ['seat_id', 'batch_id'])
         .execute();
-      // The sender: does this seat still have unfinished batches?
+      // The sender: the seats with unfinished batches (few rows, whatever the history).
       await db.schema
-        .createIndex('batches_seat_done_idx')
+        .createIndex('batches_done_idx')
         .on('batches')
-        .columns(['seat_id', 'done'])
+        .columns(['done', 'seat_id'])
         .execute();
 
       await db.schema
@@ -57,6 +57,12 @@ export function batchesMigration(dialect: DialectName): Migration {
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addUniqueConstraint('batch_items_batch_session_uq', ['batch_row_id', 'session_id'])
+        .execute();
+      // batch_status: a batch's items in order.
+      await db.schema
+        .createIndex('batch_items_batch_idx')
+        .on('batch_items')
+        .columns(['batch_row_id', 'id'])
         .execute();
       // The sender claims a seat's oldest pending item.
       await db.schema

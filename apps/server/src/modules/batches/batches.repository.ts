@@ -109,18 +109,12 @@ export const batchesRepository = {
 
   /** The seat with unfinished batches whose next message is due first. */
   nextDueSeat(db: Db): Promise<{ seat_id: number; next_at: number } | undefined> {
+    // From the unfinished batches (index batches_done_idx) to their seats' pace rows.
     return db
-      .selectFrom('batch_pace as p')
+      .selectFrom('batches as b')
+      .innerJoin('batch_pace as p', 'p.seat_id', 'b.seat_id')
       .select(['p.seat_id', 'p.next_at'])
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('batches as b')
-            .select(sql.lit(1).as('one'))
-            .whereRef('b.seat_id', '=', 'p.seat_id')
-            .where('b.done', '=', 0),
-        ),
-      )
+      .where('b.done', '=', 0)
       .orderBy('p.next_at')
       .limit(1)
       .executeTakeFirst();
