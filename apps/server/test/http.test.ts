@@ -48,7 +48,6 @@ const IMPLEMENTED: CallPath[] = [
 const VALID: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/translate/text_v2': { texts: ['hola'], target_lang: 'EN' },
   '/v1/seat/tg/userInfo': { session_id: 1 },
-  '/v1/seat/chat/batch_status': { batch_id: 'batch-0001' },
   '/v1/seat/chat/searchMessage': { keyword: 'refund' + 'ed' },
   '/v1/seat/chat/addressBook': {},
 };
