@@ -203,6 +203,33 @@ describe('the engine and its languages', () => {
     }
   });
 
+  it('an engine that cannot be reached hands over to the next one at once', async () => {
+    // A port nothing listens on (a server started and stopped).
+    const gone = await new LocalDeepl('gone-key').start();
+    await gone.stop();
+    const app = await createTestApp({
+      translation: {
+        ...t.config.translation,
+        providers: [
+          { name: 'deepl', authKey: 'gone-key', apiUrl: gone.url },
+          { name: 'libretranslate', url: libre.url, apiKey: null },
+        ],
+      },
+    });
+    try {
+      const seat = await createSeat(app, 'calls-unreachable');
+      const res = await app.call(TEXT_V2, { texts: ['Gracias'], target_lang: 'EN' }, seat.token);
+      expect(res.code).toBe('000000');
+      expect(res.data.translations[0]).toMatchObject({
+        text: 'Thank you',
+        engine: 'libretranslate',
+        detected_source_language: 'ES',
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('without any engine configured, both calls answer 500001 "Translation error"', async () => {
     const seat = await createSeat(bare, 'calls-bare');
     for (const [path, body] of [
