@@ -39,6 +39,8 @@ export async function createTestDatabaseConfig(
     loginMaxFailures: 5,
     loginWindowSeconds: 900,
     deleteForAllWindowMinutes: 120,
+    // No engine unless a test configures one; short back-off keeps retries quick.
+    translation: { providers: [], timeoutMs: 10_000, retries: 2, retryDelayMs: 5 },
   };
   if (!usingPg) {
     return {

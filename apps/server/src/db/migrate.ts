@@ -3,6 +3,7 @@ import type { Db, DialectName } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { quickRepliesMigration } from './migrations/002-quick-replies.js';
 import { listIndexesMigration } from './migrations/007-list-indexes.js';
+import { translationMigration } from './migrations/008-translation.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -12,6 +13,7 @@ class StaticProvider implements MigrationProvider {
       '001-initial': initialMigration(this.dialect),
       '002-quick-replies': quickRepliesMigration(this.dialect),
       '007-list-indexes': listIndexesMigration(),
+      '008-translation': translationMigration(),
     };
   }
 }

@@ -64,6 +64,8 @@ export interface MessagesTable {
   direction: 'in' | 'out';
   type: 'text' | 'image' | 'audio' | 'video' | 'file';
   content: string;
+  /** The operator's words before translation (outgoing translation); null otherwise. */
+  original_content: string | null;
   /** JSON of the protocol's media object. */
   media: string | null;
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -89,6 +91,19 @@ export interface QuickRepliesTable {
   updated_at: number;
 }
 
+/** Shared by every seat: one engine's translation of one text, from a source to a target. */
+export interface TranslationMemoryTable {
+  engine: string;
+  /** The requested source: a language code, or 'auto'. */
+  source_lang: string;
+  target_lang: string;
+  /** sha256 (hex) of the source text. */
+  text_hash: string;
+  translated: string;
+  detected_lang: string | null;
+  created_at: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -98,6 +113,7 @@ export interface Database {
   messages: MessagesTable;
   login_failures: LoginFailuresTable;
   quick_replies: QuickRepliesTable;
+  translation_memory: TranslationMemoryTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
@@ -108,3 +124,4 @@ export type NewSession = Insertable<SessionsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type QuickReplyRow = Selectable<QuickRepliesTable>;
+export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
