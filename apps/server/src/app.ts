@@ -9,6 +9,7 @@ import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { quickRepliesRoutes } from './modules/quick-replies/quick-replies.routes.js';
 import { notImplementedRoutes } from './modules/not-implemented/not-implemented.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { translationRoutes } from './modules/translation/translation.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -51,7 +52,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Order matters and is kept visible: errors, db, services, auth + calls, health, static.
   registerErrorHandling(app);
   const database = await registerDb(app, config);
-  const services = createServices(database.db, config);
+  const services = createServices(database.db, config, app.log);
   const calls = new CallRegistry(app, services.auth);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -59,6 +60,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   messagesRoutes(calls, services.messages);
   quickRepliesRoutes(calls, services.quickReplies);
   batchesRoutes(calls, services.batches);
+  translationRoutes(calls, services.translation);
   notImplementedRoutes(calls);
   registerHealth(app);
   await registerStatic(app, config);

@@ -25,6 +25,24 @@ export interface Config {
   deleteForAllWindowMinutes: number;
   /** Batch replies: messages per second per seat (across every instance). */
   batchRatePerSecond: number;
+  translation: TranslationConfig;
+}
+
+export const TRANSLATION_ENGINES = ['deepl', 'libretranslate', 'apertium'] as const;
+export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
+export type TranslationProviderConfig =
+  /** `apiUrl` null: the Free endpoint for keys ending in `:fx`, else the Pro one. */
+  | { name: 'deepl'; authKey: string; apiUrl: string | null }
+  | { name: 'libretranslate'; url: string; apiKey: string | null }
+  | { name: 'apertium'; url: string };
+export interface TranslationConfig {
+  /** Engines in fallback order; empty: translation calls answer 500001 "Translation error". */
+  providers: TranslationProviderConfig[];
+  /** Per request to an engine. */
+  timeoutMs: number;
+  /** Retries of a request answered 429 or 5xx (DeepL, LibreTranslate), with back-off. */
+  retries: number;
+  retryDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +112,73 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       7 * 24 * 60,
     ),
     batchRatePerSecond: num(env, 'PARLEY_BATCH_RATE_PER_SECOND', 5, 0.01, 1000, false),
+    translation: loadTranslationConfig(env),
+  };
+}
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {
+    // fall through
+  }
+  throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+}
+
+/**
+ * Engines from the environment. PARLEY_TRANSLATION_PROVIDERS gives the fallback order
+ * (e.g. `deepl,apertium`); unset, every configured engine is used, DeepL first.
+ */
+function loadTranslationConfig(env: NodeJS.ProcessEnv): TranslationConfig {
+  const deeplKey = env.DEEPL_AUTH_KEY?.trim() || null;
+  const deeplUrl = httpUrl(env, 'DEEPL_API_URL');
+  const libreUrl = httpUrl(env, 'LIBRETRANSLATE_URL');
+  const libreKey = env.LIBRETRANSLATE_API_KEY?.trim() || null;
+  const apertiumUrl = httpUrl(env, 'APERTIUM_URL');
+  const available: Partial<Record<TranslationEngineName, TranslationProviderConfig>> = {};
+  if (deeplKey) available.deepl = { name: 'deepl', authKey: deeplKey, apiUrl: deeplUrl };
+  if (libreUrl)
+    available.libretranslate = { name: 'libretranslate', url: libreUrl, apiKey: libreKey };
+  if (apertiumUrl) available.apertium = { name: 'apertium', url: apertiumUrl };
+  const needs: Record<TranslationEngineName, string> = {
+    deepl: 'DEEPL_AUTH_KEY',
+    libretranslate: 'LIBRETRANSLATE_URL',
+    apertium: 'APERTIUM_URL',
+  };
+
+  const order = env.PARLEY_TRANSLATION_PROVIDERS?.trim();
+  let names: TranslationEngineName[];
+  if (order) {
+    const listed = order
+      .split(',')
+      .map((n) => n.trim().toLowerCase())
+      .filter(Boolean);
+    names = [];
+    for (const name of listed) {
+      if (!(TRANSLATION_ENGINES as readonly string[]).includes(name)) {
+        throw new ConfigError(
+          `PARLEY_TRANSLATION_PROVIDERS: unknown engine "${name}" (use ${TRANSLATION_ENGINES.join(', ')})`,
+        );
+      }
+      const engine = name as TranslationEngineName;
+      if (!available[engine]) {
+        throw new ConfigError(
+          `PARLEY_TRANSLATION_PROVIDERS lists ${engine} but ${needs[engine]} is not set`,
+        );
+      }
+      if (!names.includes(engine)) names.push(engine);
+    }
+  } else {
+    names = TRANSLATION_ENGINES.filter((n) => available[n]);
+  }
+  return {
+    providers: names.map((n) => available[n]!),
+    timeoutMs: num(env, 'PARLEY_TRANSLATION_TIMEOUT_MS', 10_000, 100, 60_000),
+    retries: num(env, 'PARLEY_TRANSLATION_RETRIES', 2, 0, 5),
+    retryDelayMs: num(env, 'PARLEY_TRANSLATION_RETRY_DELAY_MS', 500, 0, 10_000),
   };
 }
 

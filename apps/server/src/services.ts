@@ -8,6 +8,11 @@ import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
 import { SeatsService } from './modules/seats/seats.service.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
+import {
+  TranslationService,
+  type TranslationLog,
+} from './modules/translation/translation.service.js';
+import { createProviders } from './translation/engines.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -19,9 +24,10 @@ export interface Services {
   messages: MessagesService;
   quickReplies: QuickRepliesService;
   batches: BatchesService;
+  translation: TranslationService;
 }
 
-export function createServices(db: Db, config: Config): Services {
+export function createServices(db: Db, config: Config, log?: TranslationLog): Services {
   const groups = new GroupsService(db);
   return {
     auth: new AuthService(db, config),
@@ -32,5 +38,6 @@ export function createServices(db: Db, config: Config): Services {
     messages: new MessagesService(db, config),
     quickReplies: new QuickRepliesService(db),
     batches: new BatchesService(db),
+    translation: new TranslationService(db, createProviders(config.translation), log),
   };
 }

@@ -40,6 +40,8 @@ export async function createTestDatabaseConfig(
     loginWindowSeconds: 900,
     deleteForAllWindowMinutes: 120,
     batchRatePerSecond: 200,
+    // No engine unless a test configures one; short back-off keeps retries quick.
+    translation: { providers: [], timeoutMs: 10_000, retries: 2, retryDelayMs: 5 },
   };
   if (!usingPg) {
     return {

@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/001-initial.js';
 import { quickRepliesMigration } from './migrations/002-quick-replies.js';
 import { batchesMigration } from './migrations/005-batches.js';
 import { listIndexesMigration } from './migrations/007-list-indexes.js';
+import { translationMigration } from './migrations/008-translation.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -14,6 +15,7 @@ class StaticProvider implements MigrationProvider {
       '002-quick-replies': quickRepliesMigration(this.dialect),
       '005-batches': batchesMigration(this.dialect),
       '007-list-indexes': listIndexesMigration(),
+      '008-translation': translationMigration(),
     };
   }
 }

@@ -64,6 +64,8 @@ export interface MessagesTable {
   direction: 'in' | 'out';
   type: 'text' | 'image' | 'audio' | 'video' | 'file';
   content: string;
+  /** The operator's words before translation (outgoing translation); null otherwise. */
+  original_content: string | null;
   /** JSON of the protocol's media object. */
   media: string | null;
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
@@ -123,6 +125,19 @@ export interface BatchPaceTable {
   next_at: number;
 }
 
+/** Shared by every seat: one engine's translation of one text, from a source to a target. */
+export interface TranslationMemoryTable {
+  engine: string;
+  /** The requested source: a language code, or 'auto'. */
+  source_lang: string;
+  target_lang: string;
+  /** sha256 (hex) of the source text. */
+  text_hash: string;
+  translated: string;
+  detected_lang: string | null;
+  created_at: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -135,6 +150,7 @@ export interface Database {
   batches: BatchesTable;
   batch_items: BatchItemsTable;
   batch_pace: BatchPaceTable;
+  translation_memory: TranslationMemoryTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
@@ -148,3 +164,4 @@ export type QuickReplyRow = Selectable<QuickRepliesTable>;
 export type BatchRow = Selectable<BatchesTable>;
 export type BatchItemRow = Selectable<BatchItemsTable>;
 export type NewBatchItem = Insertable<BatchItemsTable>;
+export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;

@@ -55,6 +55,8 @@ export const messageRequest = z
     receiver_phone: phone,
     type: messageType.default('text'),
     content: z.string().max(MESSAGE_TEXT_MAX),
+    /** The operator's words before translation (outgoing translation); the customer gets `content`. */
+    original_content: z.string().max(MESSAGE_TEXT_MAX).optional(),
     /** Uploaded media for image, audio, video and file messages. */
     media_id: z.string().max(128).optional(),
     client_msg_id: clientMsgId,

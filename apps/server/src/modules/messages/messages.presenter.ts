@@ -10,6 +10,7 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     direction: row.direction,
     type: row.type,
     content: deleted ? '' : row.content,
+    original_content: deleted ? null : (row.original_content ?? null),
     media: !deleted && row.media ? JSON.parse(row.media) : null,
     status: row.status,
     created_at: row.created_at,

@@ -117,6 +117,7 @@ export class MessagesService {
           direction: 'out',
           type: 'text',
           content: input.content,
+          original_content: input.original_content?.trim() ? input.original_content : null,
           media: null,
           status: 'sent',
           created_at: now,

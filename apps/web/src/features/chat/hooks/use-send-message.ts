@@ -56,6 +56,7 @@ export function useSendMessage() {
         direction: 'out',
         type: 'text',
         content: text,
+        original_content: null,
         media: null,
         status: 'pending',
         created_at: Date.now(),
