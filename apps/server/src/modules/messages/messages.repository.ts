@@ -58,7 +58,7 @@ export const messagesRepository = {
   async deleteForAll(db: Db, msgId: number) {
     await db
       .updateTable('messages')
-      .set({ deleted_for_all: 1, content: '', media: null })
+      .set({ deleted_for_all: 1, content: '', media: null, media_id: null })
       .where('id', '=', msgId)
       .execute();
   },
