@@ -56,6 +56,15 @@ describe('serving media', () => {
       expect(res.headers['cache-control']).toMatch(/^private/);
       expect(res.headers['accept-ranges']).toBe('bytes');
       expect(Number(res.headers['content-length'])).toBe(media.size);
+      // HEAD: the same headers, no body; If-None-Match with the ETag: 304.
+      const head = await t.app.inject({ method: 'HEAD', url: media.url });
+      expect(head.statusCode, head.body).toBe(200);
+      expect(head.headers['content-type']).toBe(type);
+      expect(Number(head.headers['content-length'])).toBe(media.size);
+      expect(head.rawPayload.length).toBe(0);
+      const again = await fetchMedia(t, media.url, { 'if-none-match': res.headers.etag as string });
+      expect(again.statusCode).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
     }
   });
 

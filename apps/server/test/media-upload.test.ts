@@ -194,7 +194,7 @@ describe('upload: refused, nothing stored', () => {
       const big = Buffer.alloc(FILE_CAP + 1, 7);
       const res = await upload(t, seat.token, 'file', { name: 'big.bin', content: big });
       await expectRefused(res, 'file', /too large: at most 64 KB for file/);
-      expect((res.data as { max_bytes: number }).max_bytes).toBe(FILE_CAP);
+      expect((res.data as unknown as { max_bytes: number }).max_bytes).toBe(FILE_CAP);
       // Far past the cap, and the video cap (32 KB) with a real video header.
       const video = Buffer.concat([corpus('clip.mp4'), Buffer.alloc(40 * 1024)]);
       const tooLong = await upload(t, seat.token, 'video', { name: 'long.mp4', content: video });
@@ -207,6 +207,33 @@ describe('upload: refused, nothing stored', () => {
     });
     expect(atCap.code).toBe('000000');
     expect(atCap.data.size).toBe(FILE_CAP);
+  });
+
+  it('over a real socket, a large upload far past the cap is answered, nothing stored', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    await expectNothingStored(async () => {
+      const form = new FormData();
+      form.append('kind', 'file');
+      form.append('file', new Blob([Buffer.alloc(8 * 1024 * 1024, 3)]), 'huge.bin');
+      const res = await fetch(`${address}${UPLOAD_PATH}`, {
+        method: 'POST',
+        headers: { authorization: seat.token },
+        body: form,
+      });
+      const body = (await res.json()) as { code: string; msg: string };
+      expect(res.status).toBe(400);
+      expect(body).toMatchObject({ code: '100001', msg: 'Parameter error: file' });
+    });
+    // And a good one over the same socket path.
+    const form = new FormData();
+    form.append('kind', 'image');
+    form.append('file', new Blob([corpus('photo.png')], { type: 'image/png' }), 'photo.png');
+    const ok = await fetch(`${address}${UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: { authorization: seat.token },
+      body: form,
+    });
+    expect(((await ok.json()) as { code: string }).code).toBe('000000');
   });
 
   it('the kind after the file part: the kind’s cap still applies', async () => {

@@ -62,16 +62,23 @@ export async function mediaRoutes(app: FastifyInstance, auth: AuthService, media
           'content-disposition',
           contentDisposition(served.inline ? 'inline' : 'attachment', served.fileName),
         );
-      if (!range) {
-        return reply.header('content-length', served.size).send(media.read(served.sha256));
-      }
+      // HEAD (routed here too) needs the headers only: no file is opened.
+      const body = (slice?: { start: number; end: number }) =>
+        request.method === 'HEAD' ? null : media.read(served.sha256, slice);
+      if (!range) return reply.header('content-length', served.size).send(body());
       return reply
         .status(206)
         .header('content-range', `bytes ${range.start}-${range.end}/${served.size}`)
         .header('content-length', range.end - range.start + 1)
-        .send(media.read(served.sha256, range));
+        .send(body(range));
     };
 
-  app.get(`${MEDIA_PATH_PREFIX}:media_id`, serve('original'));
-  app.get(`${MEDIA_PATH_PREFIX}:media_id/thumb`, serve('thumb'));
+  // GET and HEAD in one route: Fastify's own HEAD would read the whole file to discard it.
+  const methods = ['GET', 'HEAD'];
+  app.route({ method: methods, url: `${MEDIA_PATH_PREFIX}:media_id`, handler: serve('original') });
+  app.route({
+    method: methods,
+    url: `${MEDIA_PATH_PREFIX}:media_id/thumb`,
+    handler: serve('thumb'),
+  });
 }
