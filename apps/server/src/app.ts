@@ -5,6 +5,7 @@ import { BatchSender } from './jobs/batch-sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { quickRepliesRoutes } from './modules/quick-replies/quick-replies.routes.js';
 import { notImplementedRoutes } from './modules/not-implemented/not-implemented.routes.js';
@@ -49,10 +50,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, db, services, auth + calls, health, static.
+  // Order matters and is kept visible: errors, db, services, auth + calls, media, health,
+  // static.
   registerErrorHandling(app);
   const database = await registerDb(app, config);
-  const services = createServices(database.db, config, app.log);
+  const services = await createServices(database.db, config, app.log);
   const calls = new CallRegistry(app, services.auth);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -61,6 +63,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   quickRepliesRoutes(calls, services.quickReplies);
   batchesRoutes(calls, services.batches);
   translationRoutes(calls, services.translation);
+  await mediaRoutes(app, services.auth, services.media);
   notImplementedRoutes(calls);
   registerHealth(app);
   await registerStatic(app, config);

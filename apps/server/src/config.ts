@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MEDIA_MAX_BYTES_DEFAULT, type MediaKind } from '@parley/protocol';
 
 export type DemoMode = 'auto' | 'on' | 'off';
 
@@ -25,6 +26,12 @@ export interface Config {
   deleteForAllWindowMinutes: number;
   /** Batch replies: messages per second per seat (across every instance). */
   batchRatePerSecond: number;
+  /** Uploaded media files (content-addressed); default `${dataDir}/media`. */
+  mediaDir: string;
+  /** Upload cap per media kind, in bytes (PARLEY_MAX_<KIND>_MB). */
+  mediaMaxBytes: Record<MediaKind, number>;
+  /** Key of the signed media URLs; null: one generated once and kept in the database. */
+  mediaSecret: string | null;
   translation: TranslationConfig;
 }
 
@@ -77,6 +84,14 @@ function num(
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+const MB = 1024 * 1024;
+
+function mediaCap(env: NodeJS.ProcessEnv, kind: MediaKind): number {
+  const name = `PARLEY_MAX_${kind.toUpperCase()}_MB`;
+  // Fractions allowed (e.g. 0.5 = 512 KiB); bytes are what the server counts.
+  return Math.round(num(env, name, MEDIA_MAX_BYTES_DEFAULT[kind] / MB, 0.001, 4096, false) * MB);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demo = (env.PARLEY_DEMO ?? 'auto').trim() || 'auto';
   if (demo !== 'auto' && demo !== 'on' && demo !== 'off') {
@@ -90,10 +105,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   }
+  const dataDir = path.resolve(env.PARLEY_DATA_DIR?.trim() || './data');
+  const mediaSecret = env.PARLEY_MEDIA_SECRET?.trim() || null;
+  if (mediaSecret !== null && mediaSecret.length < 32) {
+    throw new ConfigError('PARLEY_MEDIA_SECRET must be at least 32 characters');
+  }
   return {
     port: num(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
-    dataDir: path.resolve(env.PARLEY_DATA_DIR?.trim() || './data'),
+    dataDir,
     databaseUrl,
     pgSchema: null,
     logLevel,
@@ -112,6 +132,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       7 * 24 * 60,
     ),
     batchRatePerSecond: num(env, 'PARLEY_BATCH_RATE_PER_SECOND', 5, 0.01, 1000, false),
+    mediaDir: env.PARLEY_MEDIA_DIR?.trim()
+      ? path.resolve(env.PARLEY_MEDIA_DIR)
+      : path.join(dataDir, 'media'),
+    mediaMaxBytes: {
+      image: mediaCap(env, 'image'),
+      audio: mediaCap(env, 'audio'),
+      video: mediaCap(env, 'video'),
+      file: mediaCap(env, 'file'),
+    },
+    mediaSecret,
     translation: loadTranslationConfig(env),
   };
 }

@@ -66,8 +66,10 @@ export interface MessagesTable {
   content: string;
   /** The operator's words before translation (outgoing translation); null otherwise. */
   original_content: string | null;
-  /** JSON of the protocol's media object. */
+  /** JSON of the media's stored fields (a `StoredMedia`); URLs are signed when presented. */
   media: string | null;
+  /** The media of an image, audio, video or file message. */
+  media_id: string | null;
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
   created_at: number;
   deleted_for_me: number;
@@ -138,6 +140,29 @@ export interface TranslationMemoryTable {
   created_at: number;
 }
 
+export interface MediaTable {
+  media_id: string;
+  /** The seat that uploaded it (or received it from a customer). */
+  seat_id: number;
+  kind: 'image' | 'audio' | 'video' | 'file';
+  sha256: string;
+  /** Sniffed from the bytes, never taken from the client. */
+  mime: string;
+  size: number;
+  file_name: string;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  thumb_sha256: string | null;
+  created_at: number;
+}
+
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -151,6 +176,8 @@ export interface Database {
   batch_items: BatchItemsTable;
   batch_pace: BatchPaceTable;
   translation_memory: TranslationMemoryTable;
+  media: MediaTable;
+  server_settings: ServerSettingsTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
@@ -165,3 +192,4 @@ export type BatchRow = Selectable<BatchesTable>;
 export type BatchItemRow = Selectable<BatchItemsTable>;
 export type NewBatchItem = Insertable<BatchItemsTable>;
 export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
+export type MediaRow = Selectable<MediaTable>;

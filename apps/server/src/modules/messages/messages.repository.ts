@@ -62,7 +62,13 @@ export const messagesRepository = {
   async deleteForAll(db: Db, msgId: number) {
     await db
       .updateTable('messages')
-      .set({ deleted_for_all: 1, content: '', original_content: null, media: null })
+      .set({
+        deleted_for_all: 1,
+        content: '',
+        original_content: null,
+        media: null,
+        media_id: null,
+      })
       .where('id', '=', msgId)
       .execute();
   },
