@@ -55,6 +55,6 @@ export async function createServices(
     messages: new MessagesService(db, config, media),
     quickReplies: new QuickRepliesService(db, media),
     media,
-    batches: new BatchesService(db),
+    batches: new BatchesService(db, media),
   };
 }

@@ -14,6 +14,7 @@ import {
   type SeatFixture,
 } from './fixtures.js';
 import { createTestApp, createTestDatabaseConfig, testAppOf, type TestApp } from './helper.js';
+import { uploaded } from './media-helpers.js';
 
 const BATCH = '/v1/seat/chat/batch_message';
 const STATUS = '/v1/seat/chat/batch_status';
@@ -271,6 +272,74 @@ describe('batch reply', () => {
       }
     } finally {
       sender.start();
+    }
+  });
+
+  it("sends media (an upload, or a material's) to every chat; foreign or unfit media refused", async () => {
+    const seat = await createSeat(t, 'batch-media');
+    const other = await createSeat(t, 'batch-media-other');
+    const targets = await chats(seat, 2);
+    const photo = await uploaded(t, seat.token, 'image', 'photo.png');
+    const voice = await uploaded(t, seat.token, 'audio', 'voice.ogg');
+    const material = await t.call(
+      '/v1/seat/chat/quickReplyDoType',
+      {
+        type: 'add',
+        kind: 'audio',
+        name: 'Voice hello',
+        content: 'Hello',
+        media_id: voice.media_id,
+      },
+      seat.token,
+    );
+    expect(material.code).toBe('000000');
+    const foreign = await uploaded(t, other.token, 'image', 'photo.jpg');
+    const ids = targets.map((c) => c.sessionId);
+
+    for (const [body, code, msg] of [
+      [{ type: 'image', media_id: foreign.media_id }, '400001', 'Data does not exist'],
+      [{ type: 'image', media_id: 'no-such-media-0000000' }, '400001', 'Data does not exist'],
+      [{ type: 'audio', media_id: photo.media_id }, '100001', 'Parameter error: media_id'],
+    ] as const) {
+      const res = await t.call(
+        BATCH,
+        { batch_id: newBatchId(), session_ids: ids, ...body },
+        seat.token,
+      );
+      expect(res.code, JSON.stringify(body)).toBe(code);
+      expect(res.msg).toBe(msg);
+    }
+    expect(await batchRows(t.db, seat.seatId)).toEqual([]);
+
+    const image = newBatchId();
+    const withCaption = await t.call(
+      BATCH,
+      {
+        batch_id: image,
+        session_ids: ids,
+        type: 'image',
+        media_id: photo.media_id,
+        content: 'Our new menu',
+      },
+      seat.token,
+    );
+    expect(withCaption.code).toBe('000000');
+    const audio = newBatchId();
+    const fromMaterial = await t.call(
+      BATCH,
+      { batch_id: audio, session_ids: ids, type: 'audio', media_id: material.data.item!.media_id! },
+      seat.token,
+    );
+    expect(fromMaterial.code).toBe('000000');
+    expect(await waitDone(t, seat, image)).toMatchObject({ sent: 2, failed: 0 });
+    expect(await waitDone(t, seat, audio)).toMatchObject({ sent: 2, failed: 0 });
+    for (const chat of targets) {
+      const out = await outgoing(t, seat, chat);
+      expect(out.map((m) => [m.type, m.content, m.media?.media_id])).toEqual([
+        ['image', 'Our new menu', photo.media_id],
+        ['audio', '', voice.media_id],
+      ]);
+      expect(out[0]!.media).toMatchObject({ mime: 'image/png', url: expect.any(String) });
     }
   });
 

@@ -10,6 +10,8 @@ import type { BatchRow } from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
+import type { MediaService } from '../media/media.service.js';
+import { MESSAGE_MEDIA } from '../messages/messages.service.js';
 import { toBatchStatus } from './batches.presenter.js';
 import { batchesRepository, type TargetRow } from './batches.repository.js';
 
@@ -36,7 +38,10 @@ function fingerprintOf(input: BatchInput): string {
 export class BatchesService {
   private readonly createdListeners = new Set<() => void>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly media: MediaService,
+  ) {}
 
   /** Lets the sender of this instance start at once instead of at its next poll. */
   onCreated(listener: () => void): () => void {
@@ -55,6 +60,10 @@ export class BatchesService {
     if (existing) return this.repeat(existing, fingerprint);
 
     const targets = await this.targets(seatId, input);
+    // Media as for one message: this seat's (else 400001) and of a kind the type takes.
+    if (input.type !== 'text' && input.media_id) {
+      await this.media.ownedFor(this.db, seatId, input.media_id, MESSAGE_MEDIA[input.type]);
+    }
     const now = Date.now();
     let batch: BatchRow;
     try {
