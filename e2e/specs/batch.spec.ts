@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { call } from '../support/api';
 import { test, expect } from '../support/fixtures';
 import { groupItem, login, switchLanguage, toast, userItem } from '../support/app';
 import { bubbles, groupWith, openChat, seedChats } from '../support/chats';
 import { tr } from '../support/locales';
+import { REPO_ROOT } from '../support/server';
 
 function batchGroup(page: Page, groupId: number) {
   return page.locator(`[data-testid="batch-group"][data-group-id="${groupId}"]`);
@@ -204,5 +206,40 @@ test.describe('batch reply', () => {
     );
     await expect(row).toHaveAttribute('data-status', 'failed');
     await expect(row.getByTestId('batch-result-reason')).toHaveText('Failed to get permissions');
+  });
+
+  test('a file attached to a batch reaches every chosen chat as a media message', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    const { token, chats } = await seedChats(parley, freshSeat, 2);
+    await login(page, freshSeat.account, freshSeat.password);
+    await openBatchDialog(page);
+    await batchGroup(page, chats[0]!.group_id).getByTestId('batch-group-check').check();
+    await page.getByTestId('batch-mode').getByText('File', { exact: true }).click();
+    await page.getByTestId('batch-send').click();
+    await expect(page.getByText('Please choose a file to send')).toBeVisible();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('batch-file').click();
+    await (await chooser).setFiles(path.join(REPO_ROOT, 'e2e/fixtures/media/photo.png'));
+    await expect(page.getByTestId('batch-file-name')).toHaveText('photo.png');
+    await page.getByTestId('batch-text').fill('This week only');
+    await page.getByTestId('batch-send').click();
+    await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', 'true');
+    await expect(page.getByTestId('batch-summary')).toHaveText('Done: 2 sent, 0 failed, of 2');
+
+    for (const s of chats) {
+      const record = await call(
+        parley.url,
+        '/v1/seat/chat/getChatRecord',
+        { send_phone: s.send_phone, receiver_phone: s.receiver_phone },
+        token,
+      );
+      const sent = record.list.filter((m) => m.direction === 'out');
+      expect(sent.map((m) => [m.type, m.content, m.media?.file_name])).toEqual([
+        ['image', 'This week only', 'photo.png'],
+      ]);
+    }
   });
 });

@@ -1,7 +1,13 @@
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import type { SessionItem } from '@parley/protocol';
+import { apiLogin, call } from '../support/api';
 import { test, expect } from '../support/fixtures';
 import { fieldError, login } from '../support/app';
 import { bubbles, openChat, seedChats } from '../support/chats';
+import { REPO_ROOT } from '../support/server';
+
+const PHOTO = path.join(REPO_ROOT, 'e2e/fixtures/media/photo.png');
 
 function item(page: Page, name: string): Locator {
   return page
@@ -23,10 +29,12 @@ async function create(page: Page, name: string, content: string) {
 }
 
 test.describe('quick replies and materials', () => {
+  let chat: SessionItem;
   test.beforeEach(async ({ page, parley, freshSeat }) => {
     const { chats } = await seedChats(parley, freshSeat, 1);
+    chat = chats[0]!;
     await login(page, freshSeat.account, freshSeat.password);
-    await openChat(page, chats[0]!.group_id, chats[0]!.session_id);
+    await openChat(page, chat.group_id, chat.session_id);
   });
 
   test('create (with both validation messages), edit, search and delete', async ({ page }) => {
@@ -161,5 +169,63 @@ test.describe('quick replies and materials', () => {
     await expect(composer).toHaveValue(`${picked} /open`);
     await composer.press('Enter');
     await expect(bubbles(page, `${picked} /open`)).toHaveCount(1);
+  });
+
+  test('an image material: upload required, uploaded with a preview, then sent', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    await openPanel(page);
+    await page.getByTestId('quick-reply-tab-image').click();
+    await expect(page.getByTestId('quick-reply-empty')).toHaveText('No image materials yet');
+    await page.getByTestId('quick-reply-add').click();
+    await page.getByTestId('quick-reply-name').fill('Price list');
+    await page.getByTestId('quick-reply-content').fill('Our prices this month');
+    await page.getByTestId('quick-reply-save').click();
+    // Name and content are there; the image is not.
+    await expect(page.getByTestId('quick-reply-media')).toContainText('Please upload an image');
+    await expect(page.getByTestId('quick-reply-form')).toBeVisible();
+
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('quick-reply-file').click();
+    await (await chooser).setFiles(PHOTO);
+    const preview = page.getByTestId('quick-reply-media-preview');
+    await expect(preview).toBeVisible();
+    await expect(page.getByTestId('quick-reply-media')).not.toContainText('Please upload an image');
+    await expect
+      .poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBeGreaterThan(0);
+    await page.getByTestId('quick-reply-save').click();
+
+    const material = item(page, 'Price list');
+    await expect(material).toHaveAttribute('data-kind', 'image');
+    const thumb = material.getByTestId('quick-reply-image');
+    await expect
+      .poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBeGreaterThan(0);
+    // Only text materials are inserted into the composer; this one is sent.
+    await expect(material.getByTestId('quick-reply-insert')).toBeDisabled();
+    const before = await page.getByTestId('message-item').count();
+    await material.getByTestId('quick-reply-send').click();
+    await expect(page.getByTestId('quick-reply-panel')).toHaveCount(0);
+    await expect(page.getByTestId('message-item')).toHaveCount(before + 1);
+    await expect(page.getByTestId('message-item').last()).toHaveAttribute('data-status', 'sent');
+    await expect(page.getByTestId('message-item').last()).toHaveAttribute('data-direction', 'out');
+
+    // The customer got the material's image, once.
+    const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
+    const [{ list }, record] = await Promise.all([
+      call(parley.url, '/v1/seat/chat/quickReplyList', {}, token),
+      call(
+        parley.url,
+        '/v1/seat/chat/getChatRecord',
+        { send_phone: chat.send_phone, receiver_phone: chat.receiver_phone },
+        token,
+      ),
+    ]);
+    const images = record.list.filter((m) => m.type === 'image');
+    expect(images).toHaveLength(1);
+    expect(images[0]!.media?.media_id).toBe(list[0]!.media_id);
   });
 });

@@ -54,7 +54,8 @@ export const messageRequest = z
     send_phone: phone,
     receiver_phone: phone,
     type: messageType.default('text'),
-    content: z.string().max(MESSAGE_TEXT_MAX),
+    /** Text, or a media message's caption; may be left out for media (clients strip ''). */
+    content: z.string().max(MESSAGE_TEXT_MAX).default(''),
     /** The operator's words before translation (outgoing translation); the customer gets `content`. */
     original_content: z.string().max(MESSAGE_TEXT_MAX).optional(),
     /** Uploaded media for image, audio, video and file messages. */

@@ -8,12 +8,7 @@ import { ApiError } from '../../../lib/api-core';
 import { newClientMsgId } from '../../../lib/client-msg-id';
 import { appendServerMessage, chatKey, type ChatData } from '../../chat/api/chat-queries';
 import { useSendMessage } from '../../chat/hooks/use-send-message';
-import {
-  addLocal,
-  removeLocal,
-  updateLocal,
-  type LocalMessage,
-} from '../../chat/local-messages.store';
+import { addLocal, removeLocal, type LocalMessage } from '../../chat/local-messages.store';
 
 /**
  * Sends a material at once: a text one as a text message (the composer's own path), an image
@@ -38,6 +33,7 @@ export function useSendMaterial() {
         direction: 'out',
         type: item.kind,
         content: '',
+        original_content: null,
         media: item.media,
         status: 'pending',
         created_at: Date.now(),
@@ -64,7 +60,9 @@ export function useSendMaterial() {
         removeLocal(user.session_id, local.client_msg_id);
         void qc.invalidateQueries({ queryKey: ['sessions'] });
       } catch (err) {
-        updateLocal(user.session_id, local.client_msg_id, { status: 'failed' });
+        // The material is still there to send again; a failed media insert would offer the
+        // composer's text retry, so it is dropped instead.
+        removeLocal(user.session_id, local.client_msg_id);
         notifications.show({
           color: 'red',
           title: t('messageSendFailed'),
