@@ -7,6 +7,7 @@ import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { quickRepliesRoutes } from './modules/quick-replies/quick-replies.routes.js';
 import { notImplementedRoutes } from './modules/not-implemented/not-implemented.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { telegramRoutes } from './modules/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   sessionsRoutes(calls, services.sessions);
   messagesRoutes(calls, services.messages);
   quickRepliesRoutes(calls, services.quickReplies);
+  telegramRoutes(calls, services.telegram);
   notImplementedRoutes(calls);
   registerHealth(app);
   await registerStatic(app, config);

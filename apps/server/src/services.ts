@@ -7,6 +7,7 @@ import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
 import { SeatsService } from './modules/seats/seats.service.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
+import { TelegramService } from './modules/telegram/telegram.service.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -17,6 +18,7 @@ export interface Services {
   sessions: SessionsService;
   messages: MessagesService;
   quickReplies: QuickRepliesService;
+  telegram: TelegramService;
 }
 
 export function createServices(db: Db, config: Config): Services {
@@ -29,5 +31,6 @@ export function createServices(db: Db, config: Config): Services {
     sessions: new SessionsService(db, groups),
     messages: new MessagesService(db, config),
     quickReplies: new QuickRepliesService(db),
+    telegram: new TelegramService(db),
   };
 }

@@ -34,6 +34,7 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/quickReplyDoType': { type: 'del', id: 1 },
   '/v1/seat/chat/set_remark': { session_id: 1, remark: 'x' },
   '/v1/seat/chat/get_remark': { session_id: 1 },
+  '/v1/seat/tg/userInfo': { session_id: 1 },
 };
 
 const IMPLEMENTED: CallPath[] = [
@@ -46,7 +47,6 @@ const IMPLEMENTED: CallPath[] = [
 const VALID: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/batch_message': { batch_id: 'batch-0001', session_ids: [1], content: 'hi' },
   '/v1/seat/chat/translate/text_v2': { texts: ['hola'], target_lang: 'EN' },
-  '/v1/seat/tg/userInfo': { session_id: 1 },
 };
 
 let t: TestApp;

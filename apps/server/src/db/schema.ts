@@ -89,6 +89,20 @@ export interface QuickRepliesTable {
   updated_at: number;
 }
 
+export interface TelegramProfilesTable {
+  id: Generated<number>;
+  /** The Telegram account (bot) of the platform that knows the customer. */
+  send_phone: string;
+  /** The customer's number in Parley (the chat's receiver_phone). */
+  receiver_phone: string;
+  tg_chat_id: string | null;
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  photo_url: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -98,6 +112,7 @@ export interface Database {
   messages: MessagesTable;
   login_failures: LoginFailuresTable;
   quick_replies: QuickRepliesTable;
+  telegram_profiles: TelegramProfilesTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
@@ -108,3 +123,4 @@ export type NewSession = Insertable<SessionsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type QuickReplyRow = Selectable<QuickRepliesTable>;
+export type TelegramProfileRow = Selectable<TelegramProfilesTable>;
