@@ -249,7 +249,11 @@ describe('addSession from a Telegram account', () => {
     expect(info.data).toMatchObject({ username: 'olga_s', first_name: 'Olga' });
 
     // Deleting the chat keeps what the bot knows: the chat can be opened again.
-    await t.call('/v1/seat/chat/delSession', { session_id: res.data.session.session_id }, seat.token);
+    await t.call(
+      '/v1/seat/chat/delSession',
+      { session_id: res.data.session.session_id },
+      seat.token,
+    );
     const again = await t.call(
       ADD,
       {
