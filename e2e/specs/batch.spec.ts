@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { call } from '../support/api';
 import { test, expect } from '../support/fixtures';
 import { groupItem, login, switchLanguage, toast, userItem } from '../support/app';
-import { bubbles, groupWith, openChat, seedChats } from '../support/chats';
+import { bubbles, groupWith, openChatIn, seedChats } from '../support/seed-chats';
 import { tr } from '../support/locales';
 import { REPO_ROOT } from '../support/server';
 
@@ -81,7 +81,7 @@ test.describe('batch reply', () => {
       [later, c3!],
       [later, c4!],
     ] as const) {
-      await openChat(page, groupId, s.session_id);
+      await openChatIn(page, groupId, s.session_id);
       await expect(bubbles(page, text)).toHaveCount(1);
       await expect(bubbles(page, text)).toHaveAttribute('data-direction', 'out');
     }
@@ -90,7 +90,7 @@ test.describe('batch reply', () => {
       [vip, c2!],
       [ungrouped, c6!],
     ] as const) {
-      await openChat(page, groupId, s.session_id);
+      await openChatIn(page, groupId, s.session_id);
       await expect(page.getByTestId('message-item').first()).toBeVisible();
       await expect(bubbles(page, text)).toHaveCount(0);
     }
@@ -172,7 +172,7 @@ test.describe('batch reply', () => {
       [a!, 'Double click'],
       [b!, 'Lost answer'],
     ] as const) {
-      await openChat(page, s.group_id, s.session_id);
+      await openChatIn(page, s.group_id, s.session_id);
       await expect(bubbles(page, text)).toHaveCount(1);
       const record = await call(
         parley.url,

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { login, switchLanguage } from '../support/app';
-import { openChat, seedChats } from '../support/chats';
+import { openChatIn, seedChats } from '../support/seed-chats';
 import { tr } from '../support/locales';
 
 async function pick(page: Page, category: string, emoji: string) {
@@ -20,7 +20,7 @@ test.describe('emoji picker', () => {
   test.beforeEach(async ({ page, parley, freshSeat }) => {
     const { chats } = await seedChats(parley, freshSeat, 1);
     await login(page, freshSeat.account, freshSeat.password);
-    await openChat(page, chats[0]!.group_id, chats[0]!.session_id);
+    await openChatIn(page, chats[0]!.group_id, chats[0]!.session_id);
   });
 
   test('the spec categories, translated; an emoji goes in at the caret', async ({ page }) => {
@@ -106,7 +106,7 @@ test.describe('emoji picker', () => {
     const other = await createSeat();
     const { chats } = await seedChats(parley, other, 1);
     await login(page, other.account, other.password);
-    await openChat(page, chats[0]!.group_id, chats[0]!.session_id);
+    await openChatIn(page, chats[0]!.group_id, chats[0]!.session_id);
     await page.getByTestId('emoji-open').click();
     await expect(page.getByTestId('emoji-category-gestures')).toHaveAttribute(
       'aria-selected',

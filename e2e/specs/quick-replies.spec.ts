@@ -4,7 +4,7 @@ import type { SessionItem } from '@parley/protocol';
 import { apiLogin, call } from '../support/api';
 import { test, expect } from '../support/fixtures';
 import { fieldError, login } from '../support/app';
-import { bubbles, openChat, seedChats } from '../support/chats';
+import { bubbles, openChatIn, seedChats } from '../support/seed-chats';
 import { REPO_ROOT } from '../support/server';
 
 const PHOTO = path.join(REPO_ROOT, 'e2e/fixtures/media/photo.png');
@@ -34,7 +34,7 @@ test.describe('quick replies and materials', () => {
     const { chats } = await seedChats(parley, freshSeat, 1);
     chat = chats[0]!;
     await login(page, freshSeat.account, freshSeat.password);
-    await openChat(page, chat.group_id, chat.session_id);
+    await openChatIn(page, chat.group_id, chat.session_id);
   });
 
   test('create (with both validation messages), edit, search and delete', async ({ page }) => {

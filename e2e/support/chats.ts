@@ -4,75 +4,101 @@ import type { SessionItem } from '@parley/protocol';
 import { apiLogin, call } from './api';
 import { expect, type Seat } from './fixtures';
 import type { ParleyServer } from './server';
-import { groupItem, revealUserItem } from './app';
+import { groupList, sessionsOf } from './demo';
+import { groupItem, userItem } from './app';
 
-/** A customer number nobody else uses. */
+/** A customer number no other test uses (the protocol's format: + and 5-20 digits). */
 export function customerPhone(): string {
-  const digits = [...randomBytes(9)].map((b) => String(b % 10)).join('');
-  return `+44${digits}`;
+  const digits = [...randomBytes(8)].map((b) => String(b % 10)).join('');
+  return `+447${digits}`;
+}
+
+export async function seatToken(baseURL: string, seat: Seat): Promise<string> {
+  return (await apiLogin(baseURL, seat.account, seat.password)).token;
 }
 
 /**
- * Chats of a fresh seat: each customer writes first (the CLI's chat:receive), so each chat
- * lands in Ungrouped; answers the chats as the server lists them, in the customers' order.
+ * A customer's messages through the admin CLI (the chat lands in Ungrouped on first contact),
+ * then the chat as the API lists it.
  */
-export async function seedChats(
+export async function receiveChat(
   parley: ParleyServer,
   seat: Seat,
-  count: number,
-): Promise<{ token: string; chats: SessionItem[] }> {
-  const customers = Array.from({ length: count }, customerPhone);
-  for (const c of customers) await parley.cli('chat:receive', seat.phone, c, `Hello from ${c}`);
-  const { token } = await apiLogin(parley.url, seat.account, seat.password);
-  const groups = await call(parley.url, '/v1/seat/chat/getGroupList', { reply: 0 }, token);
-  const ungrouped = groups.group_list.find((g) => g.group_type === 'ungrouped')!;
-  const page = await call(
-    parley.url,
-    '/v1/seat/chat/getGroupInfo',
-    { group_id: ungrouped.group_id, user_time_type: 1, page_size: 200 },
-    token,
-  );
-  const chats = customers.map((c) => page.account_list.find((s) => s.receiver_phone === c)!);
-  return { token, chats };
+  texts: string[],
+  opts: { account?: string; customer?: string } = {},
+): Promise<SessionItem> {
+  const customer = opts.customer ?? customerPhone();
+  const account = opts.account ?? seat.phone;
+  for (const text of texts) await parley.cli('chat:receive', account, customer, text);
+  const token = await seatToken(parley.url, seat);
+  return findSession(parley.url, token, customer);
 }
 
-/** Setup through the API: a custom group holding `chats`. */
-export async function groupWith(
+/** The seat's chat with a customer, wherever it is listed. */
+export async function findSession(
   baseURL: string,
   token: string,
-  name: string,
-  chats: SessionItem[],
-): Promise<number> {
-  const { group } = await call(
+  customer: string,
+): Promise<SessionItem> {
+  const { group_list } = await groupList(baseURL, token);
+  for (const group of group_list) {
+    for (const tab of [1, 2] as const) {
+      const found = (await sessionsOf(baseURL, token, group.group_id, tab)).find(
+        (s) => s.receiver_phone === customer,
+      );
+      if (found) return found;
+    }
+  }
+  throw new Error(`no chat with ${customer}`);
+}
+
+export async function createGroup(baseURL: string, token: string, name: string) {
+  const res = await call(
     baseURL,
     '/v1/seat/chat/doGroup',
     { type: 'add', group_name: name },
     token,
   );
-  for (const s of chats) {
-    await call(
-      baseURL,
-      '/v1/seat/chat/moveSessionGroup',
-      { session_id: s.session_id, group_id: group.group_id },
-      token,
-    );
-  }
-  return group.group_id;
+  return res.group;
 }
 
-/** Opens a chat of the recent tab from the console. */
-export async function openChat(page: Page, groupId: number, sessionId: number): Promise<void> {
+/** The group of a built-in type in the group list. */
+export function builtInGroup(page: Page, type: 'ungrouped' | 'blocked' | 'tg_link_pushed') {
+  return page.locator(`[data-testid="group-item"][data-group-type="${type}"]`);
+}
+
+/** The session ids of the user list, top to bottom. */
+export async function listedIds(page: Page): Promise<number[]> {
+  const ids = await page
+    .getByTestId('user-item')
+    .evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-session-id'))));
+  return ids;
+}
+
+/** Opens a listed chat (the current group and tab) and waits for its pane. */
+export async function openChat(page: Page, sessionId: number): Promise<Locator> {
+  const row = userItem(page, sessionId);
+  await row.click();
+  await expect(row).toHaveAttribute('data-active', 'true');
+  await expect(page.getByTestId('chat-pane')).not.toHaveAttribute('data-empty', 'true');
+  return row;
+}
+
+/** Right-clicks a user-list row and returns its context menu. */
+export async function rowMenu(page: Page, sessionId: number): Promise<Locator> {
+  await userItem(page, sessionId).click({ button: 'right' });
+  const menu = page.getByTestId('user-context-menu');
+  await expect(menu).toBeVisible();
+  return menu;
+}
+
+export async function selectGroupRow(page: Page, groupId: number): Promise<void> {
   await groupItem(page, groupId).click();
   await expect(groupItem(page, groupId)).toHaveAttribute('data-active', 'true');
-  await page.getByTestId('time-tab-1').click();
-  const item = await revealUserItem(page, sessionId);
-  await item.click();
-  await expect(item).toHaveAttribute('data-active', 'true');
-  await expect(page.getByTestId('composer-input')).toBeEnabled();
 }
 
-/** The bubbles whose text is exactly `text`. */
-export function bubbles(page: Page, text: string): Locator {
+/** The message bubble whose text is exactly `text`. */
+export function bubble(page: Page, text: string): Locator {
   return page
     .getByTestId('message-item')
     .filter({ has: page.getByTestId('message-text').getByText(text, { exact: true }) });

@@ -6,6 +6,7 @@ import { mediaMigration } from './migrations/003-media.js';
 import { batchesMigration } from './migrations/005-batches.js';
 import { listIndexesMigration } from './migrations/007-list-indexes.js';
 import { translationMigration } from './migrations/008-translation.js';
+import { telegramProfilesMigration } from './migrations/004-telegram-profiles.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -18,6 +19,7 @@ class StaticProvider implements MigrationProvider {
       '005-batches': batchesMigration(this.dialect),
       '007-list-indexes': listIndexesMigration(),
       '008-translation': translationMigration(),
+      '004-telegram-profiles': telegramProfilesMigration(this.dialect),
     };
   }
 }
