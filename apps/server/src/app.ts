@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { BatchSender } from './jobs/batch-sender.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { batchesRoutes } from './modules/batches/batches.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
@@ -21,6 +23,8 @@ export interface ParleyContext {
   config: Config;
   database: DatabaseHandle;
   services: Services;
+  /** Background jobs of this instance (tests stop and start them to stage a crash). */
+  jobs: { batchSender: BatchSender };
 }
 
 declare module 'fastify' {
@@ -58,6 +62,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   sessionsRoutes(calls, services.sessions);
   messagesRoutes(calls, services.messages);
   quickRepliesRoutes(calls, services.quickReplies);
+  batchesRoutes(calls, services.batches);
   translationRoutes(calls, services.translation);
   await mediaRoutes(app, services.auth, services.media);
   telegramRoutes(calls, services.telegram);
@@ -65,6 +70,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   registerHealth(app);
   await registerStatic(app, config);
 
-  app.decorate('parley', { config, database, services });
+  // Background jobs: started once the app is ready, stopped before the database closes.
+  const batchSender = new BatchSender(database.db, services.messages, {
+    ratePerSecond: config.batchRatePerSecond,
+    log: app.log,
+  });
+  services.batches.onCreated(() => batchSender.wake());
+  app.addHook('onReady', async () => batchSender.start());
+  app.addHook('preClose', async () => batchSender.stop());
+
+  app.decorate('parley', { config, database, services, jobs: { batchSender } });
   return app;
 }

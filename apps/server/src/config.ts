@@ -24,6 +24,8 @@ export interface Config {
   loginWindowSeconds: number;
   /** How long after sending an outgoing message may still be deleted for all. */
   deleteForAllWindowMinutes: number;
+  /** Batch replies: messages per second per seat (across every instance). */
+  batchRatePerSecond: number;
   /** Uploaded media files (content-addressed); default `${dataDir}/media`. */
   mediaDir: string;
   /** Upload cap per media kind, in bytes (PARLEY_MAX_<KIND>_MB). */
@@ -129,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1,
       7 * 24 * 60,
     ),
+    batchRatePerSecond: num(env, 'PARLEY_BATCH_RATE_PER_SECOND', 5, 0.01, 1000, false),
     mediaDir: env.PARLEY_MEDIA_DIR?.trim()
       ? path.resolve(env.PARLEY_MEDIA_DIR)
       : path.join(dataDir, 'media'),

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { BatchesService } from './modules/batches/batches.service.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { MediaUrls } from './modules/media/media-urls.js';
 import { MediaService, resolveMediaSecret } from './modules/media/media.service.js';
@@ -26,6 +27,7 @@ export interface Services {
   sessions: SessionsService;
   messages: MessagesService;
   quickReplies: QuickRepliesService;
+  batches: BatchesService;
   translation: TranslationService;
   media: MediaService;
   telegram: TelegramService;
@@ -56,5 +58,6 @@ export async function createServices(
     quickReplies: new QuickRepliesService(db, media),
     media,
     telegram: new TelegramService(db),
+    batches: new BatchesService(db, media),
   };
 }

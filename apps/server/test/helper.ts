@@ -45,6 +45,7 @@ export async function createTestDatabaseConfig(
     loginMaxFailures: 5,
     loginWindowSeconds: 900,
     deleteForAllWindowMinutes: 120,
+    batchRatePerSecond: 200,
     // No engine unless a test configures one; short back-off keeps retries quick.
     translation: { providers: [], timeoutMs: 10_000, retries: 2, retryDelayMs: 5 },
     mediaDir: path.join(dataDir, 'media'),
@@ -120,6 +121,15 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     await cleanup();
     throw err;
   }
+  return testAppOf(app, config, cleanup);
+}
+
+/** The TestApp of an app built by hand (e.g. several instances on one database). */
+export function testAppOf(
+  app: FastifyInstance,
+  config: Config,
+  cleanup: () => Promise<void> = async () => undefined,
+): TestApp {
   const t: TestApp = {
     app,
     config,

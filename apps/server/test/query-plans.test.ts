@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
+import { batchesRepository } from '../src/modules/batches/batches.repository.js';
 import { groupsRepository } from '../src/modules/groups/groups.repository.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
 import { sessionsRepository } from '../src/modules/sessions/sessions.repository.js';
@@ -113,6 +114,23 @@ describe('query plans', () => {
       const plan = await planOf(run);
       expect(plan).toContain('messages_session_idx');
       expect(plan).not.toMatch(/TEMP B-TREE|messages_pkey/);
+    }
+  });
+
+  it('batch reply: status, claims and the due seat read their indexes', async () => {
+    const cases: [(db: Db) => Promise<unknown>, RegExp][] = [
+      [
+        (db) => batchesRepository.findByClientId(db, 1, 'web_batch_1'),
+        /batches_seat_batch_uq|sqlite_autoindex_batches/,
+      ],
+      [(db) => batchesRepository.itemsOf(db, 3), /batch_items_batch_idx/],
+      [(db) => batchesRepository.claimNext(db, 1, 1_000, 2_000), /batch_items_claim_idx/],
+      [(db) => batchesRepository.nextDueSeat(db), /batches_done_idx/],
+    ];
+    for (const [run, index] of cases) {
+      const plan = await planOf(run);
+      expect(plan).toMatch(index);
+      expect(plan).not.toMatch(/SCAN batch_items|SCAN b\b|Seq Scan on batch(es|_items)/);
     }
   });
 });

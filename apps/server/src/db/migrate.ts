@@ -3,6 +3,7 @@ import type { Db, DialectName } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { quickRepliesMigration } from './migrations/002-quick-replies.js';
 import { mediaMigration } from './migrations/003-media.js';
+import { batchesMigration } from './migrations/005-batches.js';
 import { listIndexesMigration } from './migrations/007-list-indexes.js';
 import { translationMigration } from './migrations/008-translation.js';
 import { telegramProfilesMigration } from './migrations/004-telegram-profiles.js';
@@ -15,6 +16,7 @@ class StaticProvider implements MigrationProvider {
       '001-initial': initialMigration(this.dialect),
       '002-quick-replies': quickRepliesMigration(this.dialect),
       '003-media': mediaMigration(this.dialect),
+      '005-batches': batchesMigration(this.dialect),
       '007-list-indexes': listIndexesMigration(),
       '008-translation': translationMigration(),
       '004-telegram-profiles': telegramProfilesMigration(this.dialect),

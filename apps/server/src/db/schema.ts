@@ -93,6 +93,40 @@ export interface QuickRepliesTable {
   updated_at: number;
 }
 
+export interface BatchesTable {
+  id: Generated<number>;
+  seat_id: number;
+  /** The client's id of the batch (unique per seat). */
+  batch_id: string;
+  type: 'text' | 'image' | 'audio' | 'video' | 'file';
+  content: string;
+  media_id: string | null;
+  fingerprint: string;
+  total: number;
+  done: number;
+  created_at: number;
+}
+
+export interface BatchItemsTable {
+  id: Generated<number>;
+  batch_row_id: number;
+  seat_id: number;
+  session_id: number;
+  send_phone: string;
+  receiver_phone: string;
+  status: 'pending' | 'sent' | 'failed';
+  msg_id: number | null;
+  code: string | null;
+  claim_until: Generated<number>;
+  attempts: Generated<number>;
+  updated_at: number;
+}
+
+export interface BatchPaceTable {
+  seat_id: number;
+  next_at: number;
+}
+
 /** Shared by every seat: one engine's translation of one text, from a source to a target. */
 export interface TranslationMemoryTable {
   engine: string;
@@ -152,6 +186,9 @@ export interface Database {
   messages: MessagesTable;
   login_failures: LoginFailuresTable;
   quick_replies: QuickRepliesTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
+  batch_pace: BatchPaceTable;
   translation_memory: TranslationMemoryTable;
   media: MediaTable;
   server_settings: ServerSettingsTable;
@@ -166,6 +203,9 @@ export type NewSession = Insertable<SessionsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type QuickReplyRow = Selectable<QuickRepliesTable>;
+export type BatchRow = Selectable<BatchesTable>;
+export type BatchItemRow = Selectable<BatchItemsTable>;
+export type NewBatchItem = Insertable<BatchItemsTable>;
 export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type TelegramProfileRow = Selectable<TelegramProfilesTable>;

@@ -31,6 +31,9 @@ export const NAMESPACES = [
   'message-actions',
   'profile',
   'add-chat',
+  'batch',
+  'quickReplies',
+  'emoji',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

@@ -54,7 +54,8 @@ export const messageRequest = z
     send_phone: phone,
     receiver_phone: phone,
     type: messageType.default('text'),
-    content: z.string().max(MESSAGE_TEXT_MAX),
+    /** Text, or a media message's caption; may be left out for media (clients strip ''). */
+    content: z.string().max(MESSAGE_TEXT_MAX).default(''),
     /** The operator's words before translation (outgoing translation); the customer gets `content`. */
     original_content: z.string().max(MESSAGE_TEXT_MAX).optional(),
     /** Uploaded media for image, audio, video and file messages. */
@@ -74,8 +75,8 @@ export const messageResponse = chatMessage;
 /**
  * One message to many chats: the chosen chats and/or every chat of whole groups. Sent by the
  * server at a safe pace; the same `batch_id` is one batch (a repeated request answers its
- * status and sends nothing again). Text needs content; media needs `media_id` (a material's
- * media may be used).
+ * status and sends nothing again; the same `batch_id` with another payload answers 500002).
+ * Text needs content; media needs `media_id` (a material's media may be used).
  */
 export const batchMessageRequest = z
   .object({

@@ -24,7 +24,7 @@ import { inTransaction } from '../../lib/tx.js';
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
  * sent as a document (downloaded as it is rather than shown in the chat).
  */
-const MESSAGE_MEDIA: Record<Exclude<MessageType, 'text'>, readonly MediaKind[]> = {
+export const MESSAGE_MEDIA: Record<Exclude<MessageType, 'text'>, readonly MediaKind[]> = {
   image: ['image'],
   audio: ['audio'],
   video: ['video'],

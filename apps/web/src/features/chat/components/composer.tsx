@@ -1,8 +1,13 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { Group, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TEXT_MAX } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
+import { insertIntoTextarea } from '../../../lib/insert-at-caret';
+import { EmojiPicker } from '../../emoji/components/emoji-picker';
+import { QuickReplyButton } from '../../quick-replies/components/quick-reply-button';
+import { SlashSuggestions } from '../../quick-replies/components/slash-suggestions';
+import { useSlashSuggestions } from '../../quick-replies/hooks/use-slash-suggestions';
 
 interface Props {
   disabled: boolean;
@@ -13,6 +18,10 @@ interface Props {
 export function Composer({ disabled, onSend }: Props) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const slash = useSlashSuggestions({ inputRef, text, setText });
+  const insert = (value: string) =>
+    insertIntoTextarea(inputRef.current, text, setText, value, MESSAGE_TEXT_MAX);
 
   const submit = () => {
     const value = text.trim();
@@ -22,6 +31,7 @@ export function Composer({ disabled, onSend }: Props) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
@@ -34,9 +44,15 @@ export function Composer({ disabled, onSend }: Props) {
       align="flex-end"
       p="sm"
       wrap="nowrap"
+      pos="relative"
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
+      <SlashSuggestions slash={slash} />
+      <EmojiPicker disabled={disabled} onPick={insert} />
+      <QuickReplyButton disabled={disabled} onInsert={insert} />
       <Textarea
+        ref={inputRef}
+        {...slash.inputProps}
         flex={1}
         autosize
         minRows={1}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { Group } from '@parley/protocol';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ApiError } from '../../../lib/api-core';
+import { BatchReplyButton } from '../../batch/components/batch-reply-button';
 import { selectGroup, useConsole } from '../../console/console.store';
 import { saveGroup } from '../api/group-queries';
 import { useGroupList, useGroupSelectionSync } from '../hooks/use-group-list';
@@ -54,14 +55,17 @@ export function GroupList() {
         <Text fw={700} size="sm">
           {t('title')}
         </Text>
-        <Button
-          size="compact-xs"
-          variant="light"
-          onClick={() => setEditing({ group: null })}
-          data-testid="group-create"
-        >
-          {t('create')}
-        </Button>
+        <Row gap={4}>
+          <BatchReplyButton />
+          <Button
+            size="compact-xs"
+            variant="light"
+            onClick={() => setEditing({ group: null })}
+            data-testid="group-create"
+          >
+            {t('create')}
+          </Button>
+        </Row>
       </Row>
       <ScrollArea flex={1} type="auto">
         {isPending &&

@@ -1,0 +1,26 @@
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BatchStatus } from '@parley/protocol';
+import { chatKey } from '../../chat/api/chat-queries';
+import { batchStatusQuery } from '../api/batch-queries';
+
+/**
+ * The status of a sent batch, polled while not done. When it is done, the user lists, the
+ * group list and the records of the chats it reached are refreshed, so they show the message.
+ */
+export function useBatchProgress(initial: BatchStatus): BatchStatus {
+  const qc = useQueryClient();
+  const { data } = useQuery({ ...batchStatusQuery(initial.batch_id), initialData: initial });
+  const status = data ?? initial;
+  const refreshed = useRef(false);
+  useEffect(() => {
+    if (!status.done || refreshed.current) return;
+    refreshed.current = true;
+    void qc.invalidateQueries({ queryKey: ['sessions'] });
+    void qc.invalidateQueries({ queryKey: ['groupList'] });
+    for (const r of status.results) {
+      if (r.status === 'sent') void qc.invalidateQueries({ queryKey: chatKey(r.session_id) });
+    }
+  }, [status, qc]);
+  return status;
+}
