@@ -1,9 +1,10 @@
 import { memo } from 'react';
-import { Anchor, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMessageTime } from '../../../lib/format-time';
 import type { DisplayMessage } from '../api/merge-messages';
 import type { LocalMessage } from '../local-messages.store';
+import { LocalMessageStatus } from './local-message-status';
 import classes from './message-bubble.module.css';
 
 interface Props {
@@ -13,6 +14,7 @@ interface Props {
 
 const STATUS_MARK: Record<string, string> = {
   pending: '🕓',
+  waiting: '⏳',
   sent: '✓',
   delivered: '✓✓',
   read: '✓✓',
@@ -23,6 +25,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
   const { t, i18n } = useTranslation('chat');
   const out = m.direction === 'out';
   const local = 'isLocalInsert' in m ? (m as LocalMessage) : null;
+  const statusLabel = m.status === 'waiting' ? t('outbox:status') : t(`status.${m.status}`);
   const body = m.deleted
     ? t('deletedMessage')
     : m.type === 'text'
@@ -55,24 +58,14 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
             <Text
               size="xs"
               c={m.status === 'failed' ? 'red' : m.status === 'read' ? 'blue' : 'dimmed'}
-              title={t(`status.${m.status}`)}
-              aria-label={t(`status.${m.status}`)}
+              title={statusLabel}
+              aria-label={statusLabel}
             >
               {STATUS_MARK[m.status]}
             </Text>
           )}
-          {local && m.status === 'failed' && (
-            <Anchor
-              component="button"
-              size="xs"
-              c="red"
-              onClick={() => onRetry(local)}
-              data-testid="message-retry"
-            >
-              {t('retry')}
-            </Anchor>
-          )}
         </Group>
+        {local && <LocalMessageStatus local={local} onRetry={onRetry} />}
       </div>
     </div>
   );
