@@ -28,6 +28,7 @@ export const NAMESPACES = [
   'errors',
   'messages',
   'outbox',
+  'media',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

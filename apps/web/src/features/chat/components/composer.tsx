@@ -1,16 +1,23 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { Group, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TEXT_MAX } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
+import { pastedFiles } from '../hooks/use-file-drop';
+import type { VoiceNote } from '../hooks/use-voice-recorder';
+import { AttachButton } from './attach-button';
+import { VoiceRecorder } from './voice-recorder';
 
 interface Props {
   disabled: boolean;
   onSend: (text: string) => void;
+  /** Files picked or pasted (sent as media). */
+  onFiles: (files: File[]) => void;
+  onVoice: (note: VoiceNote) => void;
 }
 
 /** Text composer: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ disabled, onSend }: Props) {
+export function Composer({ disabled, onSend, onFiles, onVoice }: Props) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
 
@@ -28,6 +35,14 @@ export function Composer({ disabled, onSend }: Props) {
     }
   };
 
+  // An image (or file) pasted from the clipboard is sent; pasted text goes in as usual.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = pastedFiles(e.clipboardData);
+    if (files.length === 0 || disabled) return;
+    e.preventDefault();
+    onFiles(files);
+  };
+
   return (
     <Group
       gap="xs"
@@ -36,6 +51,7 @@ export function Composer({ disabled, onSend }: Props) {
       wrap="nowrap"
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
+      <AttachButton disabled={disabled} onFiles={onFiles} />
       <Textarea
         flex={1}
         autosize
@@ -47,9 +63,11 @@ export function Composer({ disabled, onSend }: Props) {
         placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
         onChange={(e) => setText(e.currentTarget.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         data-testid="composer-input"
         aria-label={t('composer.placeholder')}
       />
+      <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
       <ThrottledButton
         onClick={submit}
         disabled={disabled || !text.trim()}

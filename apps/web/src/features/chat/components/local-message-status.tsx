@@ -2,7 +2,8 @@ import { Anchor, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-core';
 import { translateCode } from '../../../lib/i18n';
-import { removeLocal, type LocalMessage } from '../local-messages.store';
+import type { LocalMessage } from '../local-messages.store';
+import { discardLocal } from '../outbox/local-actions';
 
 interface Props {
   local: LocalMessage;
@@ -43,7 +44,7 @@ export function LocalMessageStatus({ local, onRetry }: Props) {
         component="button"
         size="xs"
         c="dimmed"
-        onClick={() => removeLocal(local.session_id, local.client_msg_id)}
+        onClick={() => discardLocal(local)}
         data-testid="message-discard"
       >
         {t('discard')}

@@ -5,6 +5,7 @@ import { formatMessageTime } from '../../../lib/format-time';
 import type { DisplayMessage } from '../api/merge-messages';
 import type { LocalMessage } from '../local-messages.store';
 import { LocalMessageStatus } from './local-message-status';
+import { MessageMedia } from './message-media';
 import classes from './message-bubble.module.css';
 
 interface Props {
@@ -26,11 +27,9 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
   const out = m.direction === 'out';
   const local = 'isLocalInsert' in m ? (m as LocalMessage) : null;
   const statusLabel = m.status === 'waiting' ? t('outbox:status') : t(`status.${m.status}`);
-  const body = m.deleted
-    ? t('deletedMessage')
-    : m.type === 'text'
-      ? m.content
-      : `[${t(`messageType.${m.type}`)}] ${m.media?.file_name ?? ''} ${m.content}`.trim();
+  const isMedia = m.type !== 'text' && !m.deleted;
+  // A media message shows its media, then its caption (when it has one).
+  const body = m.deleted ? t('deletedMessage') : m.content;
   return (
     <div className={classes.row} data-out={out}>
       <div
@@ -41,15 +40,20 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
         data-direction={m.direction}
         data-status={m.status}
         data-local={local ? 'true' : undefined}
+        data-type={m.type}
       >
-        <Text
-          size="sm"
-          className={classes.text}
-          fs={m.deleted ? 'italic' : undefined}
-          data-testid="message-text"
-        >
-          {body}
-        </Text>
+        {isMedia && <MessageMedia message={m} />}
+        {(!isMedia || body) && (
+          <Text
+            size="sm"
+            className={classes.text}
+            fs={m.deleted ? 'italic' : undefined}
+            mt={isMedia ? 4 : undefined}
+            data-testid="message-text"
+          >
+            {body}
+          </Text>
+        )}
         <Group gap={6} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
             {formatMessageTime(m.created_at, i18n.language)}

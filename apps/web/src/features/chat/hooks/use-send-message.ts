@@ -1,8 +1,9 @@
 import { useCallback } from 'react';
 import type { SessionItem } from '@parley/protocol';
 import { newClientMsgId } from '../../../lib/client-msg-id';
-import { addLocal, removeLocal, updateLocal, type LocalMessage } from '../local-messages.store';
-import { initialLocalStatus, outboxRunner } from '../outbox/outbox-runner';
+import { addLocal, type LocalMessage } from '../local-messages.store';
+import { discardLocal, retryLocal } from '../outbox/local-actions';
+import { initialLocalStatus } from '../outbox/outbox-runner';
 
 /** A local insert of an outgoing message to `user`'s chat, with a fresh client_msg_id. */
 export function newLocalMessage(
@@ -29,24 +30,12 @@ export function newLocalMessage(
 /**
  * Sending text: the message shows at once as a local insert and joins the outbox, which
  * sends it (and keeps it across a reload until the server has it). A refused message can be
- * retried with the same client_msg_id, or discarded.
+ * retried with the same client_msg_id, or discarded (a failed upload is uploaded again).
  */
 export function useSendMessage() {
   const send = useCallback((user: SessionItem, text: string) => {
     addLocal(newLocalMessage(user, { type: 'text', content: text }));
   }, []);
 
-  const retry = useCallback((local: LocalMessage) => {
-    updateLocal(local.session_id, local.client_msg_id, {
-      status: initialLocalStatus(),
-      error: null,
-    });
-    outboxRunner.wake();
-  }, []);
-
-  const discard = useCallback((local: LocalMessage) => {
-    removeLocal(local.session_id, local.client_msg_id);
-  }, []);
-
-  return { send, retry, discard };
+  return { send, retry: retryLocal, discard: discardLocal };
 }
