@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { ActionIcon, FileButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { PaperclipIcon } from './media-icons';
 
 interface Props {
   disabled: boolean;
@@ -33,7 +34,7 @@ export function AttachButton({ disabled, onFiles }: Props) {
           title={t('attach')}
           data-testid="composer-attach"
         >
-          📎
+          <PaperclipIcon />
         </ActionIcon>
       )}
     </FileButton>

@@ -2,6 +2,7 @@ import { Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Media } from '@parley/protocol';
 import { formatSize } from '../media/media-rules';
+import { FileIcon } from './media-icons';
 import classes from './message-media.module.css';
 
 /** A file: its name and size; a click downloads it under its original name. */
@@ -16,9 +17,7 @@ export function FileMedia({ media }: { media: Media }) {
       data-testid="message-file"
     >
       <Group gap={8} wrap="nowrap">
-        <Text size="xl" aria-hidden>
-          📄
-        </Text>
+        <FileIcon width={28} height={28} />
         <Stack gap={0} miw={0}>
           <Text size="sm" fw={600} truncate data-testid="message-file-name">
             {media.file_name}

@@ -15,7 +15,7 @@ interface Props {
 
 const STATUS_MARK: Record<string, string> = {
   pending: '🕓',
-  waiting: '⏳',
+  waiting: '⋯',
   sent: '✓',
   delivered: '✓✓',
   read: '✓✓',

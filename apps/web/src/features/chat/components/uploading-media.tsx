@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LocalMessage } from '../local-messages.store';
 import { formatDuration, formatSize } from '../media/media-rules';
 import { cancelUpload } from '../outbox/media-uploads';
+import { FileIcon, MicIcon, MovieIcon } from './media-icons';
 import classes from './message-media.module.css';
 
 /** A media message on its way up: a preview, the progress, and cancel. */
@@ -16,9 +17,13 @@ export function UploadingMedia({ local }: { local: LocalMessage }) {
         <img src={upload.previewUrl} alt={upload.fileName} className={classes.thumb} />
       ) : (
         <Group gap={8} wrap="nowrap">
-          <Text size="xl" aria-hidden>
-            {upload.kind === 'audio' ? '🎤' : upload.kind === 'video' ? '🎬' : '📄'}
-          </Text>
+          {upload.kind === 'audio' ? (
+            <MicIcon width={28} height={28} />
+          ) : upload.kind === 'video' ? (
+            <MovieIcon width={28} height={28} />
+          ) : (
+            <FileIcon width={28} height={28} />
+          )}
           <Stack gap={0} miw={0}>
             <Text size="sm" fw={600} truncate>
               {upload.fileName}

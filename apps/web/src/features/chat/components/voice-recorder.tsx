@@ -2,6 +2,7 @@ import { ActionIcon, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../media/media-rules';
+import { MicIcon } from './media-icons';
 import { canRecord, useVoiceRecorder, type VoiceNote } from '../hooks/use-voice-recorder';
 
 interface Props {
@@ -61,7 +62,7 @@ export function VoiceRecorder({ disabled, onRecorded }: Props) {
       title={t('record')}
       data-testid="composer-mic"
     >
-      🎤
+      <MicIcon />
     </ActionIcon>
   );
 }

@@ -1,0 +1,267 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import type { ChatMessage, MessageType } from '@parley/protocol';
+import { test, expect } from '../support/fixtures';
+import { REPO_ROOT } from '../support/server';
+import { chatRecord, customerPhone, findSession, openChat, openFreshChat } from '../support/chat';
+import { apiLogin } from '../support/api';
+import { login } from '../support/app';
+
+/**
+ * Media in the chat: sent from the composer (file button, paste, drop), shown inline (image
+ * thumbnail and viewer, audio and video players, file downloads), kept after a reload, and a
+ * customer's media received through the CLI.
+ */
+const MEDIA_DIR = path.join(REPO_ROOT, 'e2e/fixtures/media');
+const fixture = (name: string) => path.join(MEDIA_DIR, name);
+
+const FILES = {
+  image: 'photo.png',
+  audio: 'voice.ogg',
+  video: 'clip.webm',
+  pdf: 'invoice.pdf',
+  text: 'notes.txt',
+  brokenAudio: 'broken.ogg',
+} as const;
+
+function mediaBubbles(page: Page, type: MessageType): Locator {
+  return page.locator(`[data-testid="message-item"][data-type="${type}"]`);
+}
+
+async function pickFiles(page: Page, ...names: string[]) {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('composer-attach').click();
+  await (await chooser).setFiles(names.map(fixture));
+}
+
+/** The image has loaded (a broken image has no natural width). */
+async function expectLoaded(img: Locator) {
+  await expect
+    .poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth))
+    .toBeGreaterThan(0);
+}
+
+/** The browser read the media's metadata: it can play it. */
+async function expectPlayable(media: Locator) {
+  await expect
+    .poll(() => media.evaluate((el: HTMLMediaElement) => el.readyState))
+    .toBeGreaterThanOrEqual(1);
+}
+
+/** Clicks a file link and returns the name the browser saves it under. */
+async function downloadName(page: Page, link: Locator): Promise<string> {
+  const download = page.waitForEvent('download');
+  await link.click();
+  return (await download).suggestedFilename();
+}
+
+function stored(list: ChatMessage[], type: MessageType) {
+  return list.filter((m) => m.type === type && m.direction === 'out');
+}
+
+test('an image sent with the file button shows its thumbnail and opens in the viewer', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const { token, session } = await openFreshChat(page, parley, freshSeat);
+  await pickFiles(page, FILES.image);
+
+  const image = mediaBubbles(page, 'image');
+  await expect(image).toHaveCount(1);
+  await expect(image).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+  await expect(image).toHaveAttribute('data-direction', 'out');
+  const thumb = image.getByTestId('message-image-thumb');
+  await expectLoaded(thumb);
+
+  const [message] = stored(await chatRecord(parley.url, token, session), 'image');
+  expect(message?.media?.file_name).toBe(FILES.image);
+  expect(message?.media?.size).toBe(statSync(fixture(FILES.image)).size);
+
+  // The viewer shows the full image; Escape closes it, and so does a click on it.
+  await image.getByTestId('message-image').click();
+  const viewer = page.getByTestId('image-viewer');
+  await expect(viewer).toBeVisible();
+  await expectLoaded(viewer);
+  await expect(viewer).toHaveAttribute('src', message!.media!.url);
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await image.getByTestId('message-image').click();
+  await expect(viewer).toBeVisible();
+  await viewer.click();
+  await expect(viewer).toHaveCount(0);
+
+  await page.reload();
+  await openChat(page, session.session_id);
+  await expect(mediaBubbles(page, 'image')).toHaveCount(1);
+  await expectLoaded(mediaBubbles(page, 'image').getByTestId('message-image-thumb'));
+});
+
+test('an audio file, a video and a PDF picked together go as their kinds and play or download', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const { token, session } = await openFreshChat(page, parley, freshSeat);
+  await pickFiles(page, FILES.audio, FILES.video, FILES.pdf);
+
+  const check = async () => {
+    const audio = mediaBubbles(page, 'audio');
+    const video = mediaBubbles(page, 'video');
+    const pdf = mediaBubbles(page, 'file');
+    for (const b of [audio, video, pdf]) {
+      await expect(b).toHaveCount(1);
+      await expect(b).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+    }
+    await expectPlayable(audio.getByTestId('message-audio'));
+    await expectPlayable(video.getByTestId('message-video'));
+    await expect(audio.getByTestId('media-error')).toHaveCount(0);
+    await expect(video.getByTestId('media-error')).toHaveCount(0);
+    await expect(pdf.getByTestId('message-file-name')).toHaveText(FILES.pdf);
+    const size = statSync(fixture(FILES.pdf)).size;
+    await expect(pdf.getByTestId('message-file-size')).toHaveText(
+      size < 1024 ? `${size} B` : /\d KB$/,
+    );
+    // Downloaded under its original name.
+    expect(await downloadName(page, pdf.getByTestId('message-file'))).toBe(FILES.pdf);
+  };
+  await check();
+
+  const list = await chatRecord(parley.url, token, session);
+  expect(stored(list, 'audio').map((m) => m.media?.file_name)).toEqual([FILES.audio]);
+  expect(stored(list, 'video').map((m) => m.media?.file_name)).toEqual([FILES.video]);
+  expect(stored(list, 'file').map((m) => m.media?.file_name)).toEqual([FILES.pdf]);
+
+  await page.reload();
+  await openChat(page, session.session_id);
+  await check();
+});
+
+test('an image pasted into the composer and a file dropped on the chat are sent', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const { token, session } = await openFreshChat(page, parley, freshSeat);
+
+  // Paste: the clipboard holds an image (as when one is copied in another application).
+  const png = readFileSync(fixture(FILES.image)).toString('base64');
+  await page.getByTestId('composer-input').evaluate((el, b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+    el.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, png);
+  const image = mediaBubbles(page, 'image');
+  await expect(image).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+  await expectLoaded(image.getByTestId('message-image-thumb'));
+  await expect(page.getByTestId('composer-input')).toHaveValue('');
+
+  // Drop: a file dragged from the desktop onto the chat pane.
+  const text = readFileSync(fixture(FILES.text)).toString('base64');
+  const data = await page.evaluateHandle(
+    ({ b64, name }) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name, { type: 'text/plain' }));
+      return dt;
+    },
+    { b64: text, name: FILES.text },
+  );
+  const pane = page.getByTestId('chat-pane');
+  await pane.dispatchEvent('dragenter', { dataTransfer: data });
+  await expect(page.getByTestId('drop-overlay')).toBeVisible();
+  await pane.dispatchEvent('dragover', { dataTransfer: data });
+  await pane.dispatchEvent('drop', { dataTransfer: data });
+  await expect(page.getByTestId('drop-overlay')).toHaveCount(0);
+  const file = mediaBubbles(page, 'file');
+  await expect(file).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+  await expect(file.getByTestId('message-file-name')).toHaveText(FILES.text);
+
+  const list = await chatRecord(parley.url, token, session);
+  expect(stored(list, 'image')).toHaveLength(1);
+  expect(stored(list, 'file').map((m) => m.media?.file_name)).toEqual([FILES.text]);
+
+  await page.reload();
+  await openChat(page, session.session_id);
+  await expectLoaded(mediaBubbles(page, 'image').getByTestId('message-image-thumb'));
+  await expect(mediaBubbles(page, 'file').getByTestId('message-file-name')).toHaveText(FILES.text);
+  expect(await downloadName(page, mediaBubbles(page, 'file').getByTestId('message-file'))).toBe(
+    FILES.text,
+  );
+});
+
+test("a customer's image shows its thumbnail; an audio that cannot be played says so", async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const customer = customerPhone();
+  await parley.cli('chat:receive', freshSeat.phone, customer, 'Look at this');
+  await parley.cli(
+    'chat:receive',
+    freshSeat.phone,
+    customer,
+    '',
+    '--file',
+    fixture(FILES.image),
+    '--kind',
+    'image',
+  );
+  await parley.cli(
+    'chat:receive',
+    freshSeat.phone,
+    customer,
+    '',
+    '--file',
+    fixture(FILES.brokenAudio),
+    '--kind',
+    'audio',
+  );
+  const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
+  const session = await findSession(parley.url, token, customer);
+  const list = await chatRecord(parley.url, token, session);
+  const inbound = list.find((m) => m.type === 'image');
+  expect(inbound?.media?.thumb_url).toBeTruthy();
+
+  await login(page, freshSeat.account, freshSeat.password);
+  await openChat(page, session.session_id);
+  const image = mediaBubbles(page, 'image');
+  await expect(image).toHaveAttribute('data-direction', 'in');
+  const thumb = image.getByTestId('message-image-thumb');
+  await expect(thumb).toHaveAttribute('src', inbound!.media!.thumb_url!);
+  await expectLoaded(thumb);
+
+  const audio = mediaBubbles(page, 'audio');
+  await expect(audio).toHaveAttribute('data-direction', 'in');
+  await expect(audio.getByTestId('media-error')).toHaveText('Audio playback failed');
+  await expect(audio.getByTestId('message-file')).toBeVisible();
+});
+
+test('a failed upload can be retried; the message is then sent once', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const { token, session } = await openFreshChat(page, parley, freshSeat);
+  let uploads = 0;
+  await page.route('**/v1/seat/chat/upload', async (route) => {
+    uploads += 1;
+    if (uploads === 1) await route.abort('connectionreset');
+    else await route.continue();
+  });
+  await pickFiles(page, FILES.pdf);
+  const file = mediaBubbles(page, 'file');
+  await expect(file).toHaveAttribute('data-status', 'failed');
+  await expect(file.getByTestId('upload')).toHaveAttribute('data-upload-state', 'failed');
+  await expect(file.getByTestId('message-error')).toHaveText('Server busy');
+
+  await file.getByTestId('message-retry').click();
+  await expect(file).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+  await expect(file.getByTestId('message-file-name')).toHaveText(FILES.pdf);
+  expect(uploads).toBe(2);
+  expect(stored(await chatRecord(parley.url, token, session), 'file')).toHaveLength(1);
+});
