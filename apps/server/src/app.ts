@@ -3,10 +3,12 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { quickRepliesRoutes } from './modules/quick-replies/quick-replies.routes.js';
 import { notImplementedRoutes } from './modules/not-implemented/not-implemented.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { translationRoutes } from './modules/translation/translation.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -44,16 +46,19 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, db, services, auth + calls, health, static.
+  // Order matters and is kept visible: errors, db, services, auth + calls, media, health,
+  // static.
   registerErrorHandling(app);
   const database = await registerDb(app, config);
-  const services = createServices(database.db, config);
+  const services = await createServices(database.db, config, app.log);
   const calls = new CallRegistry(app, services.auth);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
   sessionsRoutes(calls, services.sessions);
   messagesRoutes(calls, services.messages);
   quickRepliesRoutes(calls, services.quickReplies);
+  translationRoutes(calls, services.translation);
+  await mediaRoutes(app, services.auth, services.media);
   notImplementedRoutes(calls);
   registerHealth(app);
   await registerStatic(app, config);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MEDIA_MAX_BYTES_DEFAULT, type MediaKind } from '@parley/protocol';
 
 export type DemoMode = 'auto' | 'on' | 'off';
 
@@ -23,6 +24,30 @@ export interface Config {
   loginWindowSeconds: number;
   /** How long after sending an outgoing message may still be deleted for all. */
   deleteForAllWindowMinutes: number;
+  /** Uploaded media files (content-addressed); default `${dataDir}/media`. */
+  mediaDir: string;
+  /** Upload cap per media kind, in bytes (PARLEY_MAX_<KIND>_MB). */
+  mediaMaxBytes: Record<MediaKind, number>;
+  /** Key of the signed media URLs; null: one generated once and kept in the database. */
+  mediaSecret: string | null;
+  translation: TranslationConfig;
+}
+
+export const TRANSLATION_ENGINES = ['deepl', 'libretranslate', 'apertium'] as const;
+export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
+export type TranslationProviderConfig =
+  /** `apiUrl` null: the Free endpoint for keys ending in `:fx`, else the Pro one. */
+  | { name: 'deepl'; authKey: string; apiUrl: string | null }
+  | { name: 'libretranslate'; url: string; apiKey: string | null }
+  | { name: 'apertium'; url: string };
+export interface TranslationConfig {
+  /** Engines in fallback order; empty: translation calls answer 500001 "Translation error". */
+  providers: TranslationProviderConfig[];
+  /** Per request to an engine. */
+  timeoutMs: number;
+  /** Retries of a request answered 429 or 5xx (DeepL, LibreTranslate), with back-off. */
+  retries: number;
+  retryDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +82,14 @@ function num(
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+const MB = 1024 * 1024;
+
+function mediaCap(env: NodeJS.ProcessEnv, kind: MediaKind): number {
+  const name = `PARLEY_MAX_${kind.toUpperCase()}_MB`;
+  // Fractions allowed (e.g. 0.5 = 512 KiB); bytes are what the server counts.
+  return Math.round(num(env, name, MEDIA_MAX_BYTES_DEFAULT[kind] / MB, 0.001, 4096, false) * MB);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demo = (env.PARLEY_DEMO ?? 'auto').trim() || 'auto';
   if (demo !== 'auto' && demo !== 'on' && demo !== 'off') {
@@ -70,10 +103,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   }
+  const dataDir = path.resolve(env.PARLEY_DATA_DIR?.trim() || './data');
+  const mediaSecret = env.PARLEY_MEDIA_SECRET?.trim() || null;
+  if (mediaSecret !== null && mediaSecret.length < 32) {
+    throw new ConfigError('PARLEY_MEDIA_SECRET must be at least 32 characters');
+  }
   return {
     port: num(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
-    dataDir: path.resolve(env.PARLEY_DATA_DIR?.trim() || './data'),
+    dataDir,
     databaseUrl,
     pgSchema: null,
     logLevel,
@@ -91,6 +129,83 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       1,
       7 * 24 * 60,
     ),
+    mediaDir: env.PARLEY_MEDIA_DIR?.trim()
+      ? path.resolve(env.PARLEY_MEDIA_DIR)
+      : path.join(dataDir, 'media'),
+    mediaMaxBytes: {
+      image: mediaCap(env, 'image'),
+      audio: mediaCap(env, 'audio'),
+      video: mediaCap(env, 'video'),
+      file: mediaCap(env, 'file'),
+    },
+    mediaSecret,
+    translation: loadTranslationConfig(env),
+  };
+}
+
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {
+    // fall through
+  }
+  throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+}
+
+/**
+ * Engines from the environment. PARLEY_TRANSLATION_PROVIDERS gives the fallback order
+ * (e.g. `deepl,apertium`); unset, every configured engine is used, DeepL first.
+ */
+function loadTranslationConfig(env: NodeJS.ProcessEnv): TranslationConfig {
+  const deeplKey = env.DEEPL_AUTH_KEY?.trim() || null;
+  const deeplUrl = httpUrl(env, 'DEEPL_API_URL');
+  const libreUrl = httpUrl(env, 'LIBRETRANSLATE_URL');
+  const libreKey = env.LIBRETRANSLATE_API_KEY?.trim() || null;
+  const apertiumUrl = httpUrl(env, 'APERTIUM_URL');
+  const available: Partial<Record<TranslationEngineName, TranslationProviderConfig>> = {};
+  if (deeplKey) available.deepl = { name: 'deepl', authKey: deeplKey, apiUrl: deeplUrl };
+  if (libreUrl)
+    available.libretranslate = { name: 'libretranslate', url: libreUrl, apiKey: libreKey };
+  if (apertiumUrl) available.apertium = { name: 'apertium', url: apertiumUrl };
+  const needs: Record<TranslationEngineName, string> = {
+    deepl: 'DEEPL_AUTH_KEY',
+    libretranslate: 'LIBRETRANSLATE_URL',
+    apertium: 'APERTIUM_URL',
+  };
+
+  const order = env.PARLEY_TRANSLATION_PROVIDERS?.trim();
+  let names: TranslationEngineName[];
+  if (order) {
+    const listed = order
+      .split(',')
+      .map((n) => n.trim().toLowerCase())
+      .filter(Boolean);
+    names = [];
+    for (const name of listed) {
+      if (!(TRANSLATION_ENGINES as readonly string[]).includes(name)) {
+        throw new ConfigError(
+          `PARLEY_TRANSLATION_PROVIDERS: unknown engine "${name}" (use ${TRANSLATION_ENGINES.join(', ')})`,
+        );
+      }
+      const engine = name as TranslationEngineName;
+      if (!available[engine]) {
+        throw new ConfigError(
+          `PARLEY_TRANSLATION_PROVIDERS lists ${engine} but ${needs[engine]} is not set`,
+        );
+      }
+      if (!names.includes(engine)) names.push(engine);
+    }
+  } else {
+    names = TRANSLATION_ENGINES.filter((n) => available[n]);
+  }
+  return {
+    providers: names.map((n) => available[n]!),
+    timeoutMs: num(env, 'PARLEY_TRANSLATION_TIMEOUT_MS', 10_000, 100, 60_000),
+    retries: num(env, 'PARLEY_TRANSLATION_RETRIES', 2, 0, 5),
+    retryDelayMs: num(env, 'PARLEY_TRANSLATION_RETRY_DELAY_MS', 500, 0, 10_000),
   };
 }
 

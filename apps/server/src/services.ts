@@ -3,10 +3,18 @@ import type { Db } from './db/database.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { GroupsService } from './modules/groups/groups.service.js';
+import { MediaUrls } from './modules/media/media-urls.js';
+import { MediaService, resolveMediaSecret } from './modules/media/media.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
 import { SeatsService } from './modules/seats/seats.service.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
+import {
+  TranslationService,
+  type TranslationLog,
+} from './modules/translation/translation.service.js';
+import { createProviders } from './translation/engines.js';
+import { LocalMediaStorage } from './plugins/storage.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -17,17 +25,33 @@ export interface Services {
   sessions: SessionsService;
   messages: MessagesService;
   quickReplies: QuickRepliesService;
+  translation: TranslationService;
+  media: MediaService;
 }
 
-export function createServices(db: Db, config: Config): Services {
+export async function createServices(
+  db: Db,
+  config: Config,
+  log?: TranslationLog,
+): Promise<Services> {
   const groups = new GroupsService(db);
+  // The URL secret may live in the database (shared by every instance): read it once here.
+  const urls = new MediaUrls(await resolveMediaSecret(db, config));
+  const media = new MediaService(
+    db,
+    new LocalMediaStorage(config.mediaDir),
+    urls,
+    config.mediaMaxBytes,
+  );
   return {
     auth: new AuthService(db, config),
     seats: new SeatsService(db),
     accounts: new AccountsService(db),
     groups,
-    sessions: new SessionsService(db, groups),
-    messages: new MessagesService(db, config),
-    quickReplies: new QuickRepliesService(db),
+    translation: new TranslationService(db, createProviders(config.translation), log),
+    sessions: new SessionsService(db, groups, urls),
+    messages: new MessagesService(db, config, media),
+    quickReplies: new QuickRepliesService(db, media),
+    media,
   };
 }

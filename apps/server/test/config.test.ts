@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MEDIA_MAX_BYTES_DEFAULT } from '@parley/protocol';
 import { ConfigError, defaultWebDir, loadConfig } from '../src/config.js';
 
 describe('config', () => {
@@ -54,6 +55,37 @@ describe('config', () => {
       { LOG_LEVEL: 'loud' },
       { PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '0' },
       { PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '1.5' },
+    ]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+    }
+  });
+
+  it('media: directory under the data dir, caps per kind in MB, an optional secret', () => {
+    const d = loadConfig({ PARLEY_DATA_DIR: '/srv/parley' });
+    expect(d.mediaDir).toBe('/srv/parley/media');
+    expect(d.mediaMaxBytes).toEqual(MEDIA_MAX_BYTES_DEFAULT);
+    expect(d.mediaSecret).toBeNull();
+    const c = loadConfig({
+      PARLEY_MEDIA_DIR: '/mnt/shared/media',
+      PARLEY_MAX_IMAGE_MB: '2',
+      PARLEY_MAX_AUDIO_MB: '0.5',
+      PARLEY_MAX_VIDEO_MB: '100',
+      PARLEY_MAX_FILE_MB: '1',
+      PARLEY_MEDIA_SECRET: 'x'.repeat(32),
+    });
+    expect(c.mediaDir).toBe('/mnt/shared/media');
+    expect(c.mediaMaxBytes).toEqual({
+      image: 2 * 1024 * 1024,
+      audio: 512 * 1024,
+      video: 100 * 1024 * 1024,
+      file: 1024 * 1024,
+    });
+    expect(c.mediaSecret).toBe('x'.repeat(32));
+    for (const env of [
+      { PARLEY_MAX_IMAGE_MB: 'ten' },
+      { PARLEY_MAX_VIDEO_MB: '0' },
+      { PARLEY_MAX_FILE_MB: '99999' },
+      { PARLEY_MEDIA_SECRET: 'short' },
     ]) {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
     }

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { CALLS, type CallInput, type CallPath, type CallResponse } from '@parley/protocol';
+import {
+  CALLS,
+  MEDIA_MAX_BYTES_DEFAULT,
+  type CallInput,
+  type CallPath,
+  type CallResponse,
+} from '@parley/protocol';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
@@ -39,6 +45,11 @@ export async function createTestDatabaseConfig(
     loginMaxFailures: 5,
     loginWindowSeconds: 900,
     deleteForAllWindowMinutes: 120,
+    // No engine unless a test configures one; short back-off keeps retries quick.
+    translation: { providers: [], timeoutMs: 10_000, retries: 2, retryDelayMs: 5 },
+    mediaDir: path.join(dataDir, 'media'),
+    mediaMaxBytes: { ...MEDIA_MAX_BYTES_DEFAULT },
+    mediaSecret: null,
   };
   if (!usingPg) {
     return {

@@ -46,7 +46,7 @@ describe('quick replies', () => {
       name: 'Greeting',
       content: 'Hello! How can I help you today?',
       media_id: null,
-      media_url: null,
+      media: null,
       updated_at: expect.any(Number),
     });
     await sleep(5);
@@ -76,7 +76,7 @@ describe('quick replies', () => {
     expect((await t.call(DO, { type: 'del', id: bye.id }, seat.token)).code).toBe('400001');
   });
 
-  it('image and audio materials need media_id (100001), then answer 501001 until uploads land', async () => {
+  it('image and audio materials need media_id (100001); an unknown media is 400001', async () => {
     const seat = await createSeat(t, 'qr-media');
     const text = await add(seat, 'Price list', 'See our prices');
     for (const kind of ['image', 'audio'] as const) {
@@ -92,7 +92,7 @@ describe('quick replies', () => {
         { type: 'add', kind, name: 'Photo', content: 'caption', media_id: 'media-1' },
         seat.token,
       );
-      expect(given.code).toBe('501001');
+      expect(given.code).toBe('400001');
       const editMissing = await t.call(
         DO,
         { type: 'edit', id: text.id, kind, name: 'Photo', content: 'caption' },
@@ -105,7 +105,7 @@ describe('quick replies', () => {
         { type: 'edit', id: text.id, kind, name: 'Photo', content: 'c', media_id: 'media-1' },
         seat.token,
       );
-      expect(editGiven.code).toBe('501001');
+      expect(editGiven.code).toBe('400001');
     }
     expect(await list(seat)).toEqual([text]);
   });

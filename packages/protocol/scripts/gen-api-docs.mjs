@@ -3,7 +3,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { CALLS, ERROR_CODES, ERROR_MESSAGES, OTHER_MESSAGES, SUCCESS_CODE } from '../dist/index.js';
+import {
+  CALLS,
+  ERROR_CODES,
+  ERROR_MESSAGES,
+  MEDIA_MAX_BYTES_DEFAULT,
+  MEDIA_PATH_PREFIX,
+  OTHER_MESSAGES,
+  SUCCESS_CODE,
+  UPLOAD_PATH,
+  media,
+  uploadFields,
+} from '../dist/index.js';
 
 const target = fileURLToPath(new URL('../../../docs/api.md', import.meta.url));
 
@@ -43,7 +54,8 @@ const lines = [
   '## Calls',
   '',
   "The spec's 22 paths, then Parley's extensions (marked *ext*): calls behind features the",
-  'spec names without showing their call (batch progress, message search, the address book).',
+  'spec names without showing their call (batch progress, message search, the address book,',
+  'the translation engine and its languages, a chat’s customer language).',
   '',
   '| path | auth | what it does |',
   '|---|---|---|',
@@ -66,6 +78,66 @@ for (const [path, c] of Object.entries(CALLS)) {
   );
   lines.push('Answer `data`:', '', schemaBlock(c.response, 'output'), '');
 }
+
+// Uploads and media are not JSON calls: written by hand, with the schemas they use.
+const mb = (bytes) => `${bytes / 1024 / 1024} MB`;
+lines.push(
+  '## Media',
+  '',
+  `### \`POST ${UPLOAD_PATH}\``,
+  '',
+  'Uploads one file: `multipart/form-data` with the token in `Authorization` (same answers as',
+  'the JSON calls: `400002` without a valid token), the fields below, then one file part named',
+  '`file`. The answer is the usual envelope with `data` a `media`; its `media_id` goes into',
+  '`message` (type `image`/`audio`/`video`/`file`), `batch_message` or `quickReplyDoType`.',
+  '',
+  'Form fields:',
+  '',
+  schemaBlock(uploadFields, 'input'),
+  '',
+  'The server checks the **bytes**, never the file name or the declared type:',
+  '',
+  '| kind | accepted | default cap (`PARLEY_MAX_<KIND>_MB`) |',
+  '|---|---|---|',
+  `| \`image\` | JPEG, PNG, GIF, WebP (never SVG); a WebP thumbnail within 320×320 and \`width\`/\`height\` | ${mb(MEDIA_MAX_BYTES_DEFAULT.image)} |`,
+  `| \`audio\` | Ogg (Opus, Vorbis), MP3, M4A/AAC/MP4 audio, WAV, WebM audio (browser voice notes), FLAC | ${mb(MEDIA_MAX_BYTES_DEFAULT.audio)} |`,
+  `| \`video\` | MP4, WebM, QuickTime | ${mb(MEDIA_MAX_BYTES_DEFAULT.video)} |`,
+  `| \`file\` | any non-empty file | ${mb(MEDIA_MAX_BYTES_DEFAULT.file)} |`,
+  '',
+  'A refused upload stores nothing and answers `100001` naming the field (`msg`',
+  '`"Parameter error: file"` or `"...: kind"`) with the reason in `data.fields[0].message`:',
+  '`empty file`, `too large: at most 10 MB for image` (plus `data.max_bytes`), `not an image',
+  '(JPEG, PNG, GIF or WebP)`, `not a readable image`, `required`, `send exactly one file part,',
+  'named "file"`. The file name is kept for display and download, reduced to its last path',
+  'segment without control characters, at most 200 characters. The same bytes uploaded twice',
+  'are stored once (each upload still gets its own `media_id`).',
+  '',
+  'Answer `data`:',
+  '',
+  schemaBlock(media, 'output'),
+  '',
+  `### \`GET ${MEDIA_PATH_PREFIX}{media_id}\` and \`.../thumb\``,
+  '',
+  'Opened through the `url` / `thumb_url` of a `media`, which are signed for the seat that',
+  'received them (`?seat=…&exp=…&sig=…`, HMAC-SHA256 over seat, media and expiry; the expiry is',
+  'the end of the next UTC day, so a URL is stable for a day and cacheable): `<img>`, `<audio>`',
+  'and `<video>` need no token. Every `media` in an answer (`message`, `getChatRecord`,',
+  '`quickReplyList`, ...) carries fresh URLs.',
+  '',
+  '- Only the seat that owns the media (or whose chat shows it) can open it. A tampered or',
+  '  expired signature answers `400003` (HTTP 403, `data.reason` `bad_signature`, `expired` or',
+  "  `unsigned`); another seat's or an unknown media answers `400001` (HTTP 404): coded JSON,",
+  '  never the bytes.',
+  '- JPEG, PNG, GIF, WebP, audio and video go out `inline` with the type sniffed at upload;',
+  '  everything else (PDF, SVG, HTML, XML, scripts, unknown) as',
+  "  `attachment; filename*=UTF-8''…` with `application/octet-stream`. Always",
+  "  `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox`,",
+  '  `Cache-Control: private`, an `ETag` (304 on `If-None-Match`).',
+  '- `Range: bytes=…` (one range) answers `206` with `Content-Range` so audio and video seek;',
+  '  a range starting past the end answers `416`.',
+  "- `.../thumb` is the image's WebP thumbnail (`400001` for media without one).",
+  '',
+);
 const text = lines.join('\n');
 
 if (process.argv.includes('--check')) {

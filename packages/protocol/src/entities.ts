@@ -88,6 +88,8 @@ export const chatMessage = z.object({
   type: messageType,
   /** Text of a text message; caption (may be empty) of a media message. */
   content: z.string(),
+  /** What the operator wrote before it was translated into `content` (null when not translated). */
+  original_content: z.string().nullable(),
   media: media.nullable(),
   status: messageStatus,
   created_at: epochMs,

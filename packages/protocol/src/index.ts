@@ -13,3 +13,4 @@ export * from './calls/quick-replies.js';
 export * from './calls/translation.js';
 export * from './calls/telegram.js';
 export * from './calls/media.js';
+export * from './events.js';

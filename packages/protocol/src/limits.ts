@@ -51,3 +51,6 @@ export const ADDRESS_BOOK_PAGE_SIZE_DEFAULT = 50;
 export const ADDRESS_BOOK_PAGE_SIZE_MAX = 200;
 /** Quick reply / material name length. */
 export const QUICK_REPLY_NAME_MAX = 100;
+/** translate/text_v2: at most this many texts per call, each at most this long. */
+export const TRANSLATE_TEXTS_MAX = 50;
+export const TRANSLATE_TEXT_MAX = 5000;

@@ -1,4 +1,6 @@
-import { ERROR_CODES, PHONE_PATTERN } from '@parley/protocol';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ERROR_CODES, PHONE_PATTERN, mediaKind, type MediaKind } from '@parley/protocol';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { loadDemo, DEMO_ACCOUNT, DEMO_PASSWORD } from '../demo/demo.js';
@@ -38,6 +40,9 @@ Phone accounts (send_phone):
 
 Customers (simulated; the platform bridge does this for real):
   chat:receive <account-phone> <customer-phone> <text>     a customer's text message to an account
+  chat:receive <account-phone> <customer-phone> [caption] --file <path> [--kind image|audio|video|file]
+                                                          a customer sends a file (checked like an
+                                                          upload; kind by its bytes when not given)
 
 Demo:
   demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD})
@@ -146,19 +151,40 @@ const COMMANDS: Record<string, Command> = {
     }
   },
   'chat:receive': async (args, s, io) => {
-    const usage = 'chat:receive <account-phone> <customer-phone> <text>';
-    const [account, customer, text] = expect(parseArgs(args, []), 3, usage);
-    if (!PHONE_PATTERN.test(customer!.trim())) throw new AppError(ERROR_CODES.INVALID_PHONE_FORMAT);
-    if (!text!.trim()) throw new UsageError(`usage: parley ${usage}`);
-    const result = await s.messages.receive({
-      sendPhone: account!.trim(),
-      receiverPhone: customer!.trim(),
-      content: text!,
-    });
+    const usage =
+      'chat:receive <account-phone> <customer-phone> <text> | [caption] --file <path> [--kind <k>]';
+    const p = parseArgs(args, ['file', 'kind']);
+    const file = p.options.get('file');
+    const kind = p.options.get('kind');
+    const counts = file === undefined ? [3] : [2, 3];
+    if (!counts.includes(p.positional.length)) throw new UsageError(`usage: parley ${usage}`);
+    const [account = '', customer = '', text = ''] = p.positional;
+    if (!PHONE_PATTERN.test(customer.trim())) throw new AppError(ERROR_CODES.INVALID_PHONE_FORMAT);
+    if (kind !== undefined && !mediaKind.safeParse(kind).success) {
+      throw new UsageError('--kind must be image, audio, video or file');
+    }
+    if (file === undefined && !text.trim()) throw new UsageError(`usage: parley ${usage}`);
+    if (file !== undefined && !existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    const message = {
+      sendPhone: account.trim(),
+      receiverPhone: customer.trim(),
+      content: text,
+    };
+    const result =
+      file === undefined
+        ? await s.messages.receive(message)
+        : await s.messages.receiveFile({
+            ...message,
+            filePath: path.resolve(file),
+            kind: kind as MediaKind | undefined,
+          });
+    if ('blocked' in result) {
+      return io.out(`Dropped: ${customer.trim()} is blocked on ${account.trim()}`);
+    }
+    const media = result.message.media;
     io.out(
-      'blocked' in result
-        ? `Dropped: ${customer!.trim()} is blocked on ${account!.trim()}`
-        : `Received message ${result.message.msg_id} in chat ${result.sessionId}`,
+      `Received message ${result.message.msg_id} in chat ${result.sessionId}` +
+        (media ? ` (${result.message.type} ${media.media_id}, ${media.mime})` : ''),
     );
   },
   'demo:load': async (args, _s, io, db) => {
@@ -219,7 +245,7 @@ export async function runCli(
   const cfg = config ?? loadConfig();
   const database = await openDatabase(cfg);
   try {
-    await command(args, createServices(database.db, cfg), io, database.db);
+    await command(args, await createServices(database.db, cfg), io, database.db);
     return EXIT.OK;
   } catch (err) {
     if (err instanceof UsageError) {

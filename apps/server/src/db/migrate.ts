@@ -2,6 +2,9 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, DialectName } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { quickRepliesMigration } from './migrations/002-quick-replies.js';
+import { mediaMigration } from './migrations/003-media.js';
+import { listIndexesMigration } from './migrations/007-list-indexes.js';
+import { translationMigration } from './migrations/008-translation.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -10,6 +13,9 @@ class StaticProvider implements MigrationProvider {
     return {
       '001-initial': initialMigration(this.dialect),
       '002-quick-replies': quickRepliesMigration(this.dialect),
+      '003-media': mediaMigration(this.dialect),
+      '007-list-indexes': listIndexesMigration(),
+      '008-translation': translationMigration(),
     };
   }
 }

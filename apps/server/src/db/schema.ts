@@ -64,8 +64,12 @@ export interface MessagesTable {
   direction: 'in' | 'out';
   type: 'text' | 'image' | 'audio' | 'video' | 'file';
   content: string;
-  /** JSON of the protocol's media object. */
+  /** The operator's words before translation (outgoing translation); null otherwise. */
+  original_content: string | null;
+  /** JSON of the media's stored fields (a `StoredMedia`); URLs are signed when presented. */
   media: string | null;
+  /** The media of an image, audio, video or file message. */
+  media_id: string | null;
   status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
   created_at: number;
   deleted_for_me: number;
@@ -89,6 +93,42 @@ export interface QuickRepliesTable {
   updated_at: number;
 }
 
+/** Shared by every seat: one engine's translation of one text, from a source to a target. */
+export interface TranslationMemoryTable {
+  engine: string;
+  /** The requested source: a language code, or 'auto'. */
+  source_lang: string;
+  target_lang: string;
+  /** sha256 (hex) of the source text. */
+  text_hash: string;
+  translated: string;
+  detected_lang: string | null;
+  created_at: number;
+}
+
+export interface MediaTable {
+  media_id: string;
+  /** The seat that uploaded it (or received it from a customer). */
+  seat_id: number;
+  kind: 'image' | 'audio' | 'video' | 'file';
+  sha256: string;
+  /** Sniffed from the bytes, never taken from the client. */
+  mime: string;
+  size: number;
+  file_name: string;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  thumb_sha256: string | null;
+  created_at: number;
+}
+
+export interface ServerSettingsTable {
+  key: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -98,6 +138,9 @@ export interface Database {
   messages: MessagesTable;
   login_failures: LoginFailuresTable;
   quick_replies: QuickRepliesTable;
+  translation_memory: TranslationMemoryTable;
+  media: MediaTable;
+  server_settings: ServerSettingsTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
@@ -108,3 +151,5 @@ export type NewSession = Insertable<SessionsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type QuickReplyRow = Selectable<QuickRepliesTable>;
+export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
+export type MediaRow = Selectable<MediaTable>;

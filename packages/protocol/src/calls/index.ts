@@ -141,7 +141,7 @@ export const CALLS = {
   '/v1/seat/chat/translate/text_v2': call(
     translation.translateTextRequest,
     translation.translateTextResponse,
-    'Translate one or many texts.',
+    'Translate one or many texts of a chat through the configured engines (with fallback), served from the shared translation memory when known. Errors: 500001 "Translation error" (no engine, or no engine offers the pair), 500005 "Translation failed" (engines unreachable, busy or out of quota); data says why.',
   ),
   '/v1/seat/tg/userInfo': call(
     telegram.tgUserInfoRequest,
@@ -163,6 +163,16 @@ export const CALLS = {
     sessions.addressBookRequest,
     sessions.addressBookResponse,
     'Every customer the seat chats with, across its accounts, by number; searchable by number or remark.',
+  ),
+  '/v1/seat/chat/translate/languages': extension(
+    translation.translationLanguagesRequest,
+    translation.translationLanguagesResponse,
+    'The translation engine in use and the languages or pairs it offers. Errors: 500001 "Translation error" (no engine configured), 500005 "Failed to get language list" (no engine could tell).',
+  ),
+  '/v1/seat/chat/set_customer_language': extension(
+    translation.setCustomerLanguageRequest,
+    translation.setCustomerLanguageResponse,
+    'Remember (or clear) the customer language of one of the seat’s chats; shown as customer_language in the chat item.',
   ),
 } as const;
 

@@ -1,22 +1,102 @@
 import { z } from 'zod';
 import { id } from '../entities.js';
 import { TRANSLATION_LANGUAGE_CODES } from '../languages.js';
+import { TRANSLATE_TEXTS_MAX, TRANSLATE_TEXT_MAX } from '../limits.js';
 
 export const translationLanguage = z.enum(TRANSLATION_LANGUAGE_CODES);
 
-export const translateTextRequest = z.object({
-  session_id: id.optional(),
-  texts: z.array(z.string().max(5000)).min(1).max(50),
-  source_lang: z.union([translationLanguage, z.literal('auto')]).default('auto'),
-  target_lang: translationLanguage,
-});
+/** EN-GB -> EN, ZH-HANS -> ZH: two codes of one language share their base. */
+export function baseLanguage(code: string): string {
+  return code.split('-')[0]!;
+}
+
+/**
+ * Texts of one chat to translate. Emoji, URLs, e-mail addresses, phone numbers, numbers and
+ * @mentions come back untouched. `direction` says whose words they are: `incoming` (the
+ * customer's; with `session_id` and `source_lang` auto, the detected language becomes the
+ * chat's `customer_language`) or `outgoing` (the operator's draft; nothing is remembered).
+ */
+export const translateTextRequest = z
+  .object({
+    session_id: id.optional(),
+    texts: z.array(z.string().max(TRANSLATE_TEXT_MAX)).min(1).max(TRANSLATE_TEXTS_MAX),
+    source_lang: z.union([translationLanguage, z.literal('auto')]).default('auto'),
+    target_lang: translationLanguage,
+    direction: z.enum(['incoming', 'outgoing']).default('incoming'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.source_lang !== 'auto' && baseLanguage(v.source_lang) === baseLanguage(v.target_lang)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target_lang'],
+        message: 'same language as source_lang',
+      });
+    }
+  });
 export const translateTextResponse = z.object({
+  /** The engine that completed the request (each translation names its own). */
   engine: z.string(),
+  /** One per text, in the order of `texts`. */
   translations: z.array(
     z.object({
       text: z.string(),
-      detected_source_language: z.string().nullable(),
+      /** A code of the language list, or null when not detected (or not asked: explicit source). */
+      detected_source_language: translationLanguage.nullable(),
+      /** Served from the server's translation memory: no engine was asked for it. */
       from_memory: z.boolean(),
+      /** Null when the text held nothing to translate (only emoji, numbers, links...). */
+      engine: z.string().nullable(),
     }),
   ),
+  /** The chat's customer language after this call (null without `session_id` or unknown). */
+  customer_language: translationLanguage.nullable(),
 });
+
+/** The engine in use and what it offers, for the translation settings dialog. */
+export const translationLanguagesRequest = z.object({});
+export const translationLanguagesResponse = z.object({
+  /** The first configured engine that could tell its languages. */
+  engine: z.string(),
+  /** Every configured engine, in fallback order. */
+  engines: z.array(z.string()),
+  /** The engine detects the source language (`source_lang: "auto"`). */
+  auto_detect: z.boolean(),
+  sources: z.array(translationLanguage),
+  targets: z.array(translationLanguage),
+  /** The pairs it translates; null when any source goes to any target. */
+  pairs: z.array(z.object({ source: translationLanguage, target: translationLanguage })).nullable(),
+});
+
+/** Remember (or clear, with null) a chat's customer language; the seat's own chats only. */
+export const setCustomerLanguageRequest = z.object({
+  session_id: id,
+  customer_language: translationLanguage.nullable(),
+});
+export const setCustomerLanguageResponse = z.object({
+  session_id: id,
+  customer_language: translationLanguage.nullable(),
+});
+
+/**
+ * `data` of a translation failure. 500001 "Translation error": nothing can translate this
+ * (no engine configured, or no engine offers the pair); 500005 "Translation failed" (or
+ * "Failed to get language list"): the engines failed for now (unreachable, 5xx after retries,
+ * rate limit, quota). `message` is the key of the text in OTHER_MESSAGES.
+ */
+export const translationFailureReason = z.enum([
+  'not_configured',
+  'unsupported_pair',
+  'quota_exceeded',
+  'rate_limited',
+  'unavailable',
+  'auth_failed',
+  'bad_response',
+]);
+export type TranslationFailureReason = z.infer<typeof translationFailureReason>;
+export const translationErrorData = z.object({
+  message: z.enum(['translationFailed', 'translationError', 'languageListFailed']),
+  reason: translationFailureReason,
+  /** What each engine answered, in fallback order. */
+  attempts: z.array(z.object({ engine: z.string(), reason: translationFailureReason })),
+});
+export type TranslationErrorData = z.infer<typeof translationErrorData>;

@@ -95,6 +95,11 @@ export const groupsRepository = {
           .as('recent'),
       ])
       .where('seat_id', '=', seatId)
+      // Read chats add nothing; the partial index sessions_unread_idx holds only unread ones,
+      // so the poll touches the unread chats, not every chat of the seat.
+      // A literal, not a parameter: SQLite uses a partial index only when it can prove the
+      // query's condition implies the index's.
+      .where('un_read_count', '>', sql.lit(0))
       .groupBy('group_id');
     if (waitingOnly) q = q.where('last_direction', '=', 'in');
     if (groupId !== undefined) q = q.where('group_id', '=', groupId);

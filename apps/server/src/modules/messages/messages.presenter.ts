@@ -1,7 +1,10 @@
 import type { ChatMessage } from '@parley/protocol';
 import type { MessageRow } from '../../db/schema.js';
+import type { MediaUrls } from '../media/media-urls.js';
+import { toMedia, type StoredMedia } from '../media/media.presenter.js';
 
-export function toChatMessage(row: MessageRow): ChatMessage {
+/** A message as the seat that holds it sees it; its media URLs are signed for that seat. */
+export function toChatMessage(row: MessageRow, urls: MediaUrls): ChatMessage {
   const deleted = row.deleted_for_all === 1;
   return {
     msg_id: row.id,
@@ -10,7 +13,11 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     direction: row.direction,
     type: row.type,
     content: deleted ? '' : row.content,
-    media: !deleted && row.media ? JSON.parse(row.media) : null,
+    original_content: deleted ? null : (row.original_content ?? null),
+    media:
+      !deleted && row.media
+        ? toMedia(JSON.parse(row.media) as StoredMedia, row.seat_id, urls)
+        : null,
     status: row.status,
     created_at: row.created_at,
     deleted,

@@ -10,7 +10,9 @@ export const messagesRepository = {
       .where('session_id', '=', sessionId)
       .where('deleted_for_me', '=', 0);
     if (beforeId !== undefined) q = q.where('id', '<', beforeId);
-    return q.orderBy('id', 'desc').limit(limit).execute();
+    // Ordering by the index's own columns keeps PostgreSQL on messages_session_idx; ordered by
+    // id alone it walks the primary key backwards past other chats' newer messages.
+    return q.orderBy('session_id', 'desc').orderBy('id', 'desc').limit(limit).execute();
   },
 
   /** Oldest first, newer than `afterId` (inclusive when `inclusive`). */
@@ -21,6 +23,7 @@ export const messagesRepository = {
       .where('session_id', '=', sessionId)
       .where('deleted_for_me', '=', 0)
       .where('id', inclusive ? '>=' : '>', afterId)
+      .orderBy('session_id', 'asc')
       .orderBy('id', 'asc')
       .limit(limit)
       .execute();
@@ -45,6 +48,7 @@ export const messagesRepository = {
       .where('session_id', '=', sessionId)
       .where('deleted_for_me', '=', 0)
       .where('deleted_for_all', '=', 0)
+      .orderBy('session_id', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -58,7 +62,13 @@ export const messagesRepository = {
   async deleteForAll(db: Db, msgId: number) {
     await db
       .updateTable('messages')
-      .set({ deleted_for_all: 1, content: '', media: null })
+      .set({
+        deleted_for_all: 1,
+        content: '',
+        original_content: null,
+        media: null,
+        media_id: null,
+      })
       .where('id', '=', msgId)
       .execute();
   },

@@ -3,24 +3,50 @@ import {
   type CallRequest,
   type CallResponse,
   type ChatMessage,
+  type MediaKind,
+  type MessageType,
 } from '@parley/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { AppError, forbidden, notFound } from '../../lib/app-error.js';
+import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { MessageRow } from '../../db/schema.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
+import { toStoredMedia } from '../media/media.presenter.js';
+import type { MediaService } from '../media/media.service.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 
+/**
+ * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
+ * sent as a document (downloaded as it is rather than shown in the chat).
+ */
+const MESSAGE_MEDIA: Record<Exclude<MessageType, 'text'>, readonly MediaKind[]> = {
+  image: ['image'],
+  audio: ['audio'],
+  video: ['video'],
+  file: ['image', 'audio', 'video', 'file'],
+};
+const ANY_KIND = MESSAGE_MEDIA.file;
+
 export class MessagesService {
   constructor(
     private readonly db: Db,
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
+    private readonly media: MediaService,
   ) {}
+
+  private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
+
+  /** The media of a non-text message: this seat's (else 400001) and of a fitting kind. */
+  private async mediaFor(db: Db, seatId: number, type: MessageType, mediaId: string | undefined) {
+    if (type === 'text') return null;
+    if (!mediaId) throw invalidField('media_id', 'required');
+    return this.media.ownedFor(db, seatId, mediaId, MESSAGE_MEDIA[type]);
+  }
 
   /**
    * A page of a chat: the newest (no anchor), older than `before_id`, newer than `after_id`,
@@ -68,7 +94,7 @@ export class MessagesService {
       };
     }
     if (session.un_read_count > 0) await sessionsRepository.clearUnread(this.db, session.id);
-    return { ...page, list: page.list.map(toChatMessage) };
+    return { ...page, list: page.list.map(this.present) };
   }
 
   /** The anchor message with up to half a page of older and newer neighbours. */
@@ -93,8 +119,7 @@ export class MessagesService {
     input: CallRequest<'/v1/seat/chat/message'>,
   ): Promise<CallResponse<'/v1/seat/chat/message'>> {
     const existing = await messagesRepository.findByClientId(this.db, seatId, input.client_msg_id);
-    if (existing) return toChatMessage(existing);
-    if (input.type !== 'text') throw new AppError(ERROR_CODES.NOT_IMPLEMENTED);
+    if (existing) return this.present(existing);
 
     const account = await accountsRepository.findByPhone(this.db, input.send_phone);
     if (!account || account.seat_id !== seatId) throw forbidden();
@@ -106,6 +131,7 @@ export class MessagesService {
     );
     if (!session) throw notFound();
     if (session.blocked === 1 || session.group_type === 'blocked') throw forbidden();
+    const media = await this.mediaFor(this.db, seatId, input.type, input.media_id);
 
     const now = Date.now();
     try {
@@ -115,9 +141,11 @@ export class MessagesService {
           seat_id: seatId,
           client_msg_id: input.client_msg_id,
           direction: 'out',
-          type: 'text',
+          type: input.type,
           content: input.content,
-          media: null,
+          original_content: input.original_content?.trim() ? input.original_content : null,
+          media: media ? JSON.stringify(toStoredMedia(media)) : null,
+          media_id: media?.media_id ?? null,
           status: 'sent',
           created_at: now,
           deleted_for_me: 0,
@@ -125,12 +153,12 @@ export class MessagesService {
         });
         await sessionsRepository.recordOutgoing(trx, session.id, {
           time: now,
-          preview: previewOf('text', input.content),
-          type: 'text',
+          preview: previewOf(input.type, input.content),
+          type: input.type,
         });
         return message;
       });
-      return toChatMessage(row);
+      return this.present(row);
     } catch (err) {
       // The same id sent twice at once: the first insert won; answer with it.
       if (isUniqueViolation(err)) {
@@ -139,7 +167,7 @@ export class MessagesService {
           seatId,
           input.client_msg_id,
         );
-        if (stored) return toChatMessage(stored);
+        if (stored) return this.present(stored);
       }
       throw err;
     }
@@ -148,12 +176,16 @@ export class MessagesService {
   /**
    * A customer's message to one of the seat accounts (the platform bridge, the CLI's
    * `chat:receive`). The chat is created in the owning seat's Ungrouped group on first contact;
-   * a blocked chat takes nothing. Raises the chat's unread count by one.
+   * a blocked chat takes nothing. Raises the chat's unread count by one. A message may carry
+   * a media already stored for the owning seat (`mediaId`, else 400001); its type is then the
+   * media's kind unless given (and must fit it); `content` is the caption.
    */
   async receive(input: {
     sendPhone: string;
     receiverPhone: string;
     content: string;
+    mediaId?: string;
+    type?: MessageType;
     at?: number;
   }): Promise<{ message: ChatMessage; seatId: number; sessionId: number } | { blocked: true }> {
     const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
@@ -169,6 +201,17 @@ export class MessagesService {
       );
       if (session && (session.blocked === 1 || session.group_type === 'blocked')) {
         return { blocked: true as const };
+      }
+      let type: MessageType = input.type ?? 'text';
+      let media = null;
+      if (input.mediaId !== undefined) {
+        if (type === 'text') {
+          // Each media kind has the message type of the same name.
+          type = (await this.media.ownedFor(trx, seatId, input.mediaId, ANY_KIND)).kind;
+        }
+        media = await this.mediaFor(trx, seatId, type, input.mediaId);
+      } else if (type !== 'text') {
+        throw invalidField('media_id', 'required');
       }
       if (!session) {
         const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
@@ -197,9 +240,10 @@ export class MessagesService {
         seat_id: seatId,
         client_msg_id: null,
         direction: 'in',
-        type: 'text',
+        type,
         content: input.content,
-        media: null,
+        media: media ? JSON.stringify(toStoredMedia(media)) : null,
+        media_id: media?.media_id ?? null,
         status: 'delivered',
         created_at: now,
         deleted_for_me: 0,
@@ -207,11 +251,28 @@ export class MessagesService {
       });
       await sessionsRepository.recordIncoming(trx, session.id, {
         time: now,
-        preview: previewOf('text', input.content),
-        type: 'text',
+        preview: previewOf(type, input.content),
+        type,
       });
-      return { message: toChatMessage(row), seatId, sessionId: session.id };
+      return { message: this.present(row), seatId, sessionId: session.id };
     });
+  }
+
+  /**
+   * A customer sends a file (the CLI's `chat:receive --file`): stored for the seat holding the
+   * account through the same checks as an upload, then received like any message.
+   */
+  async receiveFile(input: {
+    sendPhone: string;
+    receiverPhone: string;
+    content: string;
+    filePath: string;
+    kind?: MediaKind;
+  }) {
+    const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
+    if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
+    const media = await this.media.storeFile(account.seat_id, input.filePath, input.kind);
+    return this.receive({ ...input, mediaId: media.media_id });
   }
 
   /**

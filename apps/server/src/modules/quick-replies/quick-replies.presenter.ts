@@ -1,15 +1,15 @@
 import type { QuickReply } from '@parley/protocol';
 import type { QuickReplyRow } from '../../db/schema.js';
 
-export function toQuickReply(row: QuickReplyRow): QuickReply {
+/** A quick reply or material; `media` is its image or audio (signed), null for text. */
+export function toQuickReply(row: QuickReplyRow, media: QuickReply['media']): QuickReply {
   return {
     id: row.id,
     kind: row.kind,
     name: row.name,
     content: row.content,
     media_id: row.media_id,
-    // Media of materials is served once uploads land.
-    media: null,
+    media,
     updated_at: row.updated_at,
   };
 }

@@ -1,6 +1,9 @@
-import { ERROR_CODES, type CallRequest, type CallResponse } from '@parley/protocol';
+import type { CallRequest, CallResponse } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import { AppError, invalidField, notFound } from '../../lib/app-error.js';
+import type { MediaRow, QuickReplyRow } from '../../db/schema.js';
+import { invalidField, notFound } from '../../lib/app-error.js';
+import { mediaRepository } from '../media/media.repository.js';
+import type { MediaService } from '../media/media.service.js';
 import { toQuickReply } from './quick-replies.presenter.js';
 import { quickRepliesRepository } from './quick-replies.repository.js';
 
@@ -8,15 +11,25 @@ type DoType = CallRequest<'/v1/seat/chat/quickReplyDoType'>;
 type Fields = Extract<DoType, { type: 'add' | 'edit' }>;
 
 /**
- * A seat's quick replies and materials. Text ones now; an image or audio one needs its upload
- * (`media_id`, else 100001) and answers 501001 until media uploads land.
+ * A seat's quick replies and materials. An image or audio material needs its upload
+ * (`media_id`, else 100001): this seat's media (else 400001) of the same kind (else 100001).
  */
 export class QuickRepliesService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly media: MediaService,
+  ) {}
 
   async list(seatId: number): Promise<CallResponse<'/v1/seat/chat/quickReplyList'>> {
     const rows = await quickRepliesRepository.listBySeat(this.db, seatId);
-    return { list: rows.map(toQuickReply) };
+    // One query for every material's media, not one per row.
+    const ids = [...new Set(rows.flatMap((r) => (r.media_id ? [r.media_id] : [])))];
+    const media = new Map(
+      (await mediaRepository.findManyForSeat(this.db, seatId, ids)).map((m) => [m.media_id, m]),
+    );
+    return {
+      list: rows.map((row) => this.present(row, seatId, media.get(row.media_id ?? ''))),
+    };
   }
 
   async doType(
@@ -25,9 +38,9 @@ export class QuickRepliesService {
   ): Promise<CallResponse<'/v1/seat/chat/quickReplyDoType'>> {
     switch (input.type) {
       case 'add': {
-        const fields = this.fields(input);
+        const { fields, media } = await this.fields(seatId, input);
         const row = await quickRepliesRepository.insert(this.db, seatId, fields, Date.now());
-        return { item: toQuickReply(row), id: row.id };
+        return { item: this.present(row, seatId, media), id: row.id };
       }
       case 'edit': {
         if (input.kind !== 'text' && !input.media_id) {
@@ -36,7 +49,7 @@ export class QuickRepliesService {
         if (!(await quickRepliesRepository.findForSeat(this.db, seatId, input.id))) {
           throw notFound();
         }
-        const fields = this.fields(input);
+        const { fields, media } = await this.fields(seatId, input);
         const row = await quickRepliesRepository.update(
           this.db,
           seatId,
@@ -45,7 +58,7 @@ export class QuickRepliesService {
           Date.now(),
         );
         if (!row) throw notFound();
-        return { item: toQuickReply(row), id: row.id };
+        return { item: this.present(row, seatId, media), id: row.id };
       }
       case 'del': {
         const deleted = await quickRepliesRepository.delete(this.db, seatId, input.id);
@@ -55,11 +68,16 @@ export class QuickRepliesService {
     }
   }
 
-  private fields(input: Fields) {
-    if (input.kind !== 'text') {
-      if (!input.media_id) throw invalidField('media_id', 'required');
-      throw new AppError(ERROR_CODES.NOT_IMPLEMENTED);
-    }
-    return { kind: input.kind, name: input.name, content: input.content, media_id: null };
+  private present(row: QuickReplyRow, seatId: number, media: MediaRow | undefined) {
+    return toQuickReply(row, media ? this.media.present(media, seatId) : null);
+  }
+
+  private async fields(seatId: number, input: Fields) {
+    const base = { kind: input.kind, name: input.name, content: input.content };
+    if (input.kind === 'text') return { fields: { ...base, media_id: null }, media: undefined };
+    if (!input.media_id) throw invalidField('media_id', 'required');
+    // An image material takes an image upload, an audio material an audio one.
+    const media = await this.media.ownedFor(this.db, seatId, input.media_id, [input.kind]);
+    return { fields: { ...base, media_id: media.media_id }, media };
   }
 }

@@ -51,16 +51,14 @@ export const sessionsRepository = {
       .selectAll()
       .where((eb) => applyFilter(eb, f));
     if (after) {
+      // A row-value comparison, so the index seeks straight to the cursor (an OR chain made
+      // each page walk past every chat already shown).
       q = q.where((eb) =>
-        eb.or([
-          eb('is_top', '<', after.isTop),
-          eb.and([eb('is_top', '=', after.isTop), eb('latest_time', '<', after.latestTime)]),
-          eb.and([
-            eb('is_top', '=', after.isTop),
-            eb('latest_time', '=', after.latestTime),
-            eb('id', '<', after.id),
-          ]),
-        ]),
+        eb(
+          eb.refTuple('is_top', 'latest_time', 'id'),
+          '<',
+          eb.tuple(after.isTop, after.latestTime, after.id),
+        ),
       );
     }
     return q

@@ -12,6 +12,7 @@ import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import type { GroupsService } from '../groups/groups.service.js';
+import type { MediaUrls } from '../media/media-urls.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
@@ -55,6 +56,7 @@ export class SessionsService {
   constructor(
     private readonly db: Db,
     private readonly groups: GroupsService,
+    private readonly urls: MediaUrls,
   ) {}
 
   async groupInfo(
@@ -250,7 +252,7 @@ export class SessionsService {
         });
         return { session, message };
       });
-      return { session: present(session), message: toChatMessage(message) };
+      return { session: present(session), message: toChatMessage(message, this.urls) };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // A racing retry stored this id first, or another request created the same chat.
@@ -265,6 +267,6 @@ export class SessionsService {
     if (!message) return null;
     const session = await sessionsRepository.findForSeat(this.db, seatId, message.session_id);
     if (!session) return null;
-    return { session: present(session), message: toChatMessage(message) };
+    return { session: present(session), message: toChatMessage(message, this.urls) };
   }
 }

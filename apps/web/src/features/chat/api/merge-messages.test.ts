@@ -10,6 +10,7 @@ const msg = (id: number, cid: string | null = null): ChatMessage => ({
   direction: cid ? 'out' : 'in',
   type: 'text',
   content: `m${id}`,
+  original_content: null,
   media: null,
   status: 'sent',
   created_at: id,

@@ -15,6 +15,7 @@ export function newLocalMessage(
     session_id: user.session_id,
     client_msg_id: newClientMsgId(),
     direction: 'out',
+    original_content: null,
     media: null,
     status: initialLocalStatus(),
     created_at: Date.now(),

@@ -21,6 +21,7 @@ const local = (sessionId: number, patch: Partial<LocalMessage> = {}): LocalMessa
     direction: 'out',
     type: 'text',
     content: `text ${n}`,
+    original_content: null,
     media: null,
     status: 'pending',
     created_at: 1_700_000_000_000 + n,
@@ -128,7 +129,7 @@ describe('pickReady', () => {
 
 describe('stored outbox', () => {
   it('round-trips unsent and refused messages; a reload tries the unsent ones again', () => {
-    const waiting = local(1, { status: 'waiting' });
+    const waiting = local(1, { status: 'waiting', original_content: 'Привет' });
     const refused = local(1, { status: 'failed', error: { code: '400003', msg: 'no' } });
     const image = local(2, { type: 'image', media, content: 'caption' });
     const back = fromStored(JSON.stringify(toStored([waiting, refused, image])));

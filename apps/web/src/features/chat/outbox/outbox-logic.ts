@@ -67,6 +67,7 @@ export interface StoredOutboxItem {
   receiver_phone: string;
   type: LocalMessage['type'];
   content: string;
+  original_content: string | null;
   media: Media | null;
   created_at: number;
   failed: boolean;
@@ -90,6 +91,7 @@ export function toStored(locals: readonly LocalMessage[]): StoredOutbox {
       receiver_phone: l.receiver_phone,
       type: l.type,
       content: l.content,
+      original_content: l.original_content,
       media: l.media,
       created_at: l.created_at,
       failed: l.status === 'failed',
@@ -138,6 +140,7 @@ export function fromStored(raw: string | null): LocalMessage[] {
     direction: 'out' as const,
     type: i.type,
     content: i.content,
+    original_content: typeof i.original_content === 'string' ? i.original_content : null,
     media: i.type === 'text' ? null : i.media,
     status: i.failed ? ('failed' as const) : ('pending' as const),
     created_at: i.created_at,

@@ -144,6 +144,7 @@ class OutboxRunner {
           receiver_phone: local.receiver_phone,
           type: local.type,
           content: local.content,
+          original_content: local.original_content ?? undefined,
           media_id: local.media?.media_id,
           client_msg_id: cid,
         },

@@ -1,0 +1,43 @@
+import type { Db } from '../../db/database.js';
+import type { TranslationMemoryTable } from '../../db/schema.js';
+
+export type MemoryKey = Pick<TranslationMemoryTable, 'engine' | 'source_lang' | 'target_lang'>;
+
+export const translationRepository = {
+  /** One engine's remembered translations of these texts (by hash), through the primary key. */
+  lookup(db: Db, key: MemoryKey, hashes: string[]) {
+    if (hashes.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('translation_memory')
+      .select(['text_hash', 'translated', 'detected_lang'])
+      .where('engine', '=', key.engine)
+      .where('source_lang', '=', key.source_lang)
+      .where('target_lang', '=', key.target_lang)
+      .where('text_hash', 'in', hashes)
+      .execute();
+  },
+
+  /** Another seat may have stored the same text meanwhile: the first one stays. */
+  async store(db: Db, rows: TranslationMemoryTable[]) {
+    if (rows.length === 0) return;
+    await db
+      .insertInto('translation_memory')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['engine', 'source_lang', 'target_lang', 'text_hash']).doNothing(),
+      )
+      .execute();
+  },
+
+  /** Scoped by seat; null when the chat is not this seat's. */
+  async setCustomerLanguage(db: Db, seatId: number, sessionId: number, language: string | null) {
+    const row = await db
+      .updateTable('sessions')
+      .set({ customer_language: language })
+      .where('seat_id', '=', seatId)
+      .where('id', '=', sessionId)
+      .returning(['id', 'customer_language'])
+      .executeTakeFirst();
+    return row ?? null;
+  },
+};

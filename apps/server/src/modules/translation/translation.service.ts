@@ -1,0 +1,272 @@
+import { createHash } from 'node:crypto';
+import {
+  ERROR_CODES,
+  OTHER_MESSAGES,
+  type CallRequest,
+  type CallResponse,
+  type TranslationErrorData,
+  type TranslationFailureReason,
+  type TranslationLanguageCode,
+} from '@parley/protocol';
+import type { Db } from '../../db/database.js';
+import type { TranslationMemoryTable } from '../../db/schema.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { toListedCode } from '../../translation/languages.js';
+import { reassemble, segment, translatableRuns, type Segment } from '../../translation/protect.js';
+import {
+  TranslationProviderError,
+  type ProviderTranslation,
+  type TranslationProvider,
+} from '../../translation/provider.js';
+import { sessionsRepository } from '../sessions/sessions.repository.js';
+import { translationRepository } from './translation.repository.js';
+
+/** All engines together must answer within this, well inside the client's 50 s time-out. */
+const TRANSLATE_BUDGET_MS = 40_000;
+
+type Attempt = TranslationErrorData['attempts'][number];
+interface Translated {
+  text: string;
+  detected_source_language: TranslationLanguageCode | null;
+  from_memory: boolean;
+  engine: string | null;
+}
+export interface TranslationLog {
+  warn(obj: object, msg: string): void;
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function failure(
+  code: typeof ERROR_CODES.SERVICE_ERROR | typeof ERROR_CODES.SERVER_BUSY,
+  message: TranslationErrorData['message'],
+  reason: TranslationFailureReason,
+  attempts: Attempt[],
+): AppError {
+  const data: TranslationErrorData = { message, reason, attempts };
+  return new AppError(code, OTHER_MESSAGES[message], data);
+}
+
+/** 500001 when no engine could ever do it (none offers the pair), else 500005 (try later). */
+function translateFailure(attempts: Attempt[]): AppError {
+  const other = attempts.find((a) => a.reason !== 'unsupported_pair');
+  return other
+    ? failure(ERROR_CODES.SERVER_BUSY, 'translationFailed', other.reason, attempts)
+    : failure(ERROR_CODES.SERVICE_ERROR, 'translationError', 'unsupported_pair', attempts);
+}
+
+const notConfigured = () =>
+  failure(ERROR_CODES.SERVICE_ERROR, 'translationError', 'not_configured', []);
+
+/** The language most of the text was written in (by length); null when none was detected. */
+function dominant(items: { length: number; language: string | null }[]): string | null {
+  const weight = new Map<string, number>();
+  for (const { length, language } of items) {
+    if (language) weight.set(language, (weight.get(language) ?? 0) + length);
+  }
+  let best: string | null = null;
+  for (const [language, w] of weight) if (best === null || w > weight.get(best)!) best = language;
+  return best;
+}
+
+export class TranslationService {
+  constructor(
+    private readonly db: Db,
+    private readonly providers: TranslationProvider[],
+    private readonly log: TranslationLog = { warn: () => {} },
+  ) {}
+
+  /**
+   * Each text once, from the memory when an engine translated it before (for any seat), else
+   * by the first engine that can; the engine gets only the runs between protected tokens,
+   * all in one batch. An engine that fails hands the rest to the next one.
+   */
+  async translateTexts(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/translate/text_v2'>,
+  ): Promise<CallResponse<'/v1/seat/chat/translate/text_v2'>> {
+    const session =
+      input.session_id === undefined
+        ? null
+        : await sessionsRepository.findForSeat(this.db, seatId, input.session_id);
+    if (input.session_id !== undefined && !session) throw notFound();
+    if (this.providers.length === 0) throw notConfigured();
+
+    const source = input.source_lang;
+    const target = input.target_lang;
+    const segments = new Map<string, Segment[]>();
+    const results = new Map<string, Translated>();
+    for (const text of new Set(input.texts)) {
+      const segs = segment(text);
+      if (translatableRuns(segs).length === 0) {
+        results.set(text, {
+          text,
+          detected_source_language: null,
+          from_memory: false,
+          engine: null,
+        });
+      } else segments.set(text, segs);
+    }
+
+    let pending = [...segments.keys()];
+    let engine: string | null = null;
+    const attempts: Attempt[] = [];
+    const deadline = AbortSignal.timeout(TRANSLATE_BUDGET_MS);
+    for (const provider of this.providers) {
+      if (pending.length === 0) break;
+      const key = { engine: provider.name, source_lang: source, target_lang: target };
+      const hashes = new Map(pending.map((t) => [hashText(t), t]));
+      const hits = await translationRepository.lookup(this.db, key, [...hashes.keys()]);
+      for (const hit of hits) {
+        results.set(hashes.get(hit.text_hash)!, {
+          text: hit.translated,
+          detected_source_language: toListedCode(hit.detected_lang),
+          from_memory: true,
+          engine: provider.name,
+        });
+      }
+      if (hits.length > 0) engine = provider.name;
+      pending = pending.filter((t) => !results.has(t));
+      if (pending.length === 0) break;
+      try {
+        const fresh = await this.translateRuns(provider, pending, segments, input, deadline);
+        const now = Date.now();
+        const rows: TranslationMemoryTable[] = [];
+        for (const [text, t] of fresh) {
+          results.set(text, t);
+          rows.push({
+            ...key,
+            text_hash: hashText(text),
+            translated: t.text,
+            detected_lang: t.detected_source_language,
+            created_at: now,
+          });
+        }
+        await translationRepository.store(this.db, rows);
+        engine = provider.name;
+        pending = [];
+      } catch (err) {
+        if (!(err instanceof TranslationProviderError)) throw err;
+        this.log.warn(
+          { engine: provider.name, reason: err.reason, err: err.message },
+          'translation engine failed',
+        );
+        attempts.push({ engine: provider.name, reason: err.reason });
+      }
+    }
+    if (pending.length > 0) throw translateFailure(attempts);
+
+    const translations = input.texts.map((t) => results.get(t)!);
+    let customerLanguage = toListedCode(session?.customer_language);
+    if (session && input.direction === 'incoming' && source === 'auto') {
+      const detected = toListedCode(
+        dominant(
+          input.texts.map((t, i) => ({
+            length: t.length,
+            language: translations[i]!.detected_source_language,
+          })),
+        ),
+      );
+      if (detected && detected !== customerLanguage) {
+        await translationRepository.setCustomerLanguage(this.db, seatId, session.id, detected);
+        customerLanguage = detected;
+      }
+    }
+    return {
+      engine: engine ?? this.providers[0]!.name,
+      translations,
+      customer_language: customerLanguage,
+    };
+  }
+
+  /** The pending texts' runs, de-duplicated, in one batch to one engine; texts rebuilt. */
+  private async translateRuns(
+    provider: TranslationProvider,
+    texts: string[],
+    segments: Map<string, Segment[]>,
+    input: CallRequest<'/v1/seat/chat/translate/text_v2'>,
+    signal: AbortSignal,
+  ): Promise<Map<string, Translated>> {
+    const runs = [...new Set(texts.flatMap((t) => translatableRuns(segments.get(t)!)))];
+    const answers = await provider.translate(runs, input.source_lang, input.target_lang, signal);
+    if (answers.length !== runs.length) {
+      throw new TranslationProviderError(provider.name, 'bad_response', 'answer count differs');
+    }
+    const byRun = new Map<string, ProviderTranslation>(runs.map((r, i) => [r, answers[i]!]));
+    const out = new Map<string, Translated>();
+    for (const text of texts) {
+      const segs = segments.get(text)!;
+      const own = translatableRuns(segs);
+      const translated = own.map((r) => byRun.get(r)!);
+      out.set(text, {
+        text: reassemble(
+          segs,
+          translated.map((t) => t.text),
+        ),
+        // Only a detection is reported; an explicit source was not detected.
+        detected_source_language:
+          input.source_lang === 'auto'
+            ? toListedCode(
+                dominant(
+                  own.map((r, i) => ({
+                    length: r.length,
+                    language: translated[i]!.detectedSource,
+                  })),
+                ),
+              )
+            : null,
+        from_memory: false,
+        engine: provider.name,
+      });
+    }
+    return out;
+  }
+
+  /** The first engine, in fallback order, that can tell what it offers. */
+  async languages(): Promise<CallResponse<'/v1/seat/chat/translate/languages'>> {
+    if (this.providers.length === 0) throw notConfigured();
+    const attempts: Attempt[] = [];
+    for (const provider of this.providers) {
+      try {
+        const langs = await provider.languages(AbortSignal.timeout(TRANSLATE_BUDGET_MS));
+        return {
+          engine: provider.name,
+          engines: this.providers.map((p) => p.name),
+          auto_detect: langs.autoDetect,
+          sources: langs.sources,
+          targets: langs.targets,
+          pairs: langs.pairs,
+        };
+      } catch (err) {
+        if (!(err instanceof TranslationProviderError)) throw err;
+        this.log.warn(
+          { engine: provider.name, reason: err.reason, err: err.message },
+          'language list failed',
+        );
+        attempts.push({ engine: provider.name, reason: err.reason });
+      }
+    }
+    throw failure(
+      ERROR_CODES.SERVER_BUSY,
+      'languageListFailed',
+      attempts[0]?.reason ?? 'unavailable',
+      attempts,
+    );
+  }
+
+  async setCustomerLanguage(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/set_customer_language'>,
+  ): Promise<CallResponse<'/v1/seat/chat/set_customer_language'>> {
+    const row = await translationRepository.setCustomerLanguage(
+      this.db,
+      seatId,
+      input.session_id,
+      input.customer_language,
+    );
+    if (!row) throw notFound();
+    return { session_id: row.id, customer_language: toListedCode(row.customer_language) };
+  }
+}

@@ -1,0 +1,154 @@
+import { baseLanguage, type TranslationLanguageCode } from '@parley/protocol';
+import { failureOf, parseJson, requestWithRetry, type HttpPolicy } from './http.js';
+import { LISTED_CODES, toListedCode } from './languages.js';
+import {
+  Cached,
+  TranslationProviderError,
+  chunk,
+  type ProviderLanguages,
+  type ProviderTranslation,
+  type SourceLanguage,
+  type TranslationProvider,
+} from './provider.js';
+
+/** DeepL's limits per /v2/translate call: 50 texts, 128 KiB of request (kept well under). */
+const MAX_TEXTS = 50;
+const MAX_BYTES = 100_000;
+const LANGUAGES_TTL_MS = 60 * 60_000;
+
+/** Keys of the Free plan end in `:fx` and only work on the Free endpoint. */
+export function deeplBaseUrl(authKey: string, override: string | null = null): string {
+  if (override) return override.replace(/\/+$/, '');
+  return authKey.endsWith(':fx') ? 'https://api-free.deepl.com' : 'https://api.deepl.com';
+}
+
+/** DeepL takes source languages without variant: EN-GB -> EN, PT-BR -> PT, ZH-HANS -> ZH. */
+export function deeplSourceCode(code: TranslationLanguageCode): string {
+  return baseLanguage(code);
+}
+
+interface DeeplLanguage {
+  language: string;
+}
+
+/** DeepL API v2 (https://developers.deepl.com/docs/api-reference/translate). */
+export class DeeplProvider implements TranslationProvider {
+  readonly name = 'deepl';
+  private readonly baseUrl: string;
+  private readonly languageList: Cached<{ sources: string[]; targets: string[] }>;
+
+  constructor(
+    private readonly authKey: string,
+    apiUrl: string | null,
+    private readonly policy: HttpPolicy,
+  ) {
+    this.baseUrl = deeplBaseUrl(authKey, apiUrl);
+    this.languageList = new Cached(LANGUAGES_TTL_MS, async (signal) => {
+      const [sources, targets] = await Promise.all([
+        this.fetchLanguages('source', signal),
+        this.fetchLanguages('target', signal),
+      ]);
+      return { sources, targets };
+    });
+  }
+
+  private headers(json: boolean): Record<string, string> {
+    return {
+      authorization: `DeepL-Auth-Key ${this.authKey}`,
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    };
+  }
+
+  async translate(
+    texts: string[],
+    source: SourceLanguage,
+    target: TranslationLanguageCode,
+    signal?: AbortSignal,
+  ): Promise<ProviderTranslation[]> {
+    const out: ProviderTranslation[] = [];
+    const batches = chunk(texts, (t) => Buffer.byteLength(t) + 16, MAX_TEXTS, MAX_BYTES);
+    // One call after another, so a burst of chunks does not trip the rate limit.
+    for (const batch of batches) {
+      out.push(...(await this.translateBatch(batch, source, target, signal)));
+    }
+    return out;
+  }
+
+  private async translateBatch(
+    texts: string[],
+    source: SourceLanguage,
+    target: TranslationLanguageCode,
+    signal?: AbortSignal,
+  ): Promise<ProviderTranslation[]> {
+    const body = {
+      text: texts,
+      target_lang: target,
+      ...(source === 'auto' ? {} : { source_lang: deeplSourceCode(source) }),
+      // Pieces between protected tokens keep their own case and punctuation.
+      preserve_formatting: true,
+    };
+    const res = await requestWithRetry(
+      this.name,
+      `${this.baseUrl}/v2/translate`,
+      { method: 'POST', headers: this.headers(true), body: JSON.stringify(body) },
+      this.policy,
+      signal,
+    );
+    if (res.status === 456) {
+      throw new TranslationProviderError(this.name, 'quota_exceeded', 'quota exceeded (HTTP 456)');
+    }
+    if (res.status === 400 && /lang/i.test(res.body)) {
+      throw new TranslationProviderError(this.name, 'unsupported_pair', res.body.slice(0, 200));
+    }
+    if (res.status !== 200) throw failureOf(this.name, res.status, res.body);
+    const json = parseJson(this.name, res.body) as {
+      translations?: { text?: unknown; detected_source_language?: unknown }[];
+    };
+    const list = json.translations;
+    if (!Array.isArray(list) || list.length !== texts.length) {
+      throw new TranslationProviderError(this.name, 'bad_response', 'translations do not match');
+    }
+    return list.map((t) => {
+      if (typeof t.text !== 'string') {
+        throw new TranslationProviderError(this.name, 'bad_response', 'translation is not text');
+      }
+      const detected =
+        typeof t.detected_source_language === 'string' ? t.detected_source_language : null;
+      return { text: t.text, detectedSource: toListedCode(detected) };
+    });
+  }
+
+  private async fetchLanguages(type: 'source' | 'target', signal?: AbortSignal) {
+    const res = await requestWithRetry(
+      this.name,
+      `${this.baseUrl}/v2/languages?type=${type}`,
+      { method: 'GET', headers: this.headers(false) },
+      this.policy,
+      signal,
+    );
+    if (res.status !== 200) throw failureOf(this.name, res.status, res.body);
+    const list = parseJson(this.name, res.body);
+    if (!Array.isArray(list)) {
+      throw new TranslationProviderError(this.name, 'bad_response', 'language list expected');
+    }
+    return (list as DeeplLanguage[])
+      .map((l) => (typeof l?.language === 'string' ? l.language.toUpperCase() : ''))
+      .filter(Boolean);
+  }
+
+  async languages(signal?: AbortSignal): Promise<ProviderLanguages> {
+    const { sources, targets } = await this.languageList.get(signal);
+    const sourceSet = new Set(sources);
+    const targetSet = new Set(targets);
+    return {
+      autoDetect: true,
+      // A variant works as a source through its base (EN-GB -> EN).
+      sources: LISTED_CODES.filter((c) => sourceSet.has(deeplSourceCode(c))),
+      // DeepL still takes a base code (EN, PT) as target where it lists its variants.
+      targets: LISTED_CODES.filter(
+        (c) => targetSet.has(c) || (!c.includes('-') && targets.some((t) => t.startsWith(`${c}-`))),
+      ),
+      pairs: null,
+    };
+  }
+}

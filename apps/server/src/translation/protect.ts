@@ -1,0 +1,70 @@
+/**
+ * Tokens no engine may alter: they are cut out of the text, only the runs between them are
+ * translated, and the text is put back together around them. Engines given a whole sentence
+ * with placeholders move, drop or "translate" them now and then; a run cannot lose a token.
+ */
+const PROTECTED = new RegExp(
+  [
+    // URLs (not their trailing sentence punctuation).
+    String.raw`(?:https?:\/\/|www\.)[^\s<>"]*[^\s<>"'.,;:!?)\]}»”’]`,
+    // E-mail addresses.
+    String.raw`[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+`,
+    // @mentions.
+    String.raw`(?<![\p{L}\p{N}_])@[\p{L}\p{N}_.]*[\p{L}\p{N}_]`,
+    // Keycap emoji (1️⃣) before numbers, so the digit is not taken alone.
+    String.raw`[#*0-9]\uFE0F?\u20E3`,
+    // International phone numbers: +, then digits with spaces, dots, dashes or brackets.
+    String.raw`\+\(?\d[\d\s().-]{3,}\d`,
+    // Numbers not glued to a word: 12, 12.50, 1,000, 12:30, 2026-05-01, 50%.
+    String.raw`(?<![\p{L}\p{N}_])\d+(?:[.,:/-]\d+)*%?(?![\p{L}\p{N}_])`,
+    // Emoji: flags, and pictographs with skin tones, variation selectors and ZWJ joins.
+    String.raw`\p{Regional_Indicator}{2}`,
+    String.raw`\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}\u{E0020}-\u{E007F}]*(?:\u200D\p{Extended_Pictographic}[\uFE0F\p{Emoji_Modifier}]*)*`,
+  ].join('|'),
+  'gu',
+);
+
+export type Segment = { keep: true; text: string } | { keep: false; text: string };
+
+/** The text cut into protected tokens (and the spaces around them) and translatable runs. */
+export function segment(text: string): Segment[] {
+  const out: Segment[] = [];
+  const push = (keep: boolean, piece: string) => {
+    if (!piece) return;
+    const last = out[out.length - 1];
+    if (last && last.keep === keep) last.text += piece;
+    else out.push({ keep, text: piece } as Segment);
+  };
+  let at = 0;
+  for (const m of text.matchAll(PROTECTED)) {
+    pushRun(text.slice(at, m.index), push);
+    push(true, m[0]);
+    at = m.index + m[0].length;
+  }
+  pushRun(text.slice(at), push);
+  return out;
+}
+
+/** A run keeps its outer whitespace and bare punctuation to itself: only words go out. */
+function pushRun(run: string, push: (keep: boolean, piece: string) => void) {
+  if (!/[\p{L}]/u.test(run)) {
+    push(true, run);
+    return;
+  }
+  const lead = /^[\s]*/u.exec(run)![0];
+  const trail = /[\s]*$/u.exec(run.slice(lead.length))![0];
+  push(true, lead);
+  push(false, run.slice(lead.length, run.length - trail.length));
+  push(true, trail);
+}
+
+/** The runs an engine must translate, in order. */
+export function translatableRuns(segments: Segment[]): string[] {
+  return segments.filter((s) => !s.keep).map((s) => s.text);
+}
+
+/** Puts the text back together with each run replaced by its translation, in order. */
+export function reassemble(segments: Segment[], translatedRuns: string[]): string {
+  let i = 0;
+  return segments.map((s) => (s.keep ? s.text : (translatedRuns[i++] ?? s.text))).join('');
+}

@@ -1,0 +1,259 @@
+/**
+ * Local HTTP servers that follow the published APIs of DeepL (v2) and LibreTranslate, on
+ * loopback, for the adapters' contract tests: they check what the adapter sends (paths,
+ * headers, body shape, limits), answer in the documented shapes, count requests, and can be
+ * told to answer the next requests with an error status. Their "translation" is a small
+ * phrasebook, else the text tagged with the target language: easy to assert on.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+type Answer = number | { status: number; body?: unknown; headers?: Record<string, string> };
+
+const PHRASEBOOK: Record<string, Record<string, string>> = {
+  'es>en': { hola: 'Hello', gracias: 'Thank you', '¿cuánto cuesta?': 'How much is it?' },
+  'en>es': { hello: 'Hola', 'thank you': 'Gracias', 'how much is it?': '¿Cuánto cuesta?' },
+};
+const SPANISH = /[ñ¿¡áéíóú]|\b(hola|gracias|el|la|los|las|por|para|cuesta|quiero)\b/i;
+
+/** The phrasebook's answer, else `[target] text`. Languages are lower-case base codes. */
+export function phrasebook(text: string, source: string, target: string): string {
+  return PHRASEBOOK[`${source}>${target}`]?.[text.toLowerCase()] ?? `[${target}] ${text}`;
+}
+export function detect(text: string): string {
+  if (/[\u0400-\u04FF]/.test(text)) return 'ru';
+  return SPANISH.test(text) ? 'es' : 'en';
+}
+
+abstract class LocalEngine {
+  readonly requests: SeenRequest[] = [];
+  private readonly failures = new Map<string, Answer[]>();
+  private server: Server | null = null;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop() {
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
+  }
+
+  /** The next requests to `path` get these answers (a status, or a status with a body). */
+  failNext(path: string, ...answers: Answer[]) {
+    this.failures.set(path, [...(this.failures.get(path) ?? []), ...answers]);
+  }
+
+  /** Requests to one path (e.g. '/v2/translate'). */
+  calls(path: string): SeenRequest[] {
+    return this.requests.filter((r) => r.path === path);
+  }
+
+  reset() {
+    this.requests.length = 0;
+    this.failures.clear();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://local');
+    let body: unknown = raw;
+    if ((req.headers['content-type'] ?? '').includes('application/json') && raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return send(res, 400, { message: 'Invalid JSON' });
+      }
+    }
+    const seen = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+    };
+    this.requests.push(seen);
+    const forced = this.failures.get(url.pathname)?.shift();
+    if (forced !== undefined) {
+      const a = typeof forced === 'number' ? { status: forced } : forced;
+      return send(res, a.status, a.body ?? { message: `status ${a.status}` }, a.headers);
+    }
+    const [status, answer] = this.answer(seen);
+    send(res, status, answer);
+  }
+
+  protected abstract answer(req: SeenRequest): [number, unknown];
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const DEEPL_SOURCES = [
+  'BG',
+  'CS',
+  'DA',
+  'DE',
+  'EL',
+  'EN',
+  'ES',
+  'ET',
+  'FI',
+  'FR',
+  'HU',
+  'ID',
+  'IT',
+  'JA',
+  'KO',
+  'LT',
+  'LV',
+  'NB',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'RU',
+  'SK',
+  'SL',
+  'SV',
+  'TR',
+  'UK',
+  'ZH',
+];
+const DEEPL_TARGETS = [
+  ...DEEPL_SOURCES.filter((c) => !['EN', 'PT', 'ZH'].includes(c)),
+  'EN-GB',
+  'EN-US',
+  'PT-BR',
+  'PT-PT',
+  'ZH-HANS',
+  'ZH-HANT',
+];
+
+/** DeepL API v2: POST /v2/translate (JSON), GET /v2/languages, `DeepL-Auth-Key` auth. */
+export class LocalDeepl extends LocalEngine {
+  constructor(readonly authKey = 'local-key:fx') {
+    super();
+  }
+
+  protected answer(req: SeenRequest): [number, unknown] {
+    if (req.headers.authorization !== `DeepL-Auth-Key ${this.authKey}`) {
+      return [403, { message: 'Authorization failure, check auth_key' }];
+    }
+    if (req.method === 'GET' && req.path === '/v2/languages') {
+      const type = req.query.get('type') ?? 'source';
+      const list = type === 'target' ? DEEPL_TARGETS : DEEPL_SOURCES;
+      return [200, list.map((language) => ({ language, name: language }))];
+    }
+    if (req.method !== 'POST' || req.path !== '/v2/translate')
+      return [404, { message: 'Not found' }];
+    if (!(req.headers['content-type'] ?? '').includes('application/json')) {
+      return [415, { message: 'Unsupported media type' }];
+    }
+    const body = req.body as { text?: unknown; target_lang?: unknown; source_lang?: unknown };
+    if (
+      !Array.isArray(body.text) ||
+      body.text.length === 0 ||
+      !body.text.every((t) => typeof t === 'string')
+    ) {
+      return [400, { message: "Parameter 'text' not specified." }];
+    }
+    if (body.text.length > 50) return [413, { message: 'Request Entity Too Large' }];
+    const target = String(body.target_lang ?? '').toUpperCase();
+    if (!DEEPL_TARGETS.includes(target) && !['EN', 'PT', 'ZH'].includes(target)) {
+      return [400, { message: "Value for 'target_lang' not supported." }];
+    }
+    const source = body.source_lang === undefined ? null : String(body.source_lang).toUpperCase();
+    if (source !== null && !DEEPL_SOURCES.includes(source)) {
+      return [400, { message: "Value for 'source_lang' not supported." }];
+    }
+    const to = target.split('-')[0]!.toLowerCase();
+    return [
+      200,
+      {
+        translations: (body.text as string[]).map((text) => {
+          const from = source?.toLowerCase() ?? detect(text);
+          return { detected_source_language: from.toUpperCase(), text: phrasebook(text, from, to) };
+        }),
+      },
+    ];
+  }
+}
+
+const LIBRE_CODES = ['en', 'es', 'fr', 'de', 'pt', 'pb', 'ru', 'zh-Hans', 'zt', 'nb', 'ja'];
+
+/** LibreTranslate: POST /translate (q string or array), GET /languages; optional api_key. */
+export class LocalLibreTranslate extends LocalEngine {
+  constructor(readonly apiKey: string | null = null) {
+    super();
+  }
+
+  protected answer(req: SeenRequest): [number, unknown] {
+    if (req.method === 'GET' && req.path === '/languages') {
+      return [
+        200,
+        LIBRE_CODES.map((code) => ({
+          code,
+          name: code,
+          targets: LIBRE_CODES.filter((c) => c !== code),
+        })),
+      ];
+    }
+    if (req.method !== 'POST' || req.path !== '/translate') return [404, { error: 'Not Found' }];
+    const body = req.body as { q?: unknown; source?: unknown; target?: unknown; api_key?: unknown };
+    if (this.apiKey !== null && body.api_key !== this.apiKey) {
+      return [403, { error: 'Invalid API key' }];
+    }
+    if (body.q === undefined) return [400, { error: 'Invalid request: missing q parameter' }];
+    const source = String(body.source ?? '');
+    const target = String(body.target ?? '');
+    if (source !== 'auto' && !LIBRE_CODES.includes(source))
+      return [400, { error: `${source} is not supported` }];
+    if (!LIBRE_CODES.includes(target)) return [400, { error: `${target} is not supported` }];
+    const one = (text: string) => {
+      const from = source === 'auto' ? detect(text) : source;
+      return { text: phrasebook(text, from.slice(0, 2), target.slice(0, 2)), from };
+    };
+    if (Array.isArray(body.q)) {
+      const out = (body.q as string[]).map(one);
+      return [
+        200,
+        {
+          translatedText: out.map((o) => o.text),
+          ...(source === 'auto'
+            ? { detectedLanguage: out.map((o) => ({ confidence: 90, language: o.from })) }
+            : {}),
+        },
+      ];
+    }
+    const o = one(String(body.q));
+    return [
+      200,
+      {
+        translatedText: o.text,
+        ...(source === 'auto' ? { detectedLanguage: { confidence: 90, language: o.from } } : {}),
+      },
+    ];
+  }
+}

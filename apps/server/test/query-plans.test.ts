@@ -1,0 +1,118 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/database.js';
+import type { Database } from '../src/db/schema.js';
+import { groupsRepository } from '../src/modules/groups/groups.repository.js';
+import { messagesRepository } from '../src/modules/messages/messages.repository.js';
+import { sessionsRepository } from '../src/modules/sessions/sessions.repository.js';
+import { createTestApp, usingPg, type TestApp } from './helper.js';
+
+/**
+ * The list queries must be answered from their indexes, not by scanning: each test runs a
+ * repository query on a connection that records the SQL, then asks the engine for its plan
+ * (PostgreSQL with sequential scans discouraged, since its tables are tiny here and it would
+ * otherwise always prefer a scan).
+ */
+let t: TestApp;
+let explain: (query: CompiledQuery) => Promise<string>;
+let logged: Db;
+let captured: CompiledQuery[] = [];
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const log = (event: { level: string; query: CompiledQuery }) => {
+    if (event.level === 'query') captured.push(event.query);
+  };
+  if (usingPg) {
+    const client = new pg.Client({
+      connectionString: t.config.databaseUrl!,
+      options: `-c search_path=${t.config.pgSchema}`,
+    });
+    await client.connect();
+    await client.query('set enable_seqscan = off');
+    const pool = new pg.Pool({
+      connectionString: t.config.databaseUrl!,
+      options: `-c search_path=${t.config.pgSchema}`,
+      max: 1,
+    });
+    logged = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    explain = async (q) => {
+      const res = await client.query<{ 'QUERY PLAN': string }>(
+        `explain ${q.sql}`,
+        q.parameters as unknown[],
+      );
+      return res.rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    close = async () => {
+      await logged.destroy();
+      await client.end();
+    };
+  } else {
+    const file = path.join(t.config.dataDir, 'parley.db');
+    const sqlite = new SQLite(file);
+    logged = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SQLite(file) }),
+      log,
+    });
+    explain = async (q) =>
+      sqlite
+        .prepare(`explain query plan ${q.sql}`)
+        .all(...(q.parameters as unknown[]))
+        .map((r) => (r as { detail: string }).detail)
+        .join('\n');
+    close = async () => {
+      await logged.destroy();
+      sqlite.close();
+    };
+  }
+});
+afterAll(async () => {
+  await close?.();
+  await t?.close();
+});
+
+async function planOf(run: (db: Db) => Promise<unknown>): Promise<string> {
+  captured = [];
+  await run(logged);
+  expect(captured).toHaveLength(1);
+  return explain(captured[0]!);
+}
+
+describe('query plans', () => {
+  it('the user list seeks to the keyset cursor in sessions_list_idx', async () => {
+    const plan = await planOf((db) =>
+      sessionsRepository.page(
+        db,
+        { seatId: 1, groupId: 1, userTimeType: 1, recentSince: 0, waitingOnly: false },
+        { isTop: 0, latestTime: 1_700_000_000_000, id: 500 },
+        51,
+      ),
+    );
+    expect(plan).toContain('sessions_list_idx');
+    if (usingPg) expect(plan).toMatch(/Index Cond:.*ROW\(is_top, latest_time, id\) < ROW/);
+    else expect(plan).toMatch(/\(is_top,latest_time,id\)<\(\?,\?,\?\)|\(is_top,latest_time\)</);
+    expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
+  });
+
+  it("the group list's unread sums read the partial index of unread chats", async () => {
+    const plan = await planOf((db) => groupsRepository.unreadByGroup(db, 1, 0, false));
+    expect(plan).toContain('sessions_unread_idx');
+  });
+
+  it("a chat's pages use messages_session_idx in both directions", async () => {
+    for (const run of [
+      (db: Db) => messagesRepository.pageBefore(db, 7, 1000, 51),
+      (db: Db) => messagesRepository.pageBefore(db, 7, undefined, 51),
+      (db: Db) => messagesRepository.pageAfter(db, 7, 1000, 51),
+      (db: Db) => messagesRepository.latestShown(db, 7),
+    ]) {
+      const plan = await planOf(run);
+      expect(plan).toContain('messages_session_idx');
+      expect(plan).not.toMatch(/TEMP B-TREE|messages_pkey/);
+    }
+  });
+});

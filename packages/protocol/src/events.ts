@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { chatMessage, group, id, messageStatus, sessionItem } from './entities.js';
+import { batchStatus } from './calls/messages.js';
+
+/**
+ * The push channel: one WebSocket per signed-in console at `REALTIME_PATH`. Pushed events
+ * reuse the HTTP answers' shapes and carry the seat's monotonically increasing event `id`, so
+ * the client upserts by id and, after a reconnect, resumes from the last id it saw.
+ */
+export const REALTIME_PATH = '/v1/seat/realtime' as const;
+
+/** The push-event map: event type -> payload. */
+export const EVENT_PAYLOADS = {
+  /** A message arrived from the customer or was sent (from any console or a batch). */
+  'message.created': z.object({ message: chatMessage, session: sessionItem }),
+  /** A message changed (delivery status, deletion for all, ...): the whole new message. */
+  'message.updated': z.object({ message: chatMessage }),
+  /** A message hidden for this seat ("only for me"). */
+  'message.deleted': z.object({ session_id: id, msg_id: id }),
+  /** Delivery status of an outgoing message, as the platform reports it. */
+  'message.status': z.object({ session_id: id, msg_id: id, status: messageStatus }),
+  /** A chat appeared (first contact, addSession). */
+  'session.created': z.object({ session: sessionItem }),
+  /** A chat changed: moved, pinned, blocked or unblocked, remark, language, read. */
+  'session.updated': z.object({ session: sessionItem }),
+  'session.deleted': z.object({ session_id: id }),
+  /** The seat's groups or unread counts changed: the group list as getGroupList answers it. */
+  'groups.changed': z.object({
+    group_list: z.array(group),
+    seat_one_seat_msg_count: z.number().int().nonnegative(),
+    seat_two_seat_msg_count: z.number().int().nonnegative(),
+    un_read_count: z.number().int().nonnegative(),
+  }),
+  'batch.progress': batchStatus,
+} as const;
+
+export type EventType = keyof typeof EVENT_PAYLOADS;
+export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+export const EVENT_TYPES = Object.keys(EVENT_PAYLOADS) as EventType[];
+
+/** One pushed event. */
+export interface PushEvent<T extends EventType = EventType> {
+  /** Increases by one per event of the seat; the client keeps the last it handled. */
+  id: number;
+  type: T;
+  data: EventPayload<T>;
+  /** Epoch ms. */
+  at: number;
+}
+
+/** What the server says on the socket besides events. */
+export const serverFrame = z.discriminatedUnion('kind', [
+  /** After authentication: the newest event id (start from here when fetching fresh). */
+  z.object({ kind: z.literal('ready'), last_event_id: z.number().int().nonnegative() }),
+  /** The resume point is older than the server keeps: refetch everything, then go on. */
+  z.object({ kind: z.literal('reset'), last_event_id: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal('event'),
+    id: z.number().int().positive(),
+    type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]),
+    data: z.unknown(),
+    at: z.number().int().nonnegative(),
+  }),
+  /** The token expired or was revoked: 400002, the socket closes. */
+  z.object({ kind: z.literal('error'), code: z.string(), msg: z.string() }),
+]);
+export type ServerFrame = z.infer<typeof serverFrame>;
+
+/** What the client sends: its token first, then the last event id it handled (0 for none). */
+export const clientHello = z.object({
+  token: z.string().min(1).max(256),
+  last_event_id: z.number().int().nonnegative().default(0),
+});
+export type ClientHello = z.input<typeof clientHello>;
