@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import type { ChatMessage, MessageType } from '@parley/protocol';
@@ -18,12 +18,25 @@ const fixture = (name: string) => path.join(MEDIA_DIR, name);
 
 const FILES = {
   image: 'photo.png',
-  audio: 'voice.ogg',
+  audio: 'tone.mp3',
   video: 'clip.webm',
-  pdf: 'invoice.pdf',
-  text: 'notes.txt',
-  brokenAudio: 'broken.ogg',
+  pdf: 'doc.pdf',
 } as const;
+
+/**
+ * An Ogg/Opus file whose first page (the Opus header) is real and the rest is noise: the
+ * server takes it as audio (its type is read from the header), the browser cannot play it.
+ */
+function brokenOgg(file: string): string {
+  const real = readFileSync(fixture('voice.ogg'));
+  const segments = real[26]!;
+  let length = 27 + segments;
+  for (let i = 0; i < segments; i += 1) length += real[27 + i]!;
+  const noise = Buffer.alloc(2048);
+  for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 7919 + 13) % 251;
+  writeFileSync(file, Buffer.concat([real.subarray(0, length), noise]));
+  return file;
+}
 
 function mediaBubbles(page: Page, type: MessageType): Locator {
   return page.locator(`[data-testid="message-item"][data-type="${type}"]`);
@@ -161,16 +174,14 @@ test('an image pasted into the composer and a file dropped on the chat are sent'
   await expect(page.getByTestId('composer-input')).toHaveValue('');
 
   // Drop: a file dragged from the desktop onto the chat pane.
-  const text = readFileSync(fixture(FILES.text)).toString('base64');
-  const data = await page.evaluateHandle(
-    ({ b64, name }) => {
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const dt = new DataTransfer();
-      dt.items.add(new File([bytes], name, { type: 'text/plain' }));
-      return dt;
-    },
-    { b64: text, name: FILES.text },
-  );
+  const notes = 'notes for the customer.txt';
+  const data = await page.evaluateHandle((name) => {
+    const dt = new DataTransfer();
+    dt.items.add(
+      new File(['Opening hours: 9-18, Monday to Friday.\n'], name, { type: 'text/plain' }),
+    );
+    return dt;
+  }, notes);
   const pane = page.getByTestId('chat-pane');
   await pane.dispatchEvent('dragenter', { dataTransfer: data });
   await expect(page.getByTestId('drop-overlay')).toBeVisible();
@@ -179,18 +190,18 @@ test('an image pasted into the composer and a file dropped on the chat are sent'
   await expect(page.getByTestId('drop-overlay')).toHaveCount(0);
   const file = mediaBubbles(page, 'file');
   await expect(file).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
-  await expect(file.getByTestId('message-file-name')).toHaveText(FILES.text);
+  await expect(file.getByTestId('message-file-name')).toHaveText(notes);
 
   const list = await chatRecord(parley.url, token, session);
   expect(stored(list, 'image')).toHaveLength(1);
-  expect(stored(list, 'file').map((m) => m.media?.file_name)).toEqual([FILES.text]);
+  expect(stored(list, 'file').map((m) => m.media?.file_name)).toEqual([notes]);
 
   await page.reload();
   await openChat(page, session.session_id);
   await expectLoaded(mediaBubbles(page, 'image').getByTestId('message-image-thumb'));
-  await expect(mediaBubbles(page, 'file').getByTestId('message-file-name')).toHaveText(FILES.text);
+  await expect(mediaBubbles(page, 'file').getByTestId('message-file-name')).toHaveText(notes);
   expect(await downloadName(page, mediaBubbles(page, 'file').getByTestId('message-file'))).toBe(
-    FILES.text,
+    notes,
   );
 });
 
@@ -198,29 +209,13 @@ test("a customer's image shows its thumbnail; an audio that cannot be played say
   page,
   parley,
   freshSeat,
-}) => {
+}, testInfo) => {
   const customer = customerPhone();
   await parley.cli('chat:receive', freshSeat.phone, customer, 'Look at this');
-  await parley.cli(
-    'chat:receive',
-    freshSeat.phone,
-    customer,
-    '',
-    '--file',
-    fixture(FILES.image),
-    '--kind',
-    'image',
-  );
-  await parley.cli(
-    'chat:receive',
-    freshSeat.phone,
-    customer,
-    '',
-    '--file',
-    fixture(FILES.brokenAudio),
-    '--kind',
-    'audio',
-  );
+  const photo = fixture('photo.jpg');
+  await parley.cli('chat:receive', freshSeat.phone, customer, '--file', photo, '--kind', 'image');
+  const broken = brokenOgg(testInfo.outputPath('voice-message.ogg'));
+  await parley.cli('chat:receive', freshSeat.phone, customer, '--file', broken, '--kind', 'audio');
   const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
   const session = await findSession(parley.url, token, customer);
   const list = await chatRecord(parley.url, token, session);
