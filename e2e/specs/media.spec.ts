@@ -205,7 +205,7 @@ test('an image pasted into the composer and a file dropped on the chat are sent'
   );
 });
 
-test("a customer's image shows its thumbnail; an audio that cannot be played says so", async ({
+test("a customer's image shows its thumbnail; audio and video that cannot be played say so", async ({
   page,
   parley,
   freshSeat,
@@ -216,6 +216,11 @@ test("a customer's image shows its thumbnail; an audio that cannot be played say
   await parley.cli('chat:receive', freshSeat.phone, customer, '--file', photo, '--kind', 'image');
   const broken = brokenOgg(testInfo.outputPath('voice-message.ogg'));
   await parley.cli('chat:receive', freshSeat.phone, customer, '--file', broken, '--kind', 'audio');
+  // A WebM whose header is real and whose frames are noise.
+  const video = testInfo.outputPath('holiday.webm');
+  const noise = Buffer.alloc(4096, 0x5a);
+  writeFileSync(video, Buffer.concat([readFileSync(fixture('clip.webm')).subarray(0, 300), noise]));
+  await parley.cli('chat:receive', freshSeat.phone, customer, '--file', video, '--kind', 'video');
   const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
   const session = await findSession(parley.url, token, customer);
   const list = await chatRecord(parley.url, token, session);
@@ -234,6 +239,11 @@ test("a customer's image shows its thumbnail; an audio that cannot be played say
   await expect(audio).toHaveAttribute('data-direction', 'in');
   await expect(audio.getByTestId('media-error')).toHaveText('Audio playback failed');
   await expect(audio.getByTestId('message-file')).toBeVisible();
+
+  const clip = mediaBubbles(page, 'video');
+  await expect(clip).toHaveAttribute('data-direction', 'in');
+  await expect(clip.getByTestId('media-error')).toHaveText('Video playback failed');
+  await expect(clip.getByTestId('message-file-name')).toHaveText('holiday.webm');
 });
 
 test('a failed upload can be retried; the message is then sent once', async ({

@@ -39,9 +39,10 @@ describe('formatSize', () => {
 });
 
 describe('formatDuration', () => {
-  it('shows m:ss, and h:mm:ss from an hour', () => {
+  it('shows whole seconds elapsed as m:ss, and h:mm:ss from an hour', () => {
     expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(4_600)).toBe('0:05');
+    expect(formatDuration(999)).toBe('0:00');
+    expect(formatDuration(4_600)).toBe('0:04');
     expect(formatDuration(65_000)).toBe('1:05');
     expect(formatDuration(3_725_000)).toBe('1:02:05');
   });

@@ -33,9 +33,9 @@ export function formatSize(bytes: number, locale = 'en'): string {
   return `${number} ${UNITS[unit]}`;
 }
 
-/** A duration as m:ss (h:mm:ss from an hour). */
+/** A duration as m:ss (h:mm:ss from an hour), whole seconds elapsed (like a timer). */
 export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.round(ms / 1000));
+  const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, '0');
