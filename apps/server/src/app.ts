@@ -9,6 +9,7 @@ import { quickRepliesRoutes } from './modules/quick-replies/quick-replies.routes
 import { notImplementedRoutes } from './modules/not-implemented/not-implemented.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { translationRoutes } from './modules/translation/translation.routes.js';
+import { telegramRoutes } from './modules/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -59,6 +60,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   quickRepliesRoutes(calls, services.quickReplies);
   translationRoutes(calls, services.translation);
   await mediaRoutes(app, services.auth, services.media);
+  telegramRoutes(calls, services.telegram);
   notImplementedRoutes(calls);
   registerHealth(app);
   await registerStatic(app, config);

@@ -15,6 +15,7 @@ import {
 } from './modules/translation/translation.service.js';
 import { createProviders } from './translation/engines.js';
 import { LocalMediaStorage } from './plugins/storage.js';
+import { TelegramService } from './modules/telegram/telegram.service.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -27,6 +28,7 @@ export interface Services {
   quickReplies: QuickRepliesService;
   translation: TranslationService;
   media: MediaService;
+  telegram: TelegramService;
 }
 
 export async function createServices(
@@ -53,5 +55,6 @@ export async function createServices(
     messages: new MessagesService(db, config, media),
     quickReplies: new QuickRepliesService(db, media),
     media,
+    telegram: new TelegramService(db),
   };
 }

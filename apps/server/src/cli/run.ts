@@ -34,7 +34,8 @@ Seats (operators):
   seat:list                                               list seats
 
 Phone accounts (send_phone):
-  account:add <phone> [--label <l>]                       register a phone account
+  account:add <phone> [--label <l>] [--channel <c>]      register a phone account; channel:
+                                                          platform (default), telegram, sandbox
   account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
   account:list                                            list phone accounts
 
@@ -43,6 +44,11 @@ Customers (simulated; the platform bridge does this for real):
   chat:receive <account-phone> <customer-phone> [caption] --file <path> [--kind image|audio|video|file]
                                                           a customer sends a file (checked like an
                                                           upload; kind by its bytes when not given)
+  tg:profile <account-phone> <customer-phone> [--username <u>] [--first-name <f>]
+             [--last-name <l>] [--photo-url <url>] [--chat-id <id>]
+                                                          record the Telegram profile of a customer
+                                                          of a Telegram account (shown on the
+                                                          profile card; lets addSession reach them)
 
 Demo:
   demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD})
@@ -52,6 +58,11 @@ Exit status: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 already exi
 5 invalid value.`;
 
 class UsageError extends Error {}
+
+const CHANNELS = ['platform', 'telegram', 'sandbox'] as const;
+function isChannel(value: string): value is (typeof CHANNELS)[number] {
+  return (CHANNELS as readonly string[]).includes(value);
+}
 
 interface Parsed {
   positional: string[];
@@ -131,10 +142,15 @@ const COMMANDS: Record<string, Command> = {
     }
   },
   'account:add': async (args, s, io) => {
-    const p = parseArgs(args, ['label']);
-    const [phone] = expect(p, 1, 'account:add <phone> [--label <l>]');
-    const account = await s.accounts.add({ phone: phone!, label: p.options.get('label') });
-    io.out(`Registered phone account ${account.send_phone}`);
+    const usage = 'account:add <phone> [--label <l>] [--channel platform|telegram|sandbox]';
+    const p = parseArgs(args, ['label', 'channel']);
+    const [phone] = expect(p, 1, usage);
+    const channel = p.options.get('channel') ?? 'platform';
+    if (!isChannel(channel)) throw new UsageError(`usage: parley ${usage}`);
+    const account = await s.accounts.add({ phone: phone!, label: p.options.get('label'), channel });
+    io.out(
+      `Registered phone account ${account.send_phone}${channel === 'platform' ? '' : ` (${channel})`}`,
+    );
   },
   'account:assign': async (args, s, io) => {
     const [phone, seat] = expect(parseArgs(args, []), 2, 'account:assign <phone> <seat-account>');
@@ -185,6 +201,28 @@ const COMMANDS: Record<string, Command> = {
     io.out(
       `Received message ${result.message.msg_id} in chat ${result.sessionId}` +
         (media ? ` (${result.message.type} ${media.media_id}, ${media.mime})` : ''),
+    );
+  },
+  'tg:profile': async (args, s, io) => {
+    const p = parseArgs(args, ['username', 'first-name', 'last-name', 'photo-url', 'chat-id']);
+    const [account, customer] = expect(
+      p,
+      2,
+      'tg:profile <account-phone> <customer-phone> [--username <u>] [--first-name <f>] [--last-name <l>] [--photo-url <url>] [--chat-id <id>]',
+    );
+    const row = await s.telegram.record({
+      accountPhone: account!,
+      customerPhone: customer!,
+      username: p.options.get('username'),
+      firstName: p.options.get('first-name'),
+      lastName: p.options.get('last-name'),
+      photoUrl: p.options.get('photo-url'),
+      chatId: p.options.get('chat-id'),
+    });
+    const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
+    io.out(
+      `Recorded the Telegram profile of ${row.receiver_phone} on ${row.send_phone}` +
+        `${row.username ? ` (@${row.username}${name ? `, ${name}` : ''})` : name ? ` (${name})` : ''}`,
     );
   },
   'demo:load': async (args, _s, io, db) => {

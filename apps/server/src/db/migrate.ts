@@ -5,6 +5,7 @@ import { quickRepliesMigration } from './migrations/002-quick-replies.js';
 import { mediaMigration } from './migrations/003-media.js';
 import { listIndexesMigration } from './migrations/007-list-indexes.js';
 import { translationMigration } from './migrations/008-translation.js';
+import { telegramProfilesMigration } from './migrations/004-telegram-profiles.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -16,6 +17,7 @@ class StaticProvider implements MigrationProvider {
       '003-media': mediaMigration(this.dialect),
       '007-list-indexes': listIndexesMigration(),
       '008-translation': translationMigration(),
+      '004-telegram-profiles': telegramProfilesMigration(this.dialect),
     };
   }
 }

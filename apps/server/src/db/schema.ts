@@ -129,6 +129,20 @@ export interface ServerSettingsTable {
   created_at: number;
 }
 
+export interface TelegramProfilesTable {
+  id: Generated<number>;
+  /** The Telegram account (bot) of the platform that knows the customer. */
+  send_phone: string;
+  /** The customer's number in Parley (the chat's receiver_phone). */
+  receiver_phone: string;
+  tg_chat_id: string | null;
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  photo_url: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -141,6 +155,7 @@ export interface Database {
   translation_memory: TranslationMemoryTable;
   media: MediaTable;
   server_settings: ServerSettingsTable;
+  telegram_profiles: TelegramProfilesTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
@@ -153,3 +168,4 @@ export type NewMessage = Insertable<MessagesTable>;
 export type QuickReplyRow = Selectable<QuickRepliesTable>;
 export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type TelegramProfileRow = Selectable<TelegramProfilesTable>;

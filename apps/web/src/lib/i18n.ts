@@ -29,6 +29,10 @@ export const NAMESPACES = [
   'messages',
   'outbox',
   'media',
+  'session-actions',
+  'message-actions',
+  'profile',
+  'add-chat',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

@@ -146,7 +146,7 @@ export const CALLS = {
   '/v1/seat/tg/userInfo': call(
     telegram.tgUserInfoRequest,
     telegram.tgUserInfoResponse,
-    'Telegram profile of a chat’s customer.',
+    'Telegram profile of a chat’s customer; null for a chat of a non-Telegram account or while no profile is known.',
   ),
   // Parley extensions: calls behind features the spec names but whose calls it does not show.
   '/v1/seat/chat/batch_status': extension(

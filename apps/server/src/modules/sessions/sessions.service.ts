@@ -15,6 +15,7 @@ import type { GroupsService } from '../groups/groups.service.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
+import { telegramRepository } from '../telegram/telegram.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository, type SessionKey } from './sessions.repository.js';
 
@@ -214,6 +215,14 @@ export class SessionsService {
     }
     if (await sessionsRepository.findAnyByPhones(this.db, input.send_phone, input.receiver_phone)) {
       throw new AppError(ERROR_CODES.CHAT_EXISTS);
+    }
+    // A Telegram bot cannot open a chat with someone who never wrote to it: without a known
+    // profile the target is not found (docs/decisions/2026-11-23-telegram-profiles.md).
+    if (
+      account.channel === 'telegram' &&
+      !(await telegramRepository.find(this.db, input.send_phone, input.receiver_phone))
+    ) {
+      throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     }
     const ungrouped = await this.builtIn(seatId, 'ungrouped');
 

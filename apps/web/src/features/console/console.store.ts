@@ -70,6 +70,18 @@ export function removeTag(sessionId: number): void {
   });
 }
 
+/** A chat changed (pinned, moved, blocked...): its tag keeps opening it as it now is. */
+export function refreshTag(user: SessionItem): void {
+  consoleStore.set((s) => {
+    if (!s.tagsView.some((t) => t.session_id === user.session_id)) return s;
+    const tagsView = s.tagsView.map((t) =>
+      t.session_id === user.session_id ? { ...user, un_read_count: 0 } : t,
+    );
+    writeItem('tagsView', tagsView);
+    return { ...s, tagsView };
+  });
+}
+
 export function setUserTimeType(userTimeType: UserTimeType): void {
   consoleStore.set((s) => ({ ...s, userTimeType }));
 }

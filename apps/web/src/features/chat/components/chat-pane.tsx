@@ -1,6 +1,8 @@
-import { Badge, Center, Group, Stack, Text } from '@mantine/core';
+import { Badge, Center, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useConsole } from '../../console/console.store';
+import { openProfileCard } from '../../profile/profile-card.store';
+import { ChatHeaderActions } from '../../session-actions/components/chat-header-actions';
 import { useSendMedia } from '../hooks/use-send-media';
 import { useSendMessage } from '../hooks/use-send-message';
 import { ChatDropZone } from './chat-drop-zone';
@@ -40,7 +42,8 @@ export function ChatPane() {
         justify="space-between"
         style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
       >
-        <div>
+        {/* The customer's profile card opens from the header. */}
+        <UnstyledButton onClick={openProfileCard} data-testid="chat-header-profile">
           <Text fw={700} data-testid="chat-title">
             {user.receiver_phone}
           </Text>
@@ -48,12 +51,15 @@ export function ChatPane() {
             {t('via', { phone: user.send_phone })}
             {user.remark ? ` · ${user.remark}` : ''}
           </Text>
-        </div>
-        {disabled && (
-          <Badge color="gray" variant="light">
-            {t('blockedChat')}
-          </Badge>
-        )}
+        </UnstyledButton>
+        <Group gap="xs" wrap="nowrap">
+          {disabled && (
+            <Badge color="gray" variant="light" data-testid="chat-blocked">
+              {t('blockedChat')}
+            </Badge>
+          )}
+          <ChatHeaderActions user={user} />
+        </Group>
       </Group>
       <div className="chat-backdrop" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
         <MessageList key={user.session_id} user={user} onRetry={retry} />

@@ -7,6 +7,8 @@ import type { DisplayMessage } from '../api/merge-messages';
 import { useChatMessages } from '../hooks/use-chat-messages';
 import type { LocalMessage } from '../local-messages.store';
 import { MessageBubble } from './message-bubble';
+import { MessageContextMenu } from '../../message-actions/components/message-context-menu';
+import { useMessageContextMenu } from '../../message-actions/hooks/use-message-context-menu';
 
 interface Props {
   user: SessionItem;
@@ -31,9 +33,15 @@ export function MessageList({ user, onRetry }: Props) {
     [lastIsOwnPending],
   );
 
+  const menu = useMessageContextMenu();
+  const onContextMenu = menu.onContextMenu;
   const itemContent = useCallback(
-    (_: number, m: DisplayMessage) => <MessageBubble message={m} onRetry={onRetry} />,
-    [onRetry],
+    (_: number, m: DisplayMessage) => (
+      <div onContextMenu={(e) => onContextMenu(m, e)}>
+        <MessageBubble message={m} onRetry={onRetry} />
+      </div>
+    ),
+    [onRetry, onContextMenu],
   );
 
   return (
@@ -71,6 +79,7 @@ export function MessageList({ user, onRetry }: Props) {
           }}
         />
       )}
+      <MessageContextMenu state={menu.state} onClose={menu.close} />
     </div>
   );
 }

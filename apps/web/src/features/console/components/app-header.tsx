@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../../components/language-switcher';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import { useGroupList } from '../../groups/hooks/use-group-list';
+import { ReadButton } from '../../session-actions/components/read-button';
 import { UserMenu } from './user-menu';
 
 export function AppHeader() {
@@ -45,6 +46,7 @@ export function AppHeader() {
             <Badge color="red" data-testid="total-unread">
               {data?.un_read_count}
             </Badge>
+            <ReadButton testId="read-all" />
           </Group>
         )}
         <LanguageSwitcher />

@@ -2,6 +2,8 @@ import { Box } from '@mantine/core';
 import { GroupList } from '../../groups/components/group-list';
 import { UserList } from '../../sessions/components/user-list';
 import { ChatPane } from '../../chat/components/chat-pane';
+import { ProfileCard } from '../../profile/components/profile-card';
+import { SessionDialogs } from '../../session-actions/components/session-dialogs';
 import classes from './console-page.module.css';
 
 /** The chat console: groups | users of the group | chat. */
@@ -17,6 +19,8 @@ export function ConsolePage() {
       <section className={classes.chat}>
         <ChatPane />
       </section>
+      <ProfileCard />
+      <SessionDialogs />
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type MouseEvent } from 'react';
 import { Group, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
@@ -10,9 +10,11 @@ interface Props {
   user: SessionItem;
   active: boolean;
   onSelect: (user: SessionItem) => void;
+  /** Opens the row's context menu (the chat actions). */
+  onContextMenu?: (user: SessionItem, e: MouseEvent<HTMLElement>) => void;
 }
 
-export const UserItem = memo(function UserItem({ user, active, onSelect }: Props) {
+export const UserItem = memo(function UserItem({ user, active, onSelect, onContextMenu }: Props) {
   const { t, i18n } = useTranslation('chat');
   const last = user.last_message;
   const preview = last
@@ -24,6 +26,7 @@ export const UserItem = memo(function UserItem({ user, active, onSelect }: Props
     <UnstyledButton
       className={classes.row}
       onClick={() => onSelect(user)}
+      onContextMenu={onContextMenu && ((e: MouseEvent<HTMLElement>) => onContextMenu(user, e))}
       data-testid="user-item"
       data-session-id={user.session_id}
       data-receiver-phone={user.receiver_phone}

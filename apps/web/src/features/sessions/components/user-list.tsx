@@ -1,9 +1,13 @@
 import { useCallback } from 'react';
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
+import { useContextMenu } from '../../../components/context-menu';
 import { useConsole } from '../../console/console.store';
+import { AddChatButton } from '../../add-chat/components/add-chat-button';
+import { ReadButton } from '../../session-actions/components/read-button';
+import { UserContextMenu } from '../../session-actions/components/user-context-menu';
 import { useSelectUser } from '../hooks/use-select-user';
 import { useSessionList } from '../hooks/use-session-list';
 import { TimeTabs } from './time-tabs';
@@ -15,6 +19,8 @@ export function UserList() {
     useSessionList();
   const selectedId = useConsole((s) => s.selectedUser?.session_id ?? null);
   const onSelect = useSelectUser();
+  const menu = useContextMenu<SessionItem>();
+  const openMenu = menu.open;
 
   const endReached = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -22,17 +28,28 @@ export function UserList() {
 
   const itemContent = useCallback(
     (_: number, user: SessionItem) => (
-      <UserItem user={user} active={user.session_id === selectedId} onSelect={onSelect} />
+      <UserItem
+        user={user}
+        active={user.session_id === selectedId}
+        onSelect={onSelect}
+        onContextMenu={openMenu}
+      />
     ),
-    [selectedId, onSelect],
+    [selectedId, onSelect, openMenu],
   );
 
   return (
     <Stack gap={0} h="100%">
       <TimeTabs />
-      <Text size="xs" c="dimmed" px="sm" pb={4}>
-        {groupId ? t('userCount', { count: total }) : ''}
-      </Text>
+      <Group justify="space-between" gap={4} px="sm" pb={4} wrap="nowrap">
+        <Text size="xs" c="dimmed">
+          {groupId ? t('userCount', { count: total }) : ''}
+        </Text>
+        <Group gap={4} wrap="nowrap">
+          {groupId > 0 && <ReadButton groupId={groupId} testId="group-read" />}
+          <AddChatButton />
+        </Group>
+      </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
         {!groupId ? (
           <Center h="100%">
@@ -69,6 +86,7 @@ export function UserList() {
           />
         )}
       </div>
+      <UserContextMenu state={menu.state} onClose={menu.close} />
     </Stack>
   );
 }

@@ -1,0 +1,59 @@
+import type { Readable } from 'node:stream';
+import type { MessageType } from '@parley/protocol';
+import type { PhoneAccountRow } from '../db/schema.js';
+
+/**
+ * How an operator's action leaves Parley for the customer: one adapter per channel of a phone
+ * account (`phone_accounts.channel`: the messaging platform's HTTP API, the built-in customer
+ * sandbox, a Telegram bot). The outbox worker hands each item to the adapter of its account's
+ * channel and records the result; it retries a retryable failure with back-off.
+ */
+export type ChannelName = PhoneAccountRow['channel'];
+
+export interface OutboundMedia {
+  media_id: string;
+  mime: string;
+  size: number;
+  file_name: string;
+  duration_ms: number | null;
+  /** The stored bytes. */
+  open(): Promise<Readable>;
+}
+
+export type OutboundItem =
+  | {
+      kind: 'message';
+      /** Parley's message id; the platform echoes it in delivery receipts. */
+      msgId: number;
+      account: PhoneAccountRow;
+      receiverPhone: string;
+      type: MessageType;
+      /** Text, or the caption of a media message. */
+      content: string;
+      media: OutboundMedia | null;
+    }
+  | {
+      /** A message deleted "for all": retract it on the channel. */
+      kind: 'delete';
+      msgId: number;
+      /** The id the channel gave the message when it was delivered (null if never). */
+      externalId: string | null;
+      account: PhoneAccountRow;
+      receiverPhone: string;
+    };
+
+export type DeliveryResult =
+  | { ok: true; /** The channel's id of the delivered message. */ externalId: string | null }
+  | {
+      ok: false;
+      /** Worth trying again later (network, 5xx, rate limit); false: give up, mark failed. */
+      retryable: boolean;
+      error: string;
+      /** A rate limit's requested pause, when the channel says. */
+      retryAfterMs?: number;
+    };
+
+export interface ChannelAdapter {
+  readonly channel: ChannelName;
+  deliver(item: OutboundItem): Promise<DeliveryResult>;
+}

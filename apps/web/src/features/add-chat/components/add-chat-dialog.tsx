@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { Alert, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { MESSAGE_TEXT_MAX } from '@parley/protocol';
+import { ThrottledButton } from '../../../components/throttled-button';
+import { ApiError } from '../../../lib/api-core';
+import { newClientMsgId } from '../../../lib/client-msg-id';
+import { readItem } from '../../../lib/storage';
+import { addChatErrors, NUMBER_CODES, type AddChatErrors } from '../add-chat.validation';
+import { useAddChat } from '../hooks/use-add-chat';
+
+type ServerErrors = { receiverPhone?: string; form?: string };
+
+/** Start a chat: one of the seat's accounts, the customer's number, a greeting sent first. */
+export function AddChatDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('add-chat');
+  const accounts = readItem('userInfo')?.phone_accounts ?? [];
+  const addChat = useAddChat();
+  const [sendPhone, setSendPhone] = useState<string | null>(accounts[0]?.send_phone ?? null);
+  const [receiverPhone, setReceiverPhone] = useState('');
+  const [greeting, setGreeting] = useState('');
+  const [errors, setErrors] = useState<AddChatErrors>({});
+  const [server, setServer] = useState<ServerErrors>({});
+  const [busy, setBusy] = useState(false);
+  // One id per dialog: a retry after a lost answer cannot open the chat twice.
+  const [clientMsgId] = useState(newClientMsgId);
+
+  const submit = async () => {
+    const found = addChatErrors({ sendPhone, receiverPhone, greeting });
+    setErrors(found);
+    setServer({});
+    if (Object.keys(found).length > 0 || !sendPhone) return;
+    setBusy(true);
+    try {
+      await addChat({
+        send_phone: sendPhone,
+        receiver_phone: receiverPhone.trim(),
+        greeting: greeting.trim(),
+        client_msg_id: clientMsgId,
+      });
+      onClose();
+    } catch (err) {
+      const message = err instanceof ApiError ? err.message : t('failed');
+      const onNumber = err instanceof ApiError && NUMBER_CODES.includes(err.code);
+      setServer(onNumber ? { receiverPhone: message } : { form: message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const numberError =
+    (errors.receiverPhone && t(`errors:${errors.receiverPhone}`)) || server.receiverPhone;
+
+  return (
+    <Modal opened onClose={onClose} title={t('title')} centered>
+      <form
+        data-testid="add-chat-dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <Select
+            label={t('account')}
+            data={accounts.map((a) => ({
+              value: a.send_phone,
+              label: a.label ? `${a.send_phone} · ${a.label}` : a.send_phone,
+            }))}
+            value={sendPhone}
+            onChange={(v) => {
+              setSendPhone(v);
+              setErrors((e) => ({ ...e, sendPhone: undefined }));
+            }}
+            error={errors.sendPhone && t('accountRequired')}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="add-chat-account"
+          />
+          <TextInput
+            label={t('number')}
+            placeholder={t('numberPlaceholder')}
+            value={receiverPhone}
+            onChange={(e) => {
+              setReceiverPhone(e.currentTarget.value);
+              setErrors((x) => ({ ...x, receiverPhone: undefined }));
+              setServer({});
+            }}
+            error={numberError}
+            data-autofocus
+            data-testid="add-chat-number"
+          />
+          <Textarea
+            label={t('greeting')}
+            placeholder={t('greetingPlaceholder')}
+            autosize
+            minRows={2}
+            maxRows={6}
+            maxLength={MESSAGE_TEXT_MAX}
+            value={greeting}
+            onChange={(e) => {
+              setGreeting(e.currentTarget.value);
+              setErrors((x) => ({ ...x, greeting: undefined }));
+            }}
+            error={errors.greeting && t('greetingRequired')}
+            data-testid="add-chat-greeting"
+          />
+          {server.form && (
+            <Alert color="red" variant="light" data-testid="add-chat-error">
+              {server.form}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <ThrottledButton type="submit" loading={busy} data-testid="add-chat-submit">
+              {t('submit')}
+            </ThrottledButton>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

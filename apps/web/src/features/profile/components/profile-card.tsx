@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+import { Badge, Button, Drawer, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SessionItem } from '@parley/protocol';
+import { readItem } from '../../../lib/storage';
+import { useConsole } from '../../console/console.store';
+import { useGroupList } from '../../groups/hooks/use-group-list';
+import { useGroupName } from '../../groups/hooks/use-group-name';
+import { openSessionDialog } from '../../session-actions/session-dialogs.store';
+import { run, useSessionActions } from '../../session-actions/hooks/use-session-actions';
+import { languageLabel } from '../language-label';
+import { closeProfileCard, useProfileCardOpened } from '../profile-card.store';
+import { RemarkField } from './remark-field';
+import { TelegramProfile } from './telegram-profile';
+
+/** The open chat's customer: number, remark, Telegram profile, group, block state, language. */
+export function ProfileCard() {
+  const { t } = useTranslation('profile');
+  const opened = useProfileCardOpened();
+  const user = useConsole((s) => s.selectedUser);
+  return (
+    <Drawer
+      opened={opened && user !== null}
+      onClose={closeProfileCard}
+      position="right"
+      size={360}
+      title={t('title')}
+    >
+      {user && <ProfileBody key={user.session_id} user={user} />}
+    </Drawer>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+function ProfileBody({ user }: { user: SessionItem }) {
+  const { t, i18n } = useTranslation('profile');
+  const actions = useSessionActions();
+  const groupName = useGroupName();
+  const { data } = useGroupList();
+  const group = data?.group_list.find((g) => g.group_id === user.group_id);
+  const channel = readItem('userInfo')?.phone_accounts.find(
+    (a) => a.send_phone === user.send_phone,
+  )?.channel;
+
+  return (
+    <Stack gap="lg" data-testid="profile-card">
+      <Field label={t('number')}>
+        <Text fw={700} size="lg" data-testid="profile-number">
+          {user.receiver_phone}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('via', { phone: user.send_phone })}
+          {channel === 'telegram' ? ` · ${t('telegram')}` : ''}
+        </Text>
+      </Field>
+      <Field label={t('remark')}>
+        <RemarkField user={user} />
+      </Field>
+      {channel === 'telegram' && (
+        <Field label={t('telegram')}>
+          <TelegramProfile sessionId={user.session_id} />
+        </Field>
+      )}
+      <Field label={t('group')}>
+        <Group justify="space-between" wrap="nowrap">
+          <Text data-testid="profile-group">{group ? groupName(group) : ''}</Text>
+          {!user.blocked && (
+            <Button
+              size="compact-sm"
+              variant="light"
+              onClick={() => openSessionDialog('move', user)}
+              data-testid="profile-move"
+            >
+              {t('move')}
+            </Button>
+          )}
+        </Group>
+      </Field>
+      <Field label={t('blockState')}>
+        <Group justify="space-between" wrap="nowrap">
+          <Badge
+            color={user.blocked ? 'red' : 'green'}
+            variant="light"
+            data-testid="profile-block-state"
+            data-blocked={user.blocked ? 'true' : 'false'}
+          >
+            {user.blocked ? t('blocked') : t('notBlocked')}
+          </Badge>
+          <Button
+            size="compact-sm"
+            variant="light"
+            color={user.blocked ? undefined : 'red'}
+            onClick={() => run(actions.setBlocked(user, !user.blocked))}
+            data-testid={user.blocked ? 'profile-unblock' : 'profile-block'}
+          >
+            {user.blocked ? t('unblock') : t('block')}
+          </Button>
+        </Group>
+      </Field>
+      <Field label={t('language')}>
+        <Text data-testid="profile-language" c={user.customer_language ? undefined : 'dimmed'}>
+          {user.customer_language
+            ? languageLabel(user.customer_language, i18n.language)
+            : t('languageNotSet')}
+        </Text>
+      </Field>
+    </Stack>
+  );
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { InfiniteData } from '@tanstack/react-query';
+import type { SessionItem } from '@parley/protocol';
+import type { GroupListData } from '../../groups/api/group-queries';
+import type { SessionPage } from '../../sessions/api/session-queries';
+import { clearGroupsUnread, clearListUnread, removeFromList, upsertInList } from './session-cache';
+
+function item(session_id: number, patch: Partial<SessionItem> = {}): SessionItem {
+  return {
+    session_id,
+    send_phone: '+100000',
+    receiver_phone: `+2000${session_id}`,
+    un_read_count: 1,
+    add_time: 1,
+    latest_time: 2,
+    group_id: 1,
+    is_top: false,
+    remark: '',
+    blocked: false,
+    user_time_type: 1,
+    customer_language: null,
+    last_message: null,
+    ...patch,
+  };
+}
+
+const list: InfiniteData<SessionPage> = {
+  pages: [
+    { account_list: [item(1), item(2)], total: 3, next_cursor: 'c' },
+    { account_list: [item(3)], total: 3, next_cursor: null },
+  ],
+  pageParams: [null, 'c'],
+};
+
+describe('user-list cache after a chat action', () => {
+  it('replaces the chat where it is listed', () => {
+    const next = upsertInList(list, item(3, { is_top: true }), true)!;
+    expect(next.pages[1]!.account_list[0]!.is_top).toBe(true);
+    expect(next.pages[0]).toBe(list.pages[0]);
+    expect(upsertInList(list, item(9), true)).toBe(list);
+  });
+
+  it('drops a chat that left the list, lowering the total', () => {
+    const next = upsertInList(list, item(2, { group_id: 5 }), false)!;
+    expect(next.pages.map((p) => p.account_list.map((s) => s.session_id))).toEqual([[1], [3]]);
+    expect(next.pages[0]!.total).toBe(2);
+    expect(removeFromList(list, 9)).toBe(list);
+  });
+
+  it('clears every unread count of a list', () => {
+    const next = clearListUnread(list)!;
+    expect(next.pages.flatMap((p) => p.account_list.map((s) => s.un_read_count))).toEqual([
+      0, 0, 0,
+    ]);
+  });
+});
+
+describe('group list after oneClickRead', () => {
+  const groups: GroupListData = {
+    group_list: [
+      {
+        group_id: 1,
+        group_name: 'Ungrouped',
+        group_type: 'ungrouped',
+        un_read: 4,
+        disabled: false,
+      },
+      { group_id: 2, group_name: 'VIP', group_type: 'custom', un_read: 3, disabled: false },
+    ],
+    seat_one_seat_msg_count: 5,
+    seat_two_seat_msg_count: 2,
+    un_read_count: 7,
+  };
+
+  it('all: every count drops to zero', () => {
+    const next = clearGroupsUnread(groups);
+    expect(next.un_read_count).toBe(0);
+    expect(next.seat_one_seat_msg_count + next.seat_two_seat_msg_count).toBe(0);
+    expect(next.group_list.map((g) => g.un_read)).toEqual([0, 0]);
+  });
+
+  it('one group: its badge and the total drop by its count', () => {
+    const next = clearGroupsUnread(groups, 2);
+    expect(next.group_list.map((g) => g.un_read)).toEqual([4, 0]);
+    expect(next.un_read_count).toBe(4);
+  });
+});

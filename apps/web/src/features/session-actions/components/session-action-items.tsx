@@ -1,0 +1,75 @@
+import { Menu } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SessionItem } from '@parley/protocol';
+import { openSessionDialog } from '../session-dialogs.store';
+import { run, useSessionActions } from '../hooks/use-session-actions';
+
+interface Props {
+  user: SessionItem;
+  /** Opens the chat's profile card (absent where the card is what shows the menu). */
+  onProfile?: () => void;
+}
+
+/** The actions on one chat, as items of a menu (the list's context menu, the chat header). */
+export function SessionActionItems({ user, onProfile }: Props) {
+  const { t } = useTranslation('session-actions');
+  const actions = useSessionActions();
+  return (
+    <>
+      {onProfile && (
+        <Menu.Item onClick={onProfile} data-testid="session-action-profile">
+          {t('profile')}
+        </Menu.Item>
+      )}
+      {user.is_top ? (
+        <Menu.Item
+          onClick={() => run(actions.setTop(user, false))}
+          data-testid="session-action-unpin"
+        >
+          {t('unpin')}
+        </Menu.Item>
+      ) : (
+        <Menu.Item onClick={() => run(actions.setTop(user, true))} data-testid="session-action-pin">
+          {t('pin')}
+        </Menu.Item>
+      )}
+      <Menu.Item
+        onClick={() => openSessionDialog('remark', user)}
+        data-testid="session-action-remark"
+      >
+        {t('remark')}
+      </Menu.Item>
+      {!user.blocked && (
+        <Menu.Item
+          onClick={() => openSessionDialog('move', user)}
+          data-testid="session-action-move"
+        >
+          {t('move')}
+        </Menu.Item>
+      )}
+      {user.blocked ? (
+        <Menu.Item
+          onClick={() => run(actions.setBlocked(user, false))}
+          data-testid="session-action-unblock"
+        >
+          {t('unblock')}
+        </Menu.Item>
+      ) : (
+        <Menu.Item
+          onClick={() => run(actions.setBlocked(user, true))}
+          data-testid="session-action-block"
+        >
+          {t('block')}
+        </Menu.Item>
+      )}
+      <Menu.Divider />
+      <Menu.Item
+        color="red"
+        onClick={() => openSessionDialog('delete', user)}
+        data-testid="session-action-delete"
+      >
+        {t('delete')}
+      </Menu.Item>
+    </>
+  );
+}
