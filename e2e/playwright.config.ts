@@ -43,6 +43,9 @@ export default defineConfig({
             '--disable-background-networking',
             '--disable-component-update',
             '--disable-sync',
+            // A fake microphone and camera (a beep, a test pattern) for voice notes; whether a
+            // page may use them stays a permission (specs grant `microphone` where needed).
+            '--use-fake-device-for-media-stream',
           ],
         },
       },

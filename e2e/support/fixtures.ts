@@ -34,6 +34,31 @@ function randomDigits(n: number): string {
   return out;
 }
 
+/** Creates seats (with one assigned phone account) through the admin CLI of `server`. */
+function seatFactory(server: ParleyServer, workerIndex: number): () => Promise<Seat> {
+  return async () => {
+    seatCounter += 1;
+    const suffix = `${workerIndex}${seatCounter}${randomDigits(6)}`;
+    const seat: Seat = {
+      account: `e2e_${suffix}`,
+      password: `pw-${randomBytes(6).toString('hex')}`,
+      nickname: `E2E ${suffix}`,
+      phone: `+1555${randomDigits(8)}`,
+    };
+    await server.cli(
+      'seat:create',
+      seat.account,
+      '--password',
+      seat.password,
+      '--nickname',
+      seat.nickname,
+    );
+    await server.cli('account:add', seat.phone);
+    await server.cli('account:assign', seat.phone, seat.account);
+    return seat;
+  };
+}
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   parley: [
     // eslint-disable-next-line no-empty-pattern
@@ -53,31 +78,34 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   createSeat: async ({ parley }, use, testInfo) => {
-    await use(async () => {
-      seatCounter += 1;
-      const suffix = `${testInfo.workerIndex}${seatCounter}${randomDigits(6)}`;
-      const seat: Seat = {
-        account: `e2e_${suffix}`,
-        password: `pw-${randomBytes(6).toString('hex')}`,
-        nickname: `E2E ${suffix}`,
-        phone: `+1555${randomDigits(8)}`,
-      };
-      await parley.cli(
-        'seat:create',
-        seat.account,
-        '--password',
-        seat.password,
-        '--nickname',
-        seat.nickname,
-      );
-      await parley.cli('account:add', seat.phone);
-      await parley.cli('account:assign', seat.phone, seat.account);
-      return seat;
-    });
+    await use(seatFactory(parley, testInfo.workerIndex));
   },
 
   freshSeat: async ({ createSeat }, use) => {
     await use(await createSeat());
+  },
+});
+
+/**
+ * For specs that stop and restart the seat service: each test gets its own server (same port
+ * and data directory across `halt()` / `resume()`), and baseURL, createSeat and freshSeat use
+ * it instead of the worker's.
+ */
+export const restartableTest = test.extend<{ server: ParleyServer }>({
+  // eslint-disable-next-line no-empty-pattern
+  server: async ({}, use) => {
+    const server = await startServer();
+    try {
+      await use(server);
+    } finally {
+      await server.stop();
+    }
+  },
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+  createSeat: async ({ server }, use, testInfo) => {
+    await use(seatFactory(server, testInfo.workerIndex));
   },
 });
 

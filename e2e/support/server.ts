@@ -23,7 +23,12 @@ export interface ParleyServer {
   dataDir: string;
   /** Runs the admin CLI against this server's data directory; resolves with its stdout. */
   cli(...args: string[]): Promise<string>;
+  /** Stops the server for good and deletes its data directory. */
   stop(): Promise<void>;
+  /** Stops the server process only (the server is unreachable; its data stays). */
+  halt(): Promise<void>;
+  /** Starts the process again on the same port and data directory, and waits until healthy. */
+  resume(): Promise<void>;
 }
 
 function freePort(): Promise<number> {
@@ -102,34 +107,55 @@ export async function startServer(): Promise<ParleyServer> {
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [SERVER_MAIN], {
-    cwd: REPO_ROOT,
-    env: serverEnv(dataDir, {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PARLEY_DEMO: 'auto',
-      PARLEY_WEB_DIR: WEB_DIST,
-      LOG_LEVEL: 'warn',
-    }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  let child: ChildProcess | null = null;
+
+  const launch = async (): Promise<void> => {
+    const proc = spawn(process.execPath, [SERVER_MAIN], {
+      cwd: REPO_ROOT,
+      env: serverEnv(dataDir, {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PARLEY_DEMO: 'auto',
+        PARLEY_WEB_DIR: WEB_DIST,
+        LOG_LEVEL: 'warn',
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    proc.stdout?.pipe(log, { end: false });
+    proc.stderr?.pipe(log, { end: false });
+    await waitHealthy(url, proc, logFile);
+  };
+
+  const halt = async (): Promise<void> => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
 
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await halt();
     log.end();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
+  const resume = async (): Promise<void> => {
+    if (child) throw new Error('the seat service is already running');
+    try {
+      await launch();
+    } catch (err) {
+      await halt().catch(() => undefined);
+      throw err;
+    }
+  };
+
   try {
-    await waitHealthy(url, child, logFile);
+    await launch();
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
@@ -151,5 +177,5 @@ export async function startServer(): Promise<ParleyServer> {
     }
   };
 
-  return { url, port, dataDir, cli, stop };
+  return { url, port, dataDir, cli, stop, halt, resume };
 }

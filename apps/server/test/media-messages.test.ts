@@ -446,3 +446,31 @@ describe('inbound media', () => {
     expect((await fetchMedia(t, message!.media!.thumb_url!)).statusCode).toBe(200);
   });
 });
+
+describe('a media message without a caption', () => {
+  it('may leave content out (clients strip empty fields before sending); text may not', async () => {
+    const body = {
+      send_phone: chatA.sendPhone,
+      receiver_phone: chatA.receiverPhone,
+      type: 'image',
+      media_id: media.photo!.media_id,
+      client_msg_id: clientId(),
+    };
+    const res = await t.call(SEND, body, a.token);
+    expect(res.code).toBe('000000');
+    expect(res.data).toMatchObject({ type: 'image', content: '', direction: 'out' });
+    expect(res.data.media?.media_id).toBe(media.photo!.media_id);
+    const shown = (await record(a, chatA)).find((m) => m.msg_id === res.data.msg_id);
+    expect(shown).toMatchObject({ content: '', media: { file_name: 'photo.png' } });
+
+    const before = await messageCount(a.seatId);
+    const text = await t.call(
+      SEND,
+      { ...body, type: 'text', media_id: undefined, client_msg_id: clientId() },
+      a.token,
+    );
+    expect(text.code).toBe('100001');
+    expect(text.msg).toBe('Parameter error: content');
+    expect(await messageCount(a.seatId)).toBe(before);
+  });
+});

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { createStore, useStore } from '../lib/create-store';
 import { createExpiredGuard } from '../lib/expired-guard';
 import { logoutAndReload } from '../lib/session';
+import { UnsentNotice } from '../features/chat/components/unsent-logout';
 
 const openStore = createStore(false);
 export const expiredGuard = createExpiredGuard(() => openStore.set(true));
@@ -19,6 +20,7 @@ export function ExpiredModal() {
     <Modal opened={opened} onClose={dismiss} title={t('expired.title')} centered>
       <Stack data-testid="login-expired-modal">
         <Text>{t('messages:loginExpired')}</Text>
+        <UnsentNotice />
         <Group justify="flex-end">
           <Button variant="default" onClick={dismiss} data-testid="confirm-cancel">
             {t('actions.cancel')}

@@ -27,6 +27,8 @@ export const NAMESPACES = [
   'groups',
   'errors',
   'messages',
+  'outbox',
+  'media',
   'session-actions',
   'message-actions',
   'profile',

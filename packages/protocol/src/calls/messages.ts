@@ -54,7 +54,10 @@ export const messageRequest = z
     send_phone: phone,
     receiver_phone: phone,
     type: messageType.default('text'),
-    /** Text, or a media message's caption; may be left out for media (clients strip ''). */
+    /**
+     * The text, or the caption of a media message. Defaults to empty: clients strip empty
+     * fields before sending (spec section 5), so a media message without a caption has none.
+     */
     content: z.string().max(MESSAGE_TEXT_MAX).default(''),
     /** The operator's words before translation (outgoing translation); the customer gets `content`. */
     original_content: z.string().max(MESSAGE_TEXT_MAX).optional(),

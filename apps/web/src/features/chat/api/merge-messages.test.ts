@@ -45,4 +45,18 @@ describe('chat record merge', () => {
     const shown = mergeMessages([msg(1), msg(2, 'cid_aaaaaaa1')], [local('cid_aaaaaaa1')]);
     expect(shown.map((m) => m.key)).toEqual(['m1', 'm2']);
   });
+
+  it('keeps waiting and failed local inserts through a refetch that returns fewer messages', () => {
+    const waiting = { ...local('cid_aaaaaaa3'), status: 'waiting' as const };
+    const failed = {
+      ...local('cid_aaaaaaa4'),
+      status: 'failed' as const,
+      error: { code: '400003', msg: '' },
+    };
+    const before = mergeMessages([msg(1), msg(2)], [waiting, failed]);
+    const after = mergeMessages([msg(2)], [waiting, failed]);
+    expect(before.map((m) => m.key)).toEqual(['m1', 'm2', 'lcid_aaaaaaa3', 'lcid_aaaaaaa4']);
+    expect(after.map((m) => m.key)).toEqual(['m2', 'lcid_aaaaaaa3', 'lcid_aaaaaaa4']);
+    expect(after.map((m) => m.status)).toEqual(['sent', 'waiting', 'failed']);
+  });
 });

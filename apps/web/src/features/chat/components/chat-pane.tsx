@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useConsole } from '../../console/console.store';
 import { openProfileCard } from '../../profile/profile-card.store';
 import { ChatHeaderActions } from '../../session-actions/components/chat-header-actions';
+import { useSendMedia } from '../hooks/use-send-media';
 import { useSendMessage } from '../hooks/use-send-message';
+import { ChatDropZone } from './chat-drop-zone';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { TagsView } from './tags-view';
@@ -13,6 +15,7 @@ export function ChatPane() {
   const user = useConsole((s) => s.selectedUser);
   const groupDisabled = useConsole((s) => s.selectedGroup?.disabled ?? false);
   const { send, retry } = useSendMessage();
+  const { sendFiles, sendVoice } = useSendMedia();
 
   if (!user) {
     return (
@@ -29,8 +32,9 @@ export function ChatPane() {
   }
 
   const disabled = groupDisabled || user.blocked;
+  const onFiles = (files: File[]) => sendFiles(user, files);
   return (
-    <Stack h="100%" gap={0} data-testid="chat-pane">
+    <ChatDropZone enabled={!disabled} onFiles={onFiles}>
       <TagsView />
       <Group
         px="md"
@@ -60,7 +64,13 @@ export function ChatPane() {
       <div className="chat-backdrop" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
         <MessageList key={user.session_id} user={user} onRetry={retry} />
       </div>
-      <Composer key={user.session_id} disabled={disabled} onSend={(text) => send(user, text)} />
-    </Stack>
+      <Composer
+        key={user.session_id}
+        disabled={disabled}
+        onSend={(text) => send(user, text)}
+        onFiles={onFiles}
+        onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
+      />
+    </ChatDropZone>
   );
 }

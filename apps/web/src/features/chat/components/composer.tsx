@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { Group, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TEXT_MAX } from '@parley/protocol';
@@ -8,14 +8,21 @@ import { EmojiPicker } from '../../emoji/components/emoji-picker';
 import { QuickReplyButton } from '../../quick-replies/components/quick-reply-button';
 import { SlashSuggestions } from '../../quick-replies/components/slash-suggestions';
 import { useSlashSuggestions } from '../../quick-replies/hooks/use-slash-suggestions';
+import { pastedFiles } from '../hooks/use-file-drop';
+import type { VoiceNote } from '../hooks/use-voice-recorder';
+import { AttachButton } from './attach-button';
+import { VoiceRecorder } from './voice-recorder';
 
 interface Props {
   disabled: boolean;
   onSend: (text: string) => void;
+  /** Files picked or pasted (sent as media). */
+  onFiles: (files: File[]) => void;
+  onVoice: (note: VoiceNote) => void;
 }
 
 /** Text composer: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ disabled, onSend }: Props) {
+export function Composer({ disabled, onSend, onFiles, onVoice }: Props) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -38,6 +45,14 @@ export function Composer({ disabled, onSend }: Props) {
     }
   };
 
+  // An image (or file) pasted from the clipboard is sent; pasted text goes in as usual.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = pastedFiles(e.clipboardData);
+    if (files.length === 0 || disabled) return;
+    e.preventDefault();
+    onFiles(files);
+  };
+
   return (
     <Group
       gap="xs"
@@ -50,6 +65,7 @@ export function Composer({ disabled, onSend }: Props) {
       <SlashSuggestions slash={slash} />
       <EmojiPicker disabled={disabled} onPick={insert} />
       <QuickReplyButton disabled={disabled} onInsert={insert} />
+      <AttachButton disabled={disabled} onFiles={onFiles} />
       <Textarea
         ref={inputRef}
         {...slash.inputProps}
@@ -63,9 +79,11 @@ export function Composer({ disabled, onSend }: Props) {
         placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
         onChange={(e) => setText(e.currentTarget.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         data-testid="composer-input"
         aria-label={t('composer.placeholder')}
       />
+      <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
       <ThrottledButton
         onClick={submit}
         disabled={disabled || !text.trim()}

@@ -1,9 +1,11 @@
 import { memo } from 'react';
-import { Anchor, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMessageTime } from '../../../lib/format-time';
 import type { DisplayMessage } from '../api/merge-messages';
 import type { LocalMessage } from '../local-messages.store';
+import { LocalMessageStatus } from './local-message-status';
+import { MessageMedia } from './message-media';
 import classes from './message-bubble.module.css';
 
 interface Props {
@@ -13,6 +15,7 @@ interface Props {
 
 const STATUS_MARK: Record<string, string> = {
   pending: '🕓',
+  waiting: '⋯',
   sent: '✓',
   delivered: '✓✓',
   read: '✓✓',
@@ -23,11 +26,10 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
   const { t, i18n } = useTranslation('chat');
   const out = m.direction === 'out';
   const local = 'isLocalInsert' in m ? (m as LocalMessage) : null;
-  const body = m.deleted
-    ? t('deletedMessage')
-    : m.type === 'text'
-      ? m.content
-      : `[${t(`messageType.${m.type}`)}] ${m.media?.file_name ?? ''} ${m.content}`.trim();
+  const statusLabel = m.status === 'waiting' ? t('outbox:status') : t(`status.${m.status}`);
+  const isMedia = m.type !== 'text' && !m.deleted;
+  // A media message shows its media, then its caption (when it has one).
+  const body = m.deleted ? t('deletedMessage') : m.content;
   return (
     <div className={classes.row} data-out={out}>
       <div
@@ -38,15 +40,20 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
         data-direction={m.direction}
         data-status={m.status}
         data-local={local ? 'true' : undefined}
+        data-type={m.type}
       >
-        <Text
-          size="sm"
-          className={classes.text}
-          fs={m.deleted ? 'italic' : undefined}
-          data-testid="message-text"
-        >
-          {body}
-        </Text>
+        {isMedia && <MessageMedia message={m} />}
+        {(!isMedia || body) && (
+          <Text
+            size="sm"
+            className={classes.text}
+            fs={m.deleted ? 'italic' : undefined}
+            mt={isMedia ? 4 : undefined}
+            data-testid="message-text"
+          >
+            {body}
+          </Text>
+        )}
         <Group gap={6} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
             {formatMessageTime(m.created_at, i18n.language)}
@@ -55,24 +62,14 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
             <Text
               size="xs"
               c={m.status === 'failed' ? 'red' : m.status === 'read' ? 'blue' : 'dimmed'}
-              title={t(`status.${m.status}`)}
-              aria-label={t(`status.${m.status}`)}
+              title={statusLabel}
+              aria-label={statusLabel}
             >
               {STATUS_MARK[m.status]}
             </Text>
           )}
-          {local && m.status === 'failed' && (
-            <Anchor
-              component="button"
-              size="xs"
-              c="red"
-              onClick={() => onRetry(local)}
-              data-testid="message-retry"
-            >
-              {t('retry')}
-            </Anchor>
-          )}
         </Group>
+        {local && <LocalMessageStatus local={local} onRetry={onRetry} />}
       </div>
     </div>
   );

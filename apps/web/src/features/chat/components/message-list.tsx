@@ -26,7 +26,8 @@ export function MessageList({ user, onRetry }: Props) {
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   // Follow new messages when at the bottom, and always after the operator sends one.
-  const lastIsOwnPending = messages.at(-1)?.status === 'pending';
+  const lastStatus = messages.at(-1)?.status;
+  const lastIsOwnPending = lastStatus === 'pending' || lastStatus === 'waiting';
   const followOutput = useCallback(
     (atBottom: boolean) => (lastIsOwnPending ? 'auto' : atBottom ? 'smooth' : false),
     [lastIsOwnPending],

@@ -1,14 +1,18 @@
 import { Outlet } from 'react-router';
+import { UnsentLogoutModal } from '../../chat/components/unsent-logout';
+import { useOutbox } from '../../chat/hooks/use-outbox';
 import { AppHeader } from './app-header';
 import classes from './home-layout.module.css';
 
 export function HomeLayout() {
+  useOutbox();
   return (
     <div className={classes.shell}>
       <AppHeader />
       <main className={classes.main}>
         <Outlet />
       </main>
+      <UnsentLogoutModal />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { Avatar, Button, Divider, Menu, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { logoutAndReload } from '../../../lib/session';
+import { requestLogout } from '../../chat/components/unsent-logout';
 import { readItem } from '../../../lib/storage';
 import { setSize, useSettings } from '../settings.store';
 
@@ -72,7 +72,7 @@ export function UserMenu() {
           />
         </Stack>
         <Divider my={4} />
-        <Menu.Item color="red" onClick={logoutAndReload} data-testid="logout">
+        <Menu.Item color="red" onClick={requestLogout} data-testid="logout">
           {t('actions.logout')}
         </Menu.Item>
       </Menu.Dropdown>

@@ -19,7 +19,7 @@ export function MessageContextMenu({ state, onClose }: Props) {
   const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const m = state?.item;
   // A local insert is not on the server yet: nothing to delete or translate there.
-  const stored = m !== undefined && !('isLocalInsert' in m);
+  const stored = m !== undefined && !('isLocalInsert' in m) ? (m as ChatMessage) : null;
 
   return (
     <>
@@ -35,7 +35,7 @@ export function MessageContextMenu({ state, onClose }: Props) {
             </Menu.Item>
             <Menu.Item
               disabled={!stored || m.deleted}
-              onClick={() => actions.translate(m)}
+              onClick={() => stored && actions.translate(stored)}
               data-testid="message-action-translate"
             >
               {t('translate')}
@@ -44,7 +44,7 @@ export function MessageContextMenu({ state, onClose }: Props) {
             <Menu.Item
               color="red"
               disabled={!stored}
-              onClick={() => setDeleting(m)}
+              onClick={() => setDeleting(stored)}
               data-testid="message-action-delete"
             >
               {t('delete')}

@@ -13,8 +13,11 @@ import {
 } from '../api/message-actions-api';
 import { requestMessageTranslation } from '../translate-message';
 
+/** What Copy needs of a message; a local insert (not stored yet) can be copied too. */
+export type CopyableMessage = Pick<ChatMessage, 'deleted' | 'content' | 'media'>;
+
 /** The text a message's "Copy" puts on the clipboard (a media message: its caption or file). */
-export function copyText(m: ChatMessage): string {
+export function copyText(m: CopyableMessage): string {
   if (m.deleted) return '';
   return m.content || m.media?.file_name || '';
 }
@@ -24,7 +27,7 @@ export function useMessageActions() {
   const { t } = useTranslation('message-actions');
   return useMemo(
     () => ({
-      async copy(m: ChatMessage) {
+      async copy(m: CopyableMessage) {
         try {
           await navigator.clipboard.writeText(copyText(m));
           notifications.show({ message: t('copied'), autoClose: 1500 });

@@ -48,7 +48,7 @@ export function QuickReplyPanel({ onClose, onInsert }: Props) {
 
   const sendNow = (item: QuickReply) => {
     if (!user) return;
-    void sendMaterial(user, item);
+    sendMaterial(user, item);
     onClose();
   };
 

@@ -60,7 +60,7 @@ export function useSlashSuggestions({ inputRef, text, setText }: Options) {
       setText(removeToken);
       setCaret(token.start);
       const user = consoleStore.get().selectedUser;
-      if (user) void sendMaterial(user, item);
+      if (user) sendMaterial(user, item);
     }
   };
 

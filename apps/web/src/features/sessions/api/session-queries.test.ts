@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionItem } from '@parley/protocol';
-import { selectedUserChanged } from './session-queries';
+import { refreshedSelection, selectedUserChanged } from './session-queries';
 
 const base: SessionItem = {
   session_id: 1,
@@ -27,5 +27,37 @@ describe('selectedUserChanged', () => {
   it('sees other changes', () => {
     expect(selectedUserChanged(base, { ...base, remark: 'VIP' })).toBe(true);
     expect(selectedUserChanged(base, { ...base, is_top: true })).toBe(true);
+  });
+});
+
+describe('refreshedSelection (the user-list poll and the selected user)', () => {
+  const other: SessionItem = { ...base, session_id: 2, receiver_phone: '+300000' };
+
+  it('keeps the selected user when only add_time, latest_time or un_read_count moved', () => {
+    const polled = [other, { ...base, latest_time: 50, add_time: 3, un_read_count: 7 }];
+    expect(refreshedSelection(base, polled)).toBeNull();
+  });
+
+  it('takes the polled item when anything else changed (remark, block, group, last message)', () => {
+    const renamed = { ...base, remark: 'VIP', latest_time: 99 };
+    expect(refreshedSelection(base, [other, renamed])).toBe(renamed);
+    const blocked = { ...base, blocked: true };
+    expect(refreshedSelection(base, [blocked])).toBe(blocked);
+    const moved = { ...base, group_id: 4 };
+    expect(refreshedSelection(base, [moved])).toBe(moved);
+    const written = {
+      ...base,
+      last_message: {
+        type: 'text' as const,
+        direction: 'in' as const,
+        preview: 'hi',
+        created_at: 3,
+      },
+    };
+    expect(refreshedSelection(base, [written])).toBe(written);
+  });
+
+  it('keeps the selection when the chat is not on the polled page', () => {
+    expect(refreshedSelection(base, [other])).toBeNull();
   });
 });

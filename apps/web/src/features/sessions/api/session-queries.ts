@@ -34,3 +34,15 @@ export function selectedUserChanged(prev: SessionItem, next: SessionItem): boole
   }
   return false;
 }
+
+/**
+ * The selected user after a refresh of the user list (spec section 4): its fresh item when
+ * that differs in more than add_time, latest_time and un_read_count, else null (keep it).
+ */
+export function refreshedSelection(
+  selected: SessionItem,
+  users: readonly SessionItem[],
+): SessionItem | null {
+  const fresh = users.find((u) => u.session_id === selected.session_id);
+  return fresh && selectedUserChanged(selected, fresh) ? fresh : null;
+}

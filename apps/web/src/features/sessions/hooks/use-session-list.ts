@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { consoleStore, refreshSelectedUser, useConsole } from '../../console/console.store';
 import { chatKey } from '../../chat/api/chat-queries';
-import { selectedUserChanged, sessionListQuery } from '../api/session-queries';
+import { refreshedSelection, sessionListQuery } from '../api/session-queries';
 import { lowerCachedUnread } from './use-select-user';
 
 /** The user list of the selected group and time tab (disabled when no group is selected). */
@@ -22,9 +22,10 @@ export function useSessionList() {
   useEffect(() => {
     const selected = consoleStore.get().selectedUser;
     if (!selected) return;
+    const changed = refreshedSelection(selected, users);
+    if (changed) refreshSelectedUser(changed);
     const fresh = users.find((u) => u.session_id === selected.session_id);
     if (!fresh) return;
-    if (selectedUserChanged(selected, fresh)) refreshSelectedUser(fresh);
     // Activity in the open chat: reload its record (which also reads it on the server).
     const seen = seenLatest.current.get(fresh.session_id) ?? selected.latest_time;
     if (fresh.latest_time > seen) {
