@@ -1,11 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { messagesRoutes } from './modules/messages/messages.routes.js';
 import { quickRepliesRoutes } from './modules/quick-replies/quick-replies.routes.js';
 import { notImplementedRoutes } from './modules/not-implemented/not-implemented.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
@@ -54,6 +56,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   sessionsRoutes(calls, services.sessions);
   messagesRoutes(calls, services.messages);
   quickRepliesRoutes(calls, services.quickReplies);
+  searchRoutes(calls, services.search);
+  addressBookRoutes(calls, services.addressBook);
   notImplementedRoutes(calls);
   registerHealth(app);
   await registerStatic(app, config);

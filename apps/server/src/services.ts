@@ -1,10 +1,12 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { AddressBookService } from './modules/address-book/address-book.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
+import { SearchService } from './modules/search/search.service.js';
 import { SeatsService } from './modules/seats/seats.service.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 
@@ -17,6 +19,8 @@ export interface Services {
   sessions: SessionsService;
   messages: MessagesService;
   quickReplies: QuickRepliesService;
+  search: SearchService;
+  addressBook: AddressBookService;
 }
 
 export function createServices(db: Db, config: Config): Services {
@@ -29,5 +33,7 @@ export function createServices(db: Db, config: Config): Services {
     sessions: new SessionsService(db, groups),
     messages: new MessagesService(db, config),
     quickReplies: new QuickRepliesService(db),
+    search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite'),
+    addressBook: new AddressBookService(db),
   };
 }

@@ -2,6 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, DialectName } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { quickRepliesMigration } from './migrations/002-quick-replies.js';
+import { searchMigration } from './migrations/006-search.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -10,6 +11,7 @@ class StaticProvider implements MigrationProvider {
     return {
       '001-initial': initialMigration(this.dialect),
       '002-quick-replies': quickRepliesMigration(this.dialect),
+      '006-search': searchMigration(this.dialect),
     };
   }
 }
