@@ -20,7 +20,17 @@ function buildResources(): Record<string, Bundle> {
   return resources;
 }
 
-export const NAMESPACES = ['common', 'login', 'chat', 'groups', 'errors', 'messages'] as const;
+export const NAMESPACES = [
+  'common',
+  'login',
+  'chat',
+  'groups',
+  'errors',
+  'messages',
+  'search',
+  'addressBook',
+  'operator',
+] as const;
 
 export function initialLanguage(): UiLanguage {
   const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? []);

@@ -21,7 +21,8 @@ function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: BookFilter)
     const pattern = containsPattern(f.keyword.toLowerCase());
     conditions.push(
       eb.or([
-        sql<boolean>`lower(${sql.ref('sessions.receiver_phone')}) like ${pattern} escape '\\'`,
+        // Numbers are digits and '+': nothing to fold.
+        sql<boolean>`${sql.ref('sessions.receiver_phone')} like ${pattern} escape '\\'`,
         sql<boolean>`lower(${sql.ref('sessions.remark')}) like ${pattern} escape '\\'`,
       ]),
     );

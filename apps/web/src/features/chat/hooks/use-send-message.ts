@@ -7,6 +7,7 @@ import { callApi } from '../../../lib/api-client';
 import { ApiError } from '../../../lib/api-core';
 import { newClientMsgId } from '../../../lib/client-msg-id';
 import { appendServerMessage, chatKey, type ChatData } from '../api/chat-queries';
+import { appendToChatWindows } from '../api/chat-window-query';
 import { addLocal, removeLocal, updateLocal, type LocalMessage } from '../local-messages.store';
 
 /**
@@ -33,6 +34,7 @@ export function useSendMessage() {
           { notify: false },
         );
         qc.setQueryData<ChatData>(chatKey(local.session_id), (d) => appendServerMessage(d, saved));
+        appendToChatWindows(qc, saved);
         removeLocal(local.session_id, local.client_msg_id);
         void qc.invalidateQueries({ queryKey: ['sessions'] });
       } catch (err) {

@@ -4,7 +4,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../../components/language-switcher';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import { useGroupList } from '../../groups/hooks/use-group-list';
-import { UserMenu } from './user-menu';
+import { OperatorButton } from '../../operator/components/operator-button';
+import { MessageSearchButton } from '../../search/components/message-search-button';
 
 export function AppHeader() {
   const { t } = useTranslation();
@@ -37,6 +38,7 @@ export function AppHeader() {
         </Tabs>
       </Group>
       <Group gap="sm" wrap="nowrap">
+        <MessageSearchButton />
         {(data?.un_read_count ?? 0) > 0 && (
           <Group gap={6} wrap="nowrap">
             <Text size="sm" c="dimmed">
@@ -49,7 +51,7 @@ export function AppHeader() {
         )}
         <LanguageSwitcher />
         <ThemeToggle />
-        <UserMenu />
+        <OperatorButton />
       </Group>
     </Group>
   );
