@@ -68,7 +68,7 @@ const WORDS = {
   rare: 'kumquat-7781', // 25 messages of the measured seat (and 25 of other seats)
   medium: 'tracking-code', // 1 % of all messages
   otherSeatsOnly: 'papaya-contract', // 0.3 % of the other seats' messages, none of ours
-  common: 'thank you', // in ~1/6 of the English texts
+  common: 'thank you', // in ~1/9 of the texts
   noHitCommonTrigrams: 'thank you parcel', // every trigram is common, the phrase never occurs
   cyrillicUpper: 'СПАСИБО ЗА', // the texts have "спасибо за"
   cjk: '订单什么时候',

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import type { Group, SessionItem } from '@parley/protocol';
 import { groupListQuery, type GroupListData } from '../../groups/api/group-queries';
 import { consoleStore, selectGroup, setUserTimeType } from '../../console/console.store';
-import { jumpToMessage } from '../../chat/chat-jump.store';
+import { clearJump, jumpToMessage } from '../../chat/chat-jump.store';
 import { useSelectUser } from './use-select-user';
 
 /** The chat's group from the cached group lists, else from a fresh one. */
@@ -38,7 +38,9 @@ export function useOpenChat(): (session: SessionItem, msgId?: number) => Promise
       }
       setUserTimeType(session.user_time_type);
       selectUser(session);
+      // At the message, or at the newest ones even if the chat was open at a search hit.
       if (msgId !== undefined) jumpToMessage(session.session_id, msgId);
+      else clearJump();
       if (!window.location.pathname.startsWith('/home/chat')) await navigate('/home/chat');
     },
     [qc, navigate, selectUser],
