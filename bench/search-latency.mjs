@@ -67,7 +67,7 @@ const MAIN_SHARE = 0.4;
 const WORDS = {
   rare: 'kumquat-7781', // 25 messages of the measured seat (and 25 of other seats)
   medium: 'tracking-code', // 1 % of all messages
-  otherSeatsOnly: 'papaya-contract', // 0.3 % of the other seats' messages, none of ours
+  otherSeatsOnly: 'papaya-contract', // 5 % of the other seats' messages, none of ours
   common: 'thank you', // in ~1/9 of the texts
   noHitCommonTrigrams: 'thank you parcel', // every trigram is common, the phrase never occurs
   cyrillicUpper: 'СПАСИБО ЗА', // the texts have "спасибо за"
@@ -332,7 +332,7 @@ async function seed(target, env) {
     let content = rnd.pick(TEMPLATES)(rnd);
     if (rarePositions.has(k)) content = `Reference ${WORDS.rare} for the ${content}`;
     else if (rnd.chance(0.01)) content = `${content} (${WORDS.medium} ${rnd.int(100, 999)})`;
-    else if (!main && rnd.chance(0.003)) content = `${content}, see ${WORDS.otherSeatsOnly}`;
+    else if (!main && rnd.chance(0.05)) content = `${content}, see ${WORDS.otherSeatsOnly}`;
     return [
       session.id,
       session.seat.id,
@@ -662,7 +662,11 @@ async function main() {
       await seq('common phrase, page 21 (cursor)', { keyword: WORDS.common, cursor: deepCursor }),
     );
     results.push(await seq('no hit, every trigram common', { keyword: WORDS.noHitCommonTrigrams }));
-    results.push(await seq('word only in other seats (0 hits)', { keyword: WORDS.otherSeatsOnly }));
+    results.push(
+      await seq('word in 5 % of other seats’ messages, 0 of ours', {
+        keyword: WORDS.otherSeatsOnly,
+      }),
+    );
     results.push(await seq('Cyrillic, other case', { keyword: WORDS.cyrillicUpper }));
     results.push(await seq('Chinese', { keyword: WORDS.cjk }));
     const walk = await (async () => {

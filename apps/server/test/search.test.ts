@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../src/db/database.js';
 import type { NewMessage } from '../src/db/schema.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
-import { searchQuery } from '../src/modules/search/search.repository.js';
+import {
+  bitmapScansOnly,
+  ftsQuery,
+  recentQuery,
+  trigramQuery,
+} from '../src/modules/search/search.repository.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, usingPg, type TestApp } from './helper.js';
 
@@ -272,11 +278,15 @@ describe('searchMessage', () => {
     }
   });
 
-  it('uses the text index (query plan)', async () => {
+  it('pages across the seat’s newest messages and older ones, and reads them through an index', async () => {
     const seat = await createSeat(t, 's-plan');
-    // Enough rows for the PostgreSQL planner to prefer an index over reading the table.
     const customer = nextPhone('+4477');
     const chat = await receive(seat.phones[0]!, customer, 'first message');
+    // 5,000 messages; the word in some of the newest and some far older ones. On PostgreSQL
+    // the search reads the seat's newest 500 first (then more if the word was frequent there),
+    // then the trigram index: with one hit per page, the hit after 4990 lies more than 500
+    // messages back and comes from the index; with four, the fourth does.
+    const hitAt = new Set([5, 30, 700, 900, 2600, 4990, 4995, 4999]);
     const rows: NewMessage[] = [];
     for (let i = 0; i < 5000; i++) {
       rows.push({
@@ -285,7 +295,9 @@ describe('searchMessage', () => {
         client_msg_id: null,
         direction: 'in',
         type: 'text',
-        content: `filler message number ${i} about the weather and the order`,
+        content: hitAt.has(i)
+          ? `message ${i}: a QUOKKA-sighting today`
+          : `filler message number ${i} about the weather and the order`,
         media: null,
         status: 'delivered',
         created_at: Date.now() - 10_000 + i,
@@ -296,26 +308,53 @@ describe('searchMessage', () => {
     await messagesRepository.insertMany(t.db, rows);
     // As autovacuum would: statistics, and GIN's pending list merged into the index.
     if (usingPg) await sql`vacuum analyze messages`.execute(t.db);
+
+    const expected = (
+      await t.db
+        .selectFrom('messages')
+        .select('id')
+        .where('seat_id', '=', seat.seatId)
+        .where('content', 'like', '%QUOKKA-sighting%')
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((r) => r.id);
+    expect(expected).toHaveLength(hitAt.size);
+    for (const size of [1, 2, 4, 100]) {
+      const { ids } = await allPages(seat, 'quokka-sighting', size);
+      expect(ids, `page size ${size}`).toEqual(expected);
+    }
+    // A word found often: a full page from the newest messages.
+    const often = await search(seat, 'about the weather', { page_size: 30 });
+    expect(often.data.list).toHaveLength(30);
+    expect(often.data.next_cursor).not.toBeNull();
+
     const params = { seatId: seat.seatId, keyword: 'quokka-sighting', beforeId: null, limit: 31 };
-    for (const beforeId of [null, 1_000_000]) {
-      const query = searchQuery(usingPg ? 'pg' : 'sqlite', { ...params, beforeId });
+    const planOf = async (query: RawBuilder<unknown>, db: Db = t.db) => {
+      const explain = usingPg ? sql`explain ${query}` : sql`explain query plan ${query}`;
+      const { rows: lines } = await explain.execute(db);
+      return (lines as Record<string, string>[]).map((r) => r['QUERY PLAN'] ?? r.detail).join('\n');
+    };
+    for (const beforeId of [null, expected[3]!]) {
+      const p = { ...params, beforeId };
       if (usingPg) {
-        const plan = await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(t.db);
-        const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
-        expect(text).toContain('messages_content_trgm_idx');
-        expect(text).not.toMatch(/Seq Scan on messages/);
+        // Phase 1 walks the seat's newest messages on an index, bounded by the window.
+        const recent = await planOf(recentQuery(p));
+        expect(recent, recent).toMatch(
+          /Index Scan Backward using (messages_seat_idx|messages_pkey)/,
+        );
+        expect(recent, recent).not.toMatch(/Seq Scan/);
+        // Phase 2 reads the trigram index.
+        const older = await bitmapScansOnly(t.db, (trx) => planOf(trigramQuery(p), trx));
+        expect(older, older).toContain('Bitmap Index Scan on messages_content_trgm_idx');
+        expect(older, older).not.toMatch(/Seq Scan/);
       } else {
-        const plan = await sql<{ detail: string }>`explain query plan ${query}`.execute(t.db);
-        const text = plan.rows.map((r) => r.detail).join('\n');
+        const plan = await planOf(ftsQuery(p));
         // The FTS5 index drives; each hit is then read by its primary key.
-        expect(text).toMatch(/SCAN messages_fts VIRTUAL TABLE INDEX/);
-        expect(text).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
-        expect(text).not.toMatch(/SCAN m\b/);
+        expect(plan, plan).toMatch(/SCAN messages_fts VIRTUAL TABLE INDEX/);
+        expect(plan, plan).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
+        expect(plan, plan).not.toMatch(/SCAN m\b/);
       }
     }
-    // And the index answers: the one matching row among the 5,000.
-    await receive(seat.phones[0]!, customer, 'A QUOKKA-SIGHTING at dawn');
-    expect((await search(seat, 'quokka-sighting')).data.list).toHaveLength(1);
   });
 });
 

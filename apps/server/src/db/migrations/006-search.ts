@@ -8,7 +8,7 @@ import type { DialectName } from '../database.js';
  *   `messages.content` as external content (the text is stored once, in `messages`), kept in
  *   step by triggers. A quoted phrase of trigrams finds any substring of 3+ characters.
  * - PostgreSQL: a GIN trigram index (`pg_trgm`) on `messages.content`, which serves
- *   `content ILIKE '%word%'`. Extensions are database-wide while our tables live in the
+ *   `content ILIKE '%word%'`, and `messages (seat_id, id)` for the seat's newest messages. Extensions are database-wide while our tables live in the
  *   connection's schema: the extension is created once (in `public`) and its operator class
  *   is referenced with the schema it really lives in.
  * - Both: `sessions (seat_id, receiver_phone, id)` for the address book's order and keyset.
@@ -38,6 +38,12 @@ export function searchMigration(dialect: DialectName): Migration {
         const opclass = await trigramOpclass(db);
         await sql`create index messages_content_trgm_idx on messages
           using gin (content ${sql.raw(opclass)})`.execute(db);
+        // The seat's newest messages, walked first for words found often (search.repository).
+        await db.schema
+          .createIndex('messages_seat_idx')
+          .on('messages')
+          .columns(['seat_id', 'id'])
+          .execute();
       }
       await db.schema
         .createIndex('sessions_book_idx')
@@ -54,6 +60,7 @@ export function searchMigration(dialect: DialectName): Migration {
         await sql`drop table if exists messages_fts`.execute(db);
       } else {
         await db.schema.dropIndex('messages_content_trgm_idx').ifExists().execute();
+        await db.schema.dropIndex('messages_seat_idx').ifExists().execute();
       }
     },
   };
