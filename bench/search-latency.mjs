@@ -552,7 +552,7 @@ function compare(label, got, expected) {
 async function main() {
   const started = new Date();
   const target = opt.pg
-    ? { kind: 'pg', url: opt.pg, schema: `parley_search_bench_${Date.now()}` }
+    ? pgTarget(opt.pg, `parley_search_bench_${Date.now()}`)
     : { kind: 'sqlite', dataDir: mkdtempSync(path.join(os.tmpdir(), 'parley-bench-')) };
   const env = { ...process.env, PARLEY_DEMO: 'off', LOG_LEVEL: 'warn', LOG_PRETTY: '0' };
   delete env.DATABASE_URL;
@@ -560,16 +560,17 @@ async function main() {
     env.PARLEY_DATA_DIR = target.dataDir;
     log(`data dir ${target.dataDir}`);
   } else {
+    // A database of its own rather than a schema: the migrator looks for its tables in every
+    // schema, so test suites migrating other schemas of the same database at the same time
+    // would confuse it.
     const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: target.url });
+    const admin = new pg.Client({ connectionString: target.adminUrl });
     await admin.connect();
-    await admin.query(`CREATE SCHEMA ${target.schema}`);
+    await admin.query(`CREATE DATABASE ${target.database}`);
     await admin.end();
-    const url = new URL(target.url);
-    url.searchParams.set('options', `-c search_path=${target.schema}`);
-    env.DATABASE_URL = url.toString();
+    env.DATABASE_URL = target.url;
     env.PARLEY_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-    log(`PostgreSQL schema ${target.schema}`);
+    log(`PostgreSQL database ${target.database}`);
   }
 
   const results = [];
@@ -759,13 +760,13 @@ async function main() {
       rmSync(env.PARLEY_DATA_DIR, { recursive: true, force: true });
       if (!opt.keep) {
         const { default: pg } = await import('pg');
-        const admin = new pg.Client({ connectionString: target.url });
+        const admin = new pg.Client({ connectionString: target.adminUrl });
         await admin.connect();
-        await admin.query(`DROP SCHEMA ${target.schema} CASCADE`);
+        await admin.query(`DROP DATABASE IF EXISTS ${target.database}`);
         await admin.end();
       }
     }
-    if (opt.keep) log(`kept ${target.kind === 'sqlite' ? target.dataDir : target.schema}`);
+    if (opt.keep) log(`kept ${target.kind === 'sqlite' ? target.dataDir : target.database}`);
   }
 
   const cpus = os.cpus();
@@ -820,6 +821,13 @@ async function main() {
     `${JSON.stringify({ benchmark: 'search-latency', started_at: started.toISOString(), database: target.kind, git_commit: gitCommit(), machine, database_size: seedInfo, words: WORDS, results, problems }, null, 2)}\n`,
   );
   console.log(`\nwrote ${path.relative(ROOT, file)}`);
+}
+
+/** The fresh database next to the one of `adminUrl` (same server and credentials). */
+function pgTarget(adminUrl, database) {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return { kind: 'pg', adminUrl, database, url: url.toString(), schema: 'public' };
 }
 
 function gitCommit() {
