@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { AddressBookService } from './modules/address-book/address-book.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { BatchesService } from './modules/batches/batches.service.js';
 import { GroupsService } from './modules/groups/groups.service.js';
@@ -8,6 +9,7 @@ import { MediaUrls } from './modules/media/media-urls.js';
 import { MediaService, resolveMediaSecret } from './modules/media/media.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
+import { SearchService } from './modules/search/search.service.js';
 import { SeatsService } from './modules/seats/seats.service.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import {
@@ -31,6 +33,8 @@ export interface Services {
   translation: TranslationService;
   media: MediaService;
   telegram: TelegramService;
+  search: SearchService;
+  addressBook: AddressBookService;
 }
 
 export async function createServices(
@@ -59,5 +63,7 @@ export async function createServices(
     media,
     telegram: new TelegramService(db),
     batches: new BatchesService(db, media),
+    search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
+    addressBook: new AddressBookService(db),
   };
 }

@@ -39,6 +39,10 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
+    // SQLite's own lower() folds ASCII only; keyword filters (remarks, numbers) need Unicode.
+    sqlite.function('lower', { deterministic: true }, (v: unknown) =>
+      typeof v === 'string' ? v.toLowerCase() : v,
+    );
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     dialect = 'sqlite';
   }

@@ -7,6 +7,7 @@ import { batchesMigration } from './migrations/005-batches.js';
 import { listIndexesMigration } from './migrations/007-list-indexes.js';
 import { translationMigration } from './migrations/008-translation.js';
 import { telegramProfilesMigration } from './migrations/004-telegram-profiles.js';
+import { searchMigration } from './migrations/006-search.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -20,6 +21,7 @@ class StaticProvider implements MigrationProvider {
       '007-list-indexes': listIndexesMigration(),
       '008-translation': translationMigration(),
       '004-telegram-profiles': telegramProfilesMigration(this.dialect),
+      '006-search': searchMigration(this.dialect),
     };
   }
 }

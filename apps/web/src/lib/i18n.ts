@@ -36,6 +36,9 @@ export const NAMESPACES = [
   'batch',
   'quickReplies',
   'emoji',
+  'search',
+  'addressBook',
+  'operator',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, phone, sessionItem } from '../entities.js';
+import { groupType, id, phone, sessionItem } from '../entities.js';
 import {
   ADDRESS_BOOK_PAGE_SIZE_DEFAULT,
   ADDRESS_BOOK_PAGE_SIZE_MAX,
@@ -81,7 +81,7 @@ export const addressBookRequest = z.object({
 });
 export const addressBookEntry = sessionItem.extend({
   group_name: z.string(),
-  group_type: z.string(),
+  group_type: groupType,
 });
 export type AddressBookEntry = z.infer<typeof addressBookEntry>;
 export const addressBookResponse = z.object({

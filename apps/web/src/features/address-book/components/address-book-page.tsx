@@ -1,15 +1,85 @@
-import { Center, Stack, Text, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { Center, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
+import type { AddressBookEntry } from '@parley/protocol';
+import { useOpenChat } from '../../sessions/hooks/use-open-chat';
+import { useAddressBook } from '../hooks/use-address-book';
+import { AddressBookItem } from './address-book-item';
+import { RemarkModal } from './remark-modal';
 
-/** Placeholder until the address-book issue: a titled page. */
+/** Every customer the seat chats with, across its accounts, by number (virtualised). */
 export function AddressBookPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('addressBook');
+  const [input, setInput] = useState('');
+  const [keyword] = useDebouncedValue(input.trim(), 300);
+  const { entries, total, isPending, hasNextPage, isFetchingNextPage, fetchNextPage } =
+    useAddressBook(keyword);
+  const [editing, setEditing] = useState<AddressBookEntry | null>(null);
+  const openChat = useOpenChat();
+
+  const endReached = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const onOpenChat = useCallback(
+    ({ group_name: _n, group_type: _t, ...session }: AddressBookEntry) => void openChat(session),
+    [openChat],
+  );
+  const itemContent = useCallback(
+    (_: number, e: AddressBookEntry) => (
+      <AddressBookItem entry={e} onEditRemark={setEditing} onOpenChat={onOpenChat} />
+    ),
+    [onOpenChat],
+  );
+
   return (
-    <Center h="100%" data-testid="address-book">
-      <Stack align="center" gap="xs">
-        <Title order={2}>{t('routes.addressBook')}</Title>
-        <Text c="dimmed">{t('addressBook.comingSoon')}</Text>
-      </Stack>
-    </Center>
+    <Stack h="100%" gap={0} data-testid="address-book">
+      <Group justify="space-between" px="md" py="sm" wrap="nowrap">
+        <Group gap="sm" align="baseline">
+          <Title order={3}>{t('title')}</Title>
+          <Text size="sm" c="dimmed" data-testid="address-book-total" data-total={total}>
+            {isPending ? '' : t('total', { count: total })}
+          </Text>
+        </Group>
+        <TextInput
+          w={320}
+          value={input}
+          onChange={(e) => setInput(e.currentTarget.value)}
+          placeholder={t('searchPlaceholder')}
+          aria-label={t('searchPlaceholder')}
+          data-testid="address-book-search"
+        />
+      </Group>
+      <div style={{ flex: 1, minHeight: 0 }} data-testid="address-book-list">
+        {isPending ? (
+          <Center h="100%">
+            <Loader size="sm" />
+          </Center>
+        ) : entries.length === 0 ? (
+          <Center h="100%" data-testid="address-book-empty">
+            <Text c="dimmed">{keyword ? t('noMatches', { keyword }) : t('empty')}</Text>
+          </Center>
+        ) : (
+          <Virtuoso
+            style={{ height: '100%' }}
+            data={entries}
+            computeItemKey={(_, e) => e.session_id}
+            itemContent={itemContent}
+            endReached={endReached}
+            increaseViewportBy={300}
+            components={{
+              Footer: () =>
+                isFetchingNextPage ? (
+                  <Center p="xs">
+                    <Loader size="xs" />
+                  </Center>
+                ) : null,
+            }}
+          />
+        )}
+      </div>
+      {editing && <RemarkModal entry={editing} onClose={() => setEditing(null)} />}
+    </Stack>
   );
 }

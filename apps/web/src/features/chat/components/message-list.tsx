@@ -4,49 +4,55 @@ import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import type { DisplayMessage } from '../api/merge-messages';
-import { useChatMessages } from '../hooks/use-chat-messages';
+import { useMessageListSource } from '../hooks/use-message-list-source';
 import type { LocalMessage } from '../local-messages.store';
+import { JumpToLatest } from './jump-to-latest';
 import { MessageBubble } from './message-bubble';
 import { MessageContextMenu } from '../../message-actions/components/message-context-menu';
 import { useMessageContextMenu } from '../../message-actions/hooks/use-message-context-menu';
+import classes from './message-list.module.css';
 
 interface Props {
   user: SessionItem;
   onRetry: (m: LocalMessage) => void;
 }
 
-/** Virtualised chat: older pages are prepended on scroll up, new ones follow at the bottom. */
+/**
+ * Virtualised chat: older pages are prepended on scroll up, new ones follow at the bottom. A
+ * chat opened at a search hit starts centred on it and loads newer pages on scroll down.
+ */
 export function MessageList({ user, onRetry }: Props) {
   const { t } = useTranslation('chat');
-  const { messages, firstItemIndex, isPending, hasNextPage, isFetchingNextPage, fetchNextPage } =
-    useChatMessages(user);
-
-  const startReached = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const list = useMessageListSource(user);
+  const { messages, highlightId, atNewest } = list;
 
   // Follow new messages when at the bottom, and always after the operator sends one.
   const lastStatus = messages.at(-1)?.status;
   const lastIsOwnPending = lastStatus === 'pending' || lastStatus === 'waiting';
   const followOutput = useCallback(
-    (atBottom: boolean) => (lastIsOwnPending ? 'auto' : atBottom ? 'smooth' : false),
-    [lastIsOwnPending],
+    (atBottom: boolean) =>
+      !atNewest ? false : lastIsOwnPending ? 'auto' : atBottom ? 'smooth' : false,
+    [lastIsOwnPending, atNewest],
   );
 
   const menu = useMessageContextMenu();
   const onContextMenu = menu.onContextMenu;
   const itemContent = useCallback(
     (_: number, m: DisplayMessage) => (
-      <div onContextMenu={(e) => onContextMenu(m, e)}>
+      <div
+        onContextMenu={(e) => onContextMenu(m, e)}
+        className={m.msg_id === highlightId ? classes.hit : undefined}
+        data-highlighted={m.msg_id === highlightId ? 'true' : undefined}
+      >
         <MessageBubble message={m} onRetry={onRetry} />
       </div>
     ),
-    [onRetry, onContextMenu],
+    [onRetry, onContextMenu, highlightId],
   );
 
   return (
-    <div style={{ flex: 1, minHeight: 0 }} data-testid="message-list">
-      {isPending ? (
+    <div style={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid="message-list">
+      {list.isPending ? (
         <Center h="100%">
           <Loader size="sm" />
         </Center>
@@ -58,28 +64,35 @@ export function MessageList({ user, onRetry }: Props) {
         </Center>
       ) : (
         <Virtuoso
+          key={list.key}
           style={{ height: '100%' }}
           data={messages}
-          firstItemIndex={firstItemIndex}
-          initialTopMostItemIndex={{ index: messages.length - 1, align: 'end' }}
+          firstItemIndex={list.firstItemIndex}
+          initialTopMostItemIndex={list.initialItem}
           computeItemKey={(_, m) => m.key}
           itemContent={itemContent}
-          startReached={startReached}
+          startReached={list.loadOlder}
+          endReached={list.loadNewer}
           followOutput={followOutput}
           increaseViewportBy={{ top: 400, bottom: 200 }}
           components={{
-            Header: () =>
-              isFetchingNextPage ? (
-                <Center p="xs">
-                  <Loader size="xs" />
-                </Center>
-              ) : (
-                <div style={{ height: 8 }} />
-              ),
+            Header: () => <Edge loading={list.isFetchingOlder} />,
+            Footer: () => <Edge loading={list.isFetchingNewer} />,
           }}
         />
       )}
       <MessageContextMenu state={menu.state} onClose={menu.close} />
+      {!atNewest && <JumpToLatest />}
     </div>
+  );
+}
+
+function Edge({ loading }: { loading: boolean }) {
+  return loading ? (
+    <Center p="xs">
+      <Loader size="xs" />
+    </Center>
+  ) : (
+    <div style={{ height: 8 }} />
   );
 }

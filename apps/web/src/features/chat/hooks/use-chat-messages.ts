@@ -8,8 +8,9 @@ import { useLocalMessages } from '../local-messages.store';
 /** Virtuoso's firstItemIndex starts high and drops by each prepended older page. */
 export const FIRST_INDEX_BASE = 1_000_000_000;
 
-export function useChatMessages(user: SessionItem) {
-  const query = useInfiniteQuery(chatRecordQuery(user));
+/** The live chat: newest page first, older pages prepended on scroll up. */
+export function useChatMessages(user: SessionItem, enabled = true) {
+  const query = useInfiniteQuery({ ...chatRecordQuery(user), enabled });
   const locals = useLocalMessages(user.session_id);
   const pages = query.data?.pages;
   const fetched = useMemo(() => (pages ? flattenPages(pages) : []), [pages]);

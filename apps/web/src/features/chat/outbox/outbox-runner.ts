@@ -5,6 +5,7 @@ import { ApiError, errorText } from '../../../lib/api-core';
 import { i18n, translateCode } from '../../../lib/i18n';
 import { readToken } from '../../../lib/storage';
 import { appendServerMessage, chatKey, type ChatData } from '../api/chat-queries';
+import { appendToChatWindows } from '../api/chat-window-query';
 import {
   allLocals,
   localMessages,
@@ -155,6 +156,8 @@ class OutboxRunner {
       this.attempt = 0;
       const qc = this.qc;
       qc?.setQueryData<ChatData>(chatKey(sessionId), (d) => appendServerMessage(d, saved));
+      // A chat opened at a search hit shows it too once its newest page is loaded.
+      if (qc) appendToChatWindows(qc, saved);
       removeLocal(sessionId, cid);
       void qc?.invalidateQueries({ queryKey: ['sessions'] });
     } catch (err) {

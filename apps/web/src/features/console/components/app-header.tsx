@@ -5,7 +5,8 @@ import { LanguageSwitcher } from '../../../components/language-switcher';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import { useGroupList } from '../../groups/hooks/use-group-list';
 import { ReadButton } from '../../session-actions/components/read-button';
-import { UserMenu } from './user-menu';
+import { OperatorButton } from '../../operator/components/operator-button';
+import { MessageSearchButton } from '../../search/components/message-search-button';
 
 export function AppHeader() {
   const { t } = useTranslation();
@@ -38,6 +39,7 @@ export function AppHeader() {
         </Tabs>
       </Group>
       <Group gap="sm" wrap="nowrap">
+        <MessageSearchButton />
         {(data?.un_read_count ?? 0) > 0 && (
           <Group gap={6} wrap="nowrap">
             <Text size="sm" c="dimmed">
@@ -51,7 +53,7 @@ export function AppHeader() {
         )}
         <LanguageSwitcher />
         <ThemeToggle />
-        <UserMenu />
+        <OperatorButton />
       </Group>
     </Group>
   );

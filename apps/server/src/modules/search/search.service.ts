@@ -1,0 +1,57 @@
+import { RECENT_WINDOW_MS, type CallRequest, type CallResponse } from '@parley/protocol';
+import type { Db, DialectName } from '../../db/database.js';
+import { invalidField } from '../../lib/app-error.js';
+import type { MediaUrls } from '../media/media-urls.js';
+import { toSearchHits } from './search.presenter.js';
+import { searchRepository } from './search.repository.js';
+
+/** Cursors are opaque to clients: base64url of [last msg_id of the page]. */
+export function encodeSearchCursor(msgId: number): string {
+  return Buffer.from(JSON.stringify([msgId])).toString('base64url');
+}
+
+export function decodeSearchCursor(cursor: string): number {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 1 && Number.isSafeInteger(value[0])) {
+      const id = value[0] as number;
+      if (id > 0) return id;
+    }
+  } catch {
+    // fall through
+  }
+  throw invalidField('cursor', 'invalid cursor');
+}
+
+export class SearchService {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly urls: MediaUrls,
+  ) {}
+
+  /**
+   * Messages of all the seat's chats containing the word (at least SEARCH_WORD_MIN characters,
+   * checked by the schema), newest first, keyset-paged by message id.
+   */
+  async searchMessages(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/searchMessage'>,
+  ): Promise<CallResponse<'/v1/seat/chat/searchMessage'>> {
+    const beforeId = input.cursor ? decodeSearchCursor(input.cursor) : null;
+    const rows = await searchRepository.page(this.db, this.dialect, {
+      seatId,
+      keyword: input.keyword,
+      beforeId,
+      limit: input.page_size + 1,
+    });
+    const page = rows.slice(0, input.page_size);
+    const sessionIds = [...new Set(page.map((m) => m.session_id))];
+    const sessions = await searchRepository.sessionsByIds(this.db, seatId, sessionIds);
+    const last = page[page.length - 1];
+    return {
+      list: toSearchHits(page, sessions, Date.now() - RECENT_WINDOW_MS, this.urls),
+      next_cursor: rows.length > input.page_size && last ? encodeSearchCursor(last.id) : null,
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import { useState } from 'react';
+import { Button } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { MessageSearchDialog } from './message-search-dialog';
+
+/** The header's entry to message search; the dialog keeps its word and results while closed. */
+export function MessageSearchButton() {
+  const { t } = useTranslation('search');
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Button
+        variant="default"
+        size="compact-sm"
+        radius="md"
+        leftSection={<SearchIcon />}
+        onClick={() => setOpened(true)}
+        data-testid="message-search-open"
+      >
+        {t('open')}
+      </Button>
+      <MessageSearchDialog opened={opened} onClose={() => setOpened(false)} />
+    </>
+  );
+}
+
+function SearchIcon() {
+  return (
+    <svg
+      width="14"
+      height="14"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-3.5-3.5" />
+    </svg>
+  );
+}

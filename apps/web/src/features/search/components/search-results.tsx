@@ -1,0 +1,66 @@
+import { useCallback, useMemo } from 'react';
+import { Center, Loader, Text } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Virtuoso } from 'react-virtuoso';
+import { useTranslation } from 'react-i18next';
+import { messageSearchQuery, type SearchHit } from '../api/search-queries';
+import { SearchHitItem } from './search-hit-item';
+
+interface Props {
+  word: string;
+  onOpen: (hit: SearchHit) => void;
+}
+
+/** The hits of one word, newest first; the next page loads when the end is scrolled to. */
+export function SearchResults({ word, onOpen }: Props) {
+  const { t } = useTranslation('search');
+  const { data, isPending, isError, hasNextPage, isFetchingNextPage, fetchNextPage } =
+    useInfiniteQuery(messageSearchQuery(word));
+  const hits = useMemo(() => data?.pages.flatMap((p) => p.list) ?? [], [data]);
+
+  const endReached = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const itemContent = useCallback(
+    (_: number, hit: SearchHit) => <SearchHitItem hit={hit} word={word} onOpen={onOpen} />,
+    [word, onOpen],
+  );
+
+  if (isPending) {
+    return (
+      <Center h={120}>
+        <Loader size="sm" />
+      </Center>
+    );
+  }
+  if (isError) return null; // the request layer has shown the error
+  if (hits.length === 0) {
+    return (
+      <Center h={120} data-testid="message-search-empty">
+        <Text c="dimmed" size="sm">
+          {t('empty', { word })}
+        </Text>
+      </Center>
+    );
+  }
+  return (
+    <div data-testid="message-search-results" style={{ height: '60vh', minHeight: 240 }}>
+      <Virtuoso
+        style={{ height: '100%' }}
+        data={hits}
+        computeItemKey={(_, h) => h.message.msg_id}
+        itemContent={itemContent}
+        endReached={endReached}
+        increaseViewportBy={200}
+        components={{
+          Footer: () =>
+            isFetchingNextPage ? (
+              <Center p="xs">
+                <Loader size="xs" />
+              </Center>
+            ) : null,
+        }}
+      />
+    </div>
+  );
+}
