@@ -88,7 +88,13 @@ export function OperatorInfoDialog({ onClose }: { onClose: () => void }) {
           />
         </Setting>
         <Divider />
-        <Button color="red" variant="light" onClick={requestLogout} data-testid="logout">
+        <Button color="red" variant="light" onClick={() => {
+            // The warning must not open beneath this dialog, which would swallow its clicks.
+            onClose();
+            requestLogout();
+          }}
+          data-testid="logout"
+        >
           {t('logout')}
         </Button>
       </Stack>
