@@ -2,6 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
+import { TelegramPoller } from './jobs/telegram-poller.js';
+import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
+import { silentEventBus } from './realtime/event-bus.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
@@ -26,7 +29,7 @@ export interface ParleyContext {
   database: DatabaseHandle;
   services: Services;
   /** Background jobs of this instance (tests stop and start them to stage a crash). */
-  jobs: { batchSender: BatchSender };
+  jobs: { batchSender: BatchSender; telegramPoller: TelegramPoller };
 }
 
 declare module 'fastify' {
@@ -83,6 +86,23 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onReady', async () => batchSender.start());
   app.addHook('preClose', async () => batchSender.stop());
 
-  app.decorate('parley', { config, database, services, jobs: { batchSender } });
+  // Customers' Telegram messages: one long-poll per bound bot, leased across instances.
+  const telegramPoller = new TelegramPoller(
+    database.db,
+    config.telegram,
+    new TelegramInbound(
+      database.db,
+      config.telegram.apiUrl,
+      services.messages,
+      services.media,
+      silentEventBus, // until the realtime plugin provides the seat's event bus
+      app.log,
+    ),
+    app.log,
+  );
+  app.addHook('onReady', async () => telegramPoller.start());
+  app.addHook('preClose', async () => telegramPoller.stop());
+
+  app.decorate('parley', { config, database, services, jobs: { batchSender, telegramPoller } });
   return app;
 }

@@ -19,6 +19,8 @@ import {
 import { createProviders } from './translation/engines.js';
 import { LocalMediaStorage } from './plugins/storage.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
+import { TelegramBotsService } from './modules/telegram/telegram-bots.service.js';
+import { TelegramChannel } from './channels/telegram/telegram-channel.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -33,6 +35,10 @@ export interface Services {
   translation: TranslationService;
   media: MediaService;
   telegram: TelegramService;
+  /** Binding phone accounts to Telegram bots (admin CLI). */
+  telegramBots: TelegramBotsService;
+  /** The 'telegram' ChannelAdapter (the outbox worker delivers through it). */
+  telegramChannel: TelegramChannel;
   search: SearchService;
   addressBook: AddressBookService;
 }
@@ -61,7 +67,9 @@ export async function createServices(
     messages: new MessagesService(db, config, media),
     quickReplies: new QuickRepliesService(db, media),
     media,
-    telegram: new TelegramService(db),
+    telegram: new TelegramService(db, urls),
+    telegramBots: new TelegramBotsService(db, config.telegram),
+    telegramChannel: new TelegramChannel(db, config.telegram.apiUrl),
     batches: new BatchesService(db, media),
     search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
     addressBook: new AddressBookService(db),

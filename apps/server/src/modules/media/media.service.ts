@@ -130,6 +130,20 @@ export class MediaService {
     }
   }
 
+  /** Bytes from a channel (a customer's Telegram file), through the same checks. */
+  async storeStream(
+    seatId: number,
+    source: Readable,
+    input: { kind: MediaKind; fileName?: string; durationMs?: number },
+  ): Promise<MediaRow> {
+    const spooled = await this.spool(source, input.kind);
+    try {
+      return await this.store(seatId, { ...input, spooled });
+    } finally {
+      await rm(spooled.path, { force: true });
+    }
+  }
+
   /**
    * Checks spooled bytes against their kind and stores them: the size cap, not empty, the
    * type by the bytes (never the name or the declared type), images decodable (dimensions and

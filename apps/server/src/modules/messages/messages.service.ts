@@ -19,6 +19,7 @@ import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import { hasTelegramLink } from '../../lib/telegram-link.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
@@ -156,6 +157,14 @@ export class MessagesService {
           preview: previewOf(input.type, input.content),
           type: input.type,
         });
+        if (
+          session.group_type !== 'tg_link_pushed' &&
+          (hasTelegramLink(input.content) || hasTelegramLink(input.original_content))
+        ) {
+          const pushed = await groupsRepository.findByType(trx, seatId, 'tg_link_pushed');
+          if (pushed)
+            await sessionsRepository.update(trx, seatId, session.id, { group_id: pushed.id });
+        }
         return message;
       });
       return this.present(row);
@@ -180,19 +189,26 @@ export class MessagesService {
    * a media already stored for the owning seat (`mediaId`, else 400001); its type is then the
    * media's kind unless given (and must fit it); `content` is the caption.
    */
-  async receive(input: {
-    sendPhone: string;
-    receiverPhone: string;
-    content: string;
-    mediaId?: string;
-    type?: MessageType;
-    at?: number;
-  }): Promise<{ message: ChatMessage; seatId: number; sessionId: number } | { blocked: true }> {
-    const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
+  async receive(
+    input: {
+      sendPhone: string;
+      receiverPhone: string;
+      content: string;
+      mediaId?: string;
+      type?: MessageType;
+      at?: number;
+    },
+    /** A caller's transaction (a channel recording more in the same commit). */
+    db: Db = this.db,
+  ): Promise<
+    | { message: ChatMessage; seatId: number; sessionId: number; created: boolean }
+    | { blocked: true }
+  > {
+    const account = await accountsRepository.findByPhone(db, input.sendPhone);
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     const seatId = account.seat_id;
     const now = input.at ?? Date.now();
-    return inTransaction(this.db, async (trx) => {
+    return inTransaction(db, async (trx) => {
       let session = await sessionsRepository.findByPhones(
         trx,
         seatId,
@@ -213,6 +229,7 @@ export class MessagesService {
       } else if (type !== 'text') {
         throw invalidField('media_id', 'required');
       }
+      const created = !session;
       if (!session) {
         const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
         if (!ungrouped) throw new Error(`seat ${seatId} has no ungrouped group`);
@@ -254,7 +271,7 @@ export class MessagesService {
         preview: previewOf(type, input.content),
         type,
       });
-      return { message: this.present(row), seatId, sessionId: session.id };
+      return { message: this.present(row), seatId, sessionId: session.id, created };
     });
   }
 
