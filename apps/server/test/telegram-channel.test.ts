@@ -369,7 +369,7 @@ describe('outbound: the telegram ChannelAdapter', () => {
         'document',
       ],
     ];
-    for (const [item, method, field] of cases) {
+    for (const [item] of cases) {
       expect(await channel.deliver(item)).toMatchObject({ ok: true });
     }
     const log = tg.bot(seat.botToken).sent;
