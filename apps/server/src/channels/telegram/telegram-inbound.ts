@@ -147,7 +147,7 @@ export class TelegramInbound {
       const session = await sessionsRepository.findForSeat(trx, result.seatId, result.sessionId);
       if (session) {
         const item = toSessionItem(session, Date.now() - RECENT_WINDOW_MS);
-        if (result.created) {
+        if (result.sessionCreated) {
           await this.events.publish(trx, result.seatId, 'session.created', { session: item });
         }
         await this.events.publish(trx, result.seatId, 'message.created', {

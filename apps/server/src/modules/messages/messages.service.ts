@@ -152,19 +152,21 @@ export class MessagesService {
           deleted_for_me: 0,
           deleted_for_all: 0,
         });
-        await sessionsRepository.recordOutgoing(trx, session.id, {
-          time: now,
-          preview: previewOf(input.type, input.content),
-          type: input.type,
-        });
+        // A Telegram link invites the customer over: the chat moves to TG link pushed.
         if (
           session.group_type !== 'tg_link_pushed' &&
           (hasTelegramLink(input.content) || hasTelegramLink(input.original_content))
         ) {
           const pushed = await groupsRepository.findByType(trx, seatId, 'tg_link_pushed');
-          if (pushed)
+          if (pushed) {
             await sessionsRepository.update(trx, seatId, session.id, { group_id: pushed.id });
+          }
         }
+        await sessionsRepository.recordOutgoing(trx, session.id, {
+          time: now,
+          preview: previewOf(input.type, input.content),
+          type: input.type,
+        });
         return message;
       });
       return this.present(row);
@@ -198,11 +200,10 @@ export class MessagesService {
       type?: MessageType;
       at?: number;
     },
-    /** A caller's transaction (a channel recording more in the same commit). */
     db: Db = this.db,
   ): Promise<
-    | { message: ChatMessage; seatId: number; sessionId: number; created: boolean }
-    | { blocked: true }
+    | { message: ChatMessage; seatId: number; sessionId: number; sessionCreated: boolean }
+    | { blocked: true; seatId: number }
   > {
     const account = await accountsRepository.findByPhone(db, input.sendPhone);
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
@@ -216,7 +217,7 @@ export class MessagesService {
         input.receiverPhone,
       );
       if (session && (session.blocked === 1 || session.group_type === 'blocked')) {
-        return { blocked: true as const };
+        return { blocked: true as const, seatId };
       }
       let type: MessageType = input.type ?? 'text';
       let media = null;
@@ -229,7 +230,7 @@ export class MessagesService {
       } else if (type !== 'text') {
         throw invalidField('media_id', 'required');
       }
-      const created = !session;
+      const sessionCreated = !session;
       if (!session) {
         const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
         if (!ungrouped) throw new Error(`seat ${seatId} has no ungrouped group`);
@@ -271,7 +272,7 @@ export class MessagesService {
         preview: previewOf(type, input.content),
         type,
       });
-      return { message: this.present(row), seatId, sessionId: session.id, created };
+      return { message: this.present(row), seatId, sessionId: session.id, sessionCreated };
     });
   }
 
