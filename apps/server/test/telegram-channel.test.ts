@@ -228,7 +228,8 @@ describe('inbound: customers write to the bot', () => {
       seat.token,
     );
     const chat = groups.data.account_list.find((s) => s.receiver_phone === customer)!;
-    expect(chat).toMatchObject({ send_phone: seat.bot });
+    // A new chat takes the customer's Telegram language.
+    expect(chat).toMatchObject({ send_phone: seat.bot, customer_language: 'RU' });
 
     const info = await vi.waitFor(
       async () => {

@@ -9,6 +9,8 @@ import { toSessionItem } from '../../modules/sessions/sessions.presenter.js';
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import { telegramBotsRepository } from '../../modules/telegram/telegram-bots.repository.js';
 import { telegramRepository } from '../../modules/telegram/telegram.repository.js';
+import { translationRepository } from '../../modules/translation/translation.repository.js';
+import { toListedCode } from '../../translation/languages.js';
 import type { EventBus } from '../../realtime/event-bus.js';
 import { BotApi, type TgFileRef, type TgMessage, type TgUpdate } from './bot-api.js';
 
@@ -144,6 +146,16 @@ export class TelegramInbound {
       );
       if ('blocked' in result) return 'blocked';
       await telegramBotsRepository.setInboundMessage(trx, key, result.message.msg_id);
+      // A new chat starts in the language the customer's Telegram app uses.
+      const language = toListedCode(from.language_code);
+      if (result.sessionCreated && language) {
+        await translationRepository.setCustomerLanguage(
+          trx,
+          result.seatId,
+          result.sessionId,
+          language,
+        );
+      }
       const session = await sessionsRepository.findForSeat(trx, result.seatId, result.sessionId);
       if (session) {
         const item = toSessionItem(session, Date.now() - RECENT_WINDOW_MS);
