@@ -53,6 +53,8 @@ interface Bot {
   conflicts: number;
   getUpdatesCalls: number;
   blockedBy: Set<string>;
+  /** setWebhook's URL ('' when none). */
+  webhook: string;
 }
 
 type Failure = { error_code: number; description: string; retry_after?: number } | 'drop';
@@ -98,6 +100,7 @@ export class TelegramBotApiServer {
       conflicts: 0,
       getUpdatesCalls: 0,
       blockedBy: new Set(),
+      webhook: '',
     });
     return token;
   }
@@ -202,7 +205,20 @@ export class TelegramBotApiServer {
           can_read_all_group_messages: false,
           supports_inline_queries: false,
         });
+      case 'getWebhookInfo':
+        return this.ok(res, {
+          url: bot.webhook,
+          has_custom_certificate: false,
+          pending_update_count: 0,
+        });
       case 'getUpdates':
+        if (bot.webhook) {
+          return this.fail(
+            res,
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+          );
+        }
         return this.getUpdates(bot, params, res);
       case 'getFile': {
         const stored = this.files.get(params.file_id ?? '');

@@ -149,6 +149,12 @@ describe('account:telegram:bind / unbind / list', () => {
     );
     expect(out).toBe(EXIT.ERROR);
 
+    const hooked = tg.createBot('parley_hooked_bot');
+    tg.bot(hooked).webhook = 'https://example.com/hook';
+    const webhook = await cli('account:telegram:bind', phone, '--token', hooked);
+    expect(webhook.status).toBe(EXIT.INVALID);
+    expect(webhook.err).toContain('the bot delivers to a webhook (https://example.com/hook)');
+
     expect(await botRow(phone)).toBeUndefined();
     expect((await accountsRepository.findByPhone(t.db, phone))?.channel).toBe('platform');
     expect((await cli('account:telegram:bind', nextPhone('+1777'), '--token', token)).status).toBe(

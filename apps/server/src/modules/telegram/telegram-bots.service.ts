@@ -100,6 +100,16 @@ export class TelegramBotsService {
     if (!me || typeof me.id !== 'number' || me.is_bot !== true) {
       throw invalidField('token', 'the token is not a bot’s');
     }
+    // A bot with a webhook cannot be polled (getUpdates answers 409): say so now.
+    const hook = await new BotApi(this.config.apiUrl, token)
+      .call<{ url?: string }>('getWebhookInfo', {}, { timeoutMs: 15_000 })
+      .catch(() => null);
+    if (hook?.url) {
+      throw invalidField(
+        'token',
+        `the bot delivers to a webhook (${hook.url}): remove it first (deleteWebhook)`,
+      );
+    }
     return me;
   }
 
