@@ -170,5 +170,10 @@ test.describe('message actions', () => {
     await expect(toast(page, 'Translation error')).toBeVisible();
     await expect(bubble(page, text).getByTestId('message-translation')).toHaveCount(0);
     await expect(toast(page, 'Translation must be enabled before translating')).toHaveCount(0);
+    // The settings dialog cannot tell the engine's languages either.
+    await page.getByTestId('translation-settings-open').click();
+    await expect(page.getByTestId('translation-languages-error')).toContainText(
+      'Failed to get language list',
+    );
   });
 });
