@@ -76,41 +76,46 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
   };
 
   return (
-    <div style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+    <Group
+      gap="xs"
+      align="flex-end"
+      p="sm"
+      wrap="nowrap"
+      pos="relative"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
+      <SlashSuggestions slash={slash} />
       <ComposerTranslationPreview outgoing={outgoing} />
-      <Group gap="xs" align="flex-end" p="sm" wrap="nowrap" pos="relative">
-        <SlashSuggestions slash={slash} />
-        <EmojiPicker disabled={disabled} onPick={insert} />
-        <QuickReplyButton disabled={disabled} onInsert={insert} />
-        <AttachButton disabled={disabled} onFiles={onFiles} />
-        <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
-        <Textarea
-          ref={inputRef}
-          {...slash.inputProps}
-          flex={1}
-          autosize
-          minRows={1}
-          maxRows={6}
-          maxLength={MESSAGE_TEXT_MAX}
-          value={text}
-          disabled={disabled}
-          placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
-          onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-          data-testid="composer-input"
-          aria-label={t('composer.placeholder')}
-        />
-        <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
-        <ThrottledButton
-          onClick={submit}
-          disabled={disabled || !text.trim()}
-          loading={translating}
-          data-testid="composer-send"
-        >
-          {t('composer.send')}
-        </ThrottledButton>
-      </Group>
-    </div>
+      <EmojiPicker disabled={disabled} onPick={insert} />
+      <QuickReplyButton disabled={disabled} onInsert={insert} />
+      <AttachButton disabled={disabled} onFiles={onFiles} />
+      <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
+      <Textarea
+        ref={inputRef}
+        {...slash.inputProps}
+        flex={1}
+        autosize
+        minRows={1}
+        maxRows={6}
+        maxLength={MESSAGE_TEXT_MAX}
+        value={text}
+        disabled={disabled}
+        placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+        data-testid="composer-input"
+        aria-label={t('composer.placeholder')}
+      />
+      <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
+      <ThrottledButton
+        onClick={submit}
+        disabled={disabled || !text.trim()}
+        loading={translating}
+        data-testid="composer-send"
+      >
+        {t('composer.send')}
+      </ThrottledButton>
+    </Group>
   );
 }

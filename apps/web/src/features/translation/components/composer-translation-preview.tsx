@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { languageLabel } from '../../profile/language-label';
 import { translationProblem } from '../api/translation-api';
 import type { useOutgoingTranslation } from '../hooks/use-outgoing-translation';
+import classes from './composer-translation-preview.module.css';
 
 type Outgoing = ReturnType<typeof useOutgoingTranslation>;
 
@@ -13,7 +14,7 @@ export function ComposerTranslationPreview({ outgoing }: { outgoing: Outgoing })
   if (!preview || !pair) return null;
   const problem = preview.isError ? translationProblem(preview.error) : null;
   return (
-    <Group gap={6} px="sm" pt={6} wrap="nowrap" data-testid="composer-translation">
+    <Group gap={6} wrap="nowrap" className={classes.strip} data-testid="composer-translation">
       <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
         {languageLabel(pair.target, i18n.language)}:
       </Text>

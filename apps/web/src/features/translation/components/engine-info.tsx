@@ -56,7 +56,7 @@ export function EngineInfo({
     <Stack gap={6}>
       <Group gap="xs">
         <Text size="sm">{t('engine')}</Text>
-        <Badge variant="light" data-testid="translation-engine" data-engine={data.engine}>
+        <Badge variant="light" tt="none" data-testid="translation-engine" data-engine={data.engine}>
           {engineName(data.engine)}
         </Badge>
         {data.engines.length > 1 && (
