@@ -6,6 +6,7 @@ import { ThemeToggle } from '../../../components/theme-toggle';
 import { useGroupList } from '../../groups/hooks/use-group-list';
 import { ReadButton } from '../../session-actions/components/read-button';
 import { OperatorButton } from '../../operator/components/operator-button';
+import { OfflineIndicator } from '../../realtime/components/offline-indicator';
 import { MessageSearchButton } from '../../search/components/message-search-button';
 
 export function AppHeader() {
@@ -39,6 +40,7 @@ export function AppHeader() {
         </Tabs>
       </Group>
       <Group gap="sm" wrap="nowrap">
+        <OfflineIndicator />
         <MessageSearchButton />
         {(data?.un_read_count ?? 0) > 0 && (
           <Group gap={6} wrap="nowrap">
