@@ -40,6 +40,9 @@ function editChat(qc: QueryClient, sessionId: number, edit: (l: ChatMessage[]) =
   qc.setQueriesData<MessagePages>({ queryKey: chatKey(sessionId) }, (d) => editMessages(d, edit));
 }
 
+// The group list's counts come in their own event (groups.changed) when they change.
+const PUSHED = { refetchGroups: false };
+
 /** What the console does besides the caches (the open chat's reading, the attention). */
 export interface EventEffects {
   onCustomerMessage(data: EventPayload<'message.created'>): void;
@@ -58,7 +61,7 @@ export function applyEvent(qc: QueryClient, event: PushEvent, effects: EventEffe
         appendServerMessage(d, data.message),
       );
       appendToChatWindows(qc, data.message);
-      applySessionUpdate(qc, data.session);
+      applySessionUpdate(qc, data.session, PUSHED);
       if (data.message.direction === 'in') effects.onCustomerMessage(data);
       return;
     }
@@ -80,12 +83,12 @@ export function applyEvent(qc: QueryClient, event: PushEvent, effects: EventEffe
     case 'session.created':
     case 'session.updated': {
       const { session } = event.data as EventPayload<'session.updated'>;
-      applySessionUpdate(qc, session);
+      applySessionUpdate(qc, session, PUSHED);
       return;
     }
     case 'session.deleted': {
       const { session_id } = event.data as EventPayload<'session.deleted'>;
-      applySessionRemoved(qc, session_id);
+      applySessionRemoved(qc, session_id, PUSHED);
       return;
     }
     case 'groups.changed': {
