@@ -303,6 +303,18 @@ describe('resume', () => {
   });
 });
 
+describe('heartbeat', () => {
+  it('drops a socket that stops answering pings, and pushes nothing more to it', async () => {
+    const seat = await createSeat(t, 'rt-dead');
+    const dead = await PushClient.open(base, { token: seat.token }, { autoPong: false });
+    clients.push(dead);
+    await dead.waitFor('ready');
+    // Terminated (no close handshake: 1006) within two heartbeats.
+    expect((await dead.waitForClose()).code).toBe(1006);
+    expect(t.app.parley.realtime.hub.lowestSent(seat.seatId)).toBeNull();
+  });
+});
+
 describe('token', () => {
   it('closes the socket with 400002 once the token is revoked', async () => {
     const seat = await createSeat(t, 'rt-revoke');

@@ -18,8 +18,15 @@ export class PushClient {
     });
   }
 
-  static async open(baseUrl: string, hello?: { token: string; last_event_id?: number }) {
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + REALTIME_PATH);
+  /** `autoPong` false: a client that never answers the server's pings (a dead one). */
+  static async open(
+    baseUrl: string,
+    hello?: { token: string; last_event_id?: number },
+    opts: { autoPong?: boolean } = {},
+  ) {
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + REALTIME_PATH, {
+      autoPong: opts.autoPong ?? true,
+    });
     const client = new PushClient(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

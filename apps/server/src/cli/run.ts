@@ -290,8 +290,12 @@ export async function runCli(
   const fanOut = cfg.realtime.redisUrl ? new RedisFanOut(cfg.realtime.redisUrl, null) : null;
   try {
     if (fanOut) {
-      await fanOut.start();
-      bus.setNotifier((seatId) => fanOut.notify(seatId));
+      // Without Redis the change is still recorded: consoles get it when they next resume.
+      await fanOut.start().then(
+        () => bus.setNotifier((seatId) => fanOut.notify(seatId)),
+        (err: unknown) =>
+          io.err(`Warning: Redis unreachable, open consoles are not told at once (${String(err)})`),
+      );
     }
     await command(args, await createServices(database.db, cfg, undefined, bus), io, database.db);
     return EXIT.OK;

@@ -24,9 +24,13 @@ export class RedisFanOut implements FanOut {
   constructor(
     url: string,
     private readonly hub: RealtimeHub | null,
+    log: (err: unknown) => void = () => undefined,
   ) {
     this.pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     this.sub = new Redis(url, { lazyConnect: true });
+    // ioredis reconnects by itself; its errors are reported, not thrown.
+    this.pub.on('error', log);
+    this.sub.on('error', log);
   }
 
   notify(seatId: number): void {
@@ -45,6 +49,9 @@ export class RedisFanOut implements FanOut {
       const seatId = Number(message);
       if (Number.isSafeInteger(seatId)) hub.notify(seatId);
     });
+    // Notices sent while the subscription was down are lost: after a reconnect, read what
+    // every connected seat may have missed.
+    this.sub.on('ready', () => hub.seatIds().forEach((seatId) => hub.notify(seatId)));
     await this.sub.subscribe(CHANNEL);
   }
 
@@ -52,7 +59,8 @@ export class RedisFanOut implements FanOut {
   async stop(): Promise<void> {
     await Promise.all(this.pending);
     this.sub.disconnect();
-    await this.pub.quit().catch(() => undefined);
+    if (this.pub.status === 'ready') await this.pub.quit().catch(() => undefined);
+    else this.pub.disconnect();
   }
 }
 

@@ -31,7 +31,7 @@ export async function registerRealtime(
   const { heartbeatMs, redisUrl, pollMs } = config.realtime;
   const hub = new RealtimeHub(db);
   const fanOut: FanOut = redisUrl
-    ? new RedisFanOut(redisUrl, hub)
+    ? new RedisFanOut(redisUrl, hub, (err) => app.log.warn({ err }, 'redis'))
     : new PollingFanOut(db, hub, pollMs);
   bus.setNotifier((seatId) => fanOut.notify(seatId));
 
