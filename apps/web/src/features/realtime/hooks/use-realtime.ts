@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { EventPayload } from '@parley/protocol';
-import { useTranslation } from 'react-i18next';
 import { callApi } from '../../../lib/api-client';
+import { i18n } from '../../../lib/i18n';
 import { readToken } from '../../../lib/storage';
 import { consoleStore } from '../../console/console.store';
 import { applyEvent } from '../apply-event';
@@ -36,7 +36,6 @@ function refetchAll(qc: QueryClient): void {
  */
 export function useRealtime(): void {
   const qc = useQueryClient();
-  const { t } = useTranslation('realtime');
   const token = readToken();
 
   useEffect(() => {
@@ -65,9 +64,10 @@ export function useRealtime(): void {
             if (open && !hidden) readOpenChat(data);
             if (hidden) {
               const who = data.session.remark || data.session.receiver_phone;
+              // i18n.t, not the hook's t: a language switch must not reconnect the socket.
               raiseAttention(
-                t('notificationTitle', { who }),
-                data.message.content || t(`media.${data.message.type}`),
+                i18n.t('realtime:notificationTitle', { who }),
+                data.message.content || i18n.t(`realtime:media.${data.message.type}`),
                 `parley-${data.session.session_id}`,
               );
             }
@@ -89,5 +89,5 @@ export function useRealtime(): void {
       document.removeEventListener('visibilitychange', onVisible);
       realtimeOnline.set(null);
     };
-  }, [token, qc, t]);
+  }, [token, qc]);
 }
