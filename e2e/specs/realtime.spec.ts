@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, restartableTest, expect } from '../support/fixtures';
+import { login } from '../support/app';
 import { bubble, customerPhone, openFreshChat, uniqueText } from '../support/chat';
 
 /**
@@ -47,6 +48,20 @@ test('a customer message appears in the open chat and a new chat in the list, pu
   await expect(page).toHaveTitle(/^\(2\) /);
   await setVisibility(page, 'visible');
   await expect(page).not.toHaveTitle(/^\(\d+\) /);
+});
+
+test('the new-message sound can be muted, and stays muted in this browser', async ({
+  page,
+  freshSeat,
+}) => {
+  await login(page, freshSeat.account, freshSeat.password);
+  await page.getByTestId('user-menu').click();
+  const sound = page.getByTestId('operator-sound');
+  await expect(sound).toBeChecked();
+  await sound.uncheck();
+  await page.reload();
+  await page.getByTestId('user-menu').click();
+  await expect(page.getByTestId('operator-sound')).not.toBeChecked();
 });
 
 restartableTest(
