@@ -2,6 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
+import { EventsPruner } from './jobs/events-pruner.js';
+import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
+import { RecordingEventBus } from './realtime/recording-event-bus.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
@@ -26,7 +29,9 @@ export interface ParleyContext {
   database: DatabaseHandle;
   services: Services;
   /** Background jobs of this instance (tests stop and start them to stage a crash). */
-  jobs: { batchSender: BatchSender };
+  jobs: { batchSender: BatchSender; eventsPruner: EventsPruner };
+  /** This instance's push sockets and fan-out. */
+  realtime: Realtime;
 }
 
 declare module 'fastify' {
@@ -57,7 +62,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // static.
   registerErrorHandling(app);
   const database = await registerDb(app, config);
-  const services = await createServices(database.db, config, app.log);
+  const bus = new RecordingEventBus();
+  const services = await createServices(database.db, config, app.log, bus);
   const calls = new CallRegistry(app, services.auth);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -71,6 +77,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   searchRoutes(calls, services.search);
   addressBookRoutes(calls, services.addressBook);
   notImplementedRoutes(calls);
+  const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   registerHealth(app);
   await registerStatic(app, config);
 
@@ -78,11 +85,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const batchSender = new BatchSender(database.db, services.messages, {
     ratePerSecond: config.batchRatePerSecond,
     log: app.log,
+    events: services.events,
   });
+  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, app.log);
+  app.addHook('onReady', async () => eventsPruner.start());
+  app.addHook('preClose', async () => eventsPruner.stop());
   services.batches.onCreated(() => batchSender.wake());
   app.addHook('onReady', async () => batchSender.start());
   app.addHook('preClose', async () => batchSender.stop());
 
-  app.decorate('parley', { config, database, services, jobs: { batchSender } });
+  app.decorate('parley', {
+    config,
+    database,
+    services,
+    jobs: { batchSender, eventsPruner },
+    realtime,
+  });
   return app;
 }

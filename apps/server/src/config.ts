@@ -33,6 +33,19 @@ export interface Config {
   /** Key of the signed media URLs; null: one generated once and kept in the database. */
   mediaSecret: string | null;
   translation: TranslationConfig;
+  realtime: RealtimeConfig;
+}
+
+/** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
+export interface RealtimeConfig {
+  /** Redis for fan-out between instances (REDIS_URL); null: one instance, or polling. */
+  redisUrl: string | null;
+  /** Events are kept this long for resuming consoles (PARLEY_EVENT_RETENTION_HOURS). */
+  retentionHours: number;
+  /** Ping interval; a socket silent for two intervals is dropped (PARLEY_WS_HEARTBEAT_MS). */
+  heartbeatMs: number;
+  /** Without Redis: how often the event log is checked for other processes' events. */
+  pollMs: number;
 }
 
 export const TRANSLATION_ENGINES = ['deepl', 'libretranslate', 'apertium'] as const;
@@ -143,7 +156,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mediaSecret,
     translation: loadTranslationConfig(env),
+    realtime: {
+      redisUrl: redisUrl(env),
+      retentionHours: num(env, 'PARLEY_EVENT_RETENTION_HOURS', 24, 0.01, 24 * 90, false),
+      heartbeatMs: num(env, 'PARLEY_WS_HEARTBEAT_MS', 20_000, 100, 600_000),
+      pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
+    },
   };
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL must be a redis:// URL');
+  return raw;
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {

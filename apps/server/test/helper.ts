@@ -51,6 +51,8 @@ export async function createTestDatabaseConfig(
     mediaDir: path.join(dataDir, 'media'),
     mediaMaxBytes: { ...MEDIA_MAX_BYTES_DEFAULT },
     mediaSecret: null,
+    // Short heartbeats: a revoked token or a dead socket shows within a test's patience.
+    realtime: { redisUrl: null, retentionHours: 24, heartbeatMs: 200, pollMs: 100 },
   };
   if (!usingPg) {
     return {

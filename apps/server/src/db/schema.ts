@@ -177,6 +177,21 @@ export interface TelegramProfilesTable {
   updated_at: number;
 }
 
+/** The push channel's log (realtime/): numbered per seat. */
+export interface EventsTable {
+  seat_id: number;
+  seq: number;
+  type: string;
+  /** JSON of the event's payload. */
+  data: string;
+  at: number;
+}
+
+export interface EventCountersTable {
+  seat_id: number;
+  last_seq: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -193,6 +208,8 @@ export interface Database {
   media: MediaTable;
   server_settings: ServerSettingsTable;
   telegram_profiles: TelegramProfilesTable;
+  events: EventsTable;
+  event_counters: EventCountersTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;

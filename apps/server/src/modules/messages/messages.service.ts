@@ -19,6 +19,7 @@ import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import { SeatEvents } from '../../realtime/seat-events.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
@@ -37,6 +38,7 @@ export class MessagesService {
     private readonly db: Db,
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
     private readonly media: MediaService,
+    private readonly events = new SeatEvents(),
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
@@ -93,7 +95,13 @@ export class MessagesService {
         has_newer: input.before_id !== undefined,
       };
     }
-    if (session.un_read_count > 0) await sessionsRepository.clearUnread(this.db, session.id);
+    if (session.un_read_count > 0) {
+      await inTransaction(this.db, async (trx) => {
+        await sessionsRepository.clearUnread(trx, session.id);
+        await this.events.sessionUpdated(trx, seatId, session.id);
+        await this.events.groupsChanged(trx, seatId);
+      });
+    }
     return { ...page, list: page.list.map(this.present) };
   }
 
@@ -156,6 +164,7 @@ export class MessagesService {
           preview: previewOf(input.type, input.content),
           type: input.type,
         });
+        await this.events.messageCreated(trx, seatId, this.present(message));
         return message;
       });
       return this.present(row);
@@ -254,7 +263,10 @@ export class MessagesService {
         preview: previewOf(type, input.content),
         type,
       });
-      return { message: this.present(row), seatId, sessionId: session.id };
+      const message = this.present(row);
+      await this.events.messageCreated(trx, seatId, message);
+      await this.events.groupsChanged(trx, seatId);
+      return { message, seatId, sessionId: session.id };
     });
   }
 
@@ -313,6 +325,13 @@ export class MessagesService {
         last_type: latest?.type ?? null,
         last_preview: latest ? previewOf(latest.type, latest.content) : null,
       });
+      if (input.scope === 'me') {
+        await this.events.messageDeleted(trx, seatId, message.session_id, message.id);
+      } else {
+        const retracted = await messagesRepository.findForSeat(trx, seatId, message.id);
+        if (retracted) await this.events.messageUpdated(trx, seatId, this.present(retracted));
+      }
+      await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
     return answer;
   }
