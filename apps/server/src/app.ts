@@ -4,7 +4,9 @@ import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
 import { TelegramPoller } from './jobs/telegram-poller.js';
 import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
-import { silentEventBus } from './realtime/event-bus.js';
+import { EventsPruner } from './jobs/events-pruner.js';
+import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
+import { RecordingEventBus } from './realtime/recording-event-bus.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
@@ -29,7 +31,9 @@ export interface ParleyContext {
   database: DatabaseHandle;
   services: Services;
   /** Background jobs of this instance (tests stop and start them to stage a crash). */
-  jobs: { batchSender: BatchSender; telegramPoller: TelegramPoller };
+  jobs: { batchSender: BatchSender; eventsPruner: EventsPruner; telegramPoller: TelegramPoller };
+  /** This instance's push sockets and fan-out. */
+  realtime: Realtime;
 }
 
 declare module 'fastify' {
@@ -60,7 +64,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // static.
   registerErrorHandling(app);
   const database = await registerDb(app, config);
-  const services = await createServices(database.db, config, app.log);
+  const bus = new RecordingEventBus();
+  const services = await createServices(database.db, config, app.log, bus);
   const calls = new CallRegistry(app, services.auth);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -74,6 +79,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   searchRoutes(calls, services.search);
   addressBookRoutes(calls, services.addressBook);
   notImplementedRoutes(calls);
+  const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   registerHealth(app);
   await registerStatic(app, config);
 
@@ -81,7 +87,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const batchSender = new BatchSender(database.db, services.messages, {
     ratePerSecond: config.batchRatePerSecond,
     log: app.log,
+    events: services.events,
   });
+  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, app.log);
+  app.addHook('onReady', async () => eventsPruner.start());
+  app.addHook('preClose', async () => eventsPruner.stop());
   services.batches.onCreated(() => batchSender.wake());
   app.addHook('onReady', async () => batchSender.start());
   app.addHook('preClose', async () => batchSender.stop());
@@ -95,7 +105,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       config.telegram.apiUrl,
       services.messages,
       services.media,
-      silentEventBus, // until the realtime plugin provides the seat's event bus
       app.log,
     ),
     app.log,
@@ -103,6 +112,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onReady', async () => telegramPoller.start());
   app.addHook('preClose', async () => telegramPoller.stop());
 
-  app.decorate('parley', { config, database, services, jobs: { batchSender, telegramPoller } });
+  app.decorate('parley', {
+    config,
+    database,
+    services,
+    jobs: { batchSender, eventsPruner, telegramPoller },
+    realtime,
+  });
   return app;
 }

@@ -34,6 +34,19 @@ export interface Config {
   mediaSecret: string | null;
   translation: TranslationConfig;
   telegram: TelegramConfig;
+  realtime: RealtimeConfig;
+}
+
+/** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
+export interface RealtimeConfig {
+  /** Redis for fan-out between instances (REDIS_URL); null: one instance, or polling. */
+  redisUrl: string | null;
+  /** Events are kept this long for resuming consoles (PARLEY_EVENT_RETENTION_HOURS). */
+  retentionHours: number;
+  /** Ping interval; a socket silent for two intervals is dropped (PARLEY_WS_HEARTBEAT_MS). */
+  heartbeatMs: number;
+  /** Without Redis: how often the event log is checked for other processes' events. */
+  pollMs: number;
 }
 
 /** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
@@ -158,6 +171,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mediaSecret,
     translation: loadTranslationConfig(env),
+    realtime: {
+      redisUrl: redisUrl(env),
+      retentionHours: num(env, 'PARLEY_EVENT_RETENTION_HOURS', 24, 0.01, 24 * 90, false),
+      heartbeatMs: num(env, 'PARLEY_WS_HEARTBEAT_MS', 20_000, 100, 600_000),
+      pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
+    },
     telegram: loadTelegramConfig(env),
   };
 }
@@ -176,6 +195,13 @@ function loadTelegramConfig(env: NodeJS.ProcessEnv): TelegramConfig {
     // Longer than a long poll, so a polling instance renews it well before it runs out.
     leaseMs: (pollTimeoutSeconds + 30) * 1000,
   };
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL must be a redis:// URL');
+  return raw;
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {

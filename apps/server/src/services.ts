@@ -18,6 +18,8 @@ import {
 } from './modules/translation/translation.service.js';
 import { createProviders } from './translation/engines.js';
 import { LocalMediaStorage } from './plugins/storage.js';
+import { silentEventBus, type EventBus } from './realtime/event-bus.js';
+import { SeatEvents } from './realtime/seat-events.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
 import { TelegramBotsService } from './modules/telegram/telegram-bots.service.js';
 import { TelegramChannel } from './channels/telegram/telegram-channel.js';
@@ -41,14 +43,18 @@ export interface Services {
   telegramChannel: TelegramChannel;
   search: SearchService;
   addressBook: AddressBookService;
+  /** The events services publish (the batch sender publishes its progress through them). */
+  events: SeatEvents;
 }
 
 export async function createServices(
   db: Db,
   config: Config,
   log?: TranslationLog,
+  bus: EventBus = silentEventBus,
 ): Promise<Services> {
-  const groups = new GroupsService(db);
+  const events = new SeatEvents(bus);
+  const groups = new GroupsService(db, events);
   // The URL secret may live in the database (shared by every instance): read it once here.
   const urls = new MediaUrls(await resolveMediaSecret(db, config));
   const media = new MediaService(
@@ -62,9 +68,9 @@ export async function createServices(
     seats: new SeatsService(db),
     accounts: new AccountsService(db),
     groups,
-    translation: new TranslationService(db, createProviders(config.translation), log),
-    sessions: new SessionsService(db, groups, urls),
-    messages: new MessagesService(db, config, media),
+    translation: new TranslationService(db, createProviders(config.translation), log, events),
+    sessions: new SessionsService(db, groups, urls, events),
+    messages: new MessagesService(db, config, media, events),
     quickReplies: new QuickRepliesService(db, media),
     media,
     telegram: new TelegramService(db, urls),
@@ -73,5 +79,6 @@ export async function createServices(
     batches: new BatchesService(db, media),
     search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
     addressBook: new AddressBookService(db),
+    events,
   };
 }

@@ -59,6 +59,8 @@ export async function createTestDatabaseConfig(
       scanIntervalMs: 100,
       leaseMs: 5_000,
     },
+    // Short heartbeats: a revoked token or a dead socket shows within a test's patience.
+    realtime: { redisUrl: null, retentionHours: 24, heartbeatMs: 200, pollMs: 100 },
   };
   if (!usingPg) {
     return {

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
 import { EXIT, runCli, type CliIo } from '../src/cli/run.js';
@@ -8,9 +9,12 @@ import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { corpus } from './media-helpers.js';
 import { TelegramBotApiServer, type FakeUser } from './telegram-bot-api-server.js';
+import { PushClient } from './ws-client.js';
 
 let tg: TelegramBotApiServer;
 let t: TestApp;
+let base: string;
+let push: PushClient | undefined;
 beforeAll(async () => {
   tg = await new TelegramBotApiServer().start();
   t = await createTestApp({
@@ -22,8 +26,11 @@ beforeAll(async () => {
       leaseMs: 5_000,
     },
   });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  push?.close();
   await t?.close();
   await tg?.stop();
 });
@@ -170,6 +177,9 @@ describe('inbound: customers write to the bot', () => {
     const user = newUser();
     tg.setProfilePhoto(user.id, corpus('photo.jpg'));
     const customer = customerNumberOf(user.id);
+    // The operator's console is open: the new chat and its messages are pushed to it.
+    push = await PushClient.open(base, { token: seat.token, last_event_id: 0 });
+    await push.waitFor('ready');
 
     tg.pushMessage(seat.botToken, user, { text: 'Здравствуйте!' });
     tg.pushMessage(seat.botToken, user, {
@@ -208,6 +218,11 @@ describe('inbound: customers write to the bot', () => {
       voice: { file_id: tg.addFile(corpus('doc.pdf'), 'oga'), file_unique_id: 'v2', duration: 1 },
     });
 
+    await push.waitForEvent(
+      'message.created',
+      (d) => d.message.content === 'Здравствуйте!' && d.session.receiver_phone === customer,
+    );
+    await push.waitForEvent('message.created', (d) => d.message.type === 'video');
     const list = await waitForMessages(seat, customer, 6);
     expect(list.map((m) => [m.direction, m.type, m.content])).toEqual([
       ['in', 'text', 'Здравствуйте!'],

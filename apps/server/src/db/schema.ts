@@ -203,6 +203,21 @@ export interface TelegramInboundTable {
   created_at: number;
 }
 
+/** The push channel's log (realtime/): numbered per seat. */
+export interface EventsTable {
+  seat_id: number;
+  seq: number;
+  type: string;
+  /** JSON of the event's payload. */
+  data: string;
+  at: number;
+}
+
+export interface EventCountersTable {
+  seat_id: number;
+  last_seq: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -221,6 +236,8 @@ export interface Database {
   telegram_profiles: TelegramProfilesTable;
   telegram_bots: TelegramBotsTable;
   telegram_inbound: TelegramInboundTable;
+  events: EventsTable;
+  event_counters: EventCountersTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;

@@ -40,6 +40,7 @@ export const NAMESPACES = [
   'addressBook',
   'operator',
   'translation',
+  'realtime',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

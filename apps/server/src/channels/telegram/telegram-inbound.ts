@@ -1,17 +1,14 @@
-import { RECENT_WINDOW_MS, type MediaKind, type MessageType } from '@parley/protocol';
+import type { MediaKind, MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
-import { toSessionItem } from '../../modules/sessions/sessions.presenter.js';
-import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import { telegramBotsRepository } from '../../modules/telegram/telegram-bots.repository.js';
 import { telegramRepository } from '../../modules/telegram/telegram.repository.js';
 import { translationRepository } from '../../modules/translation/translation.repository.js';
 import { toListedCode } from '../../translation/languages.js';
-import type { EventBus } from '../../realtime/event-bus.js';
 import { BotApi, type TgFileRef, type TgMessage, type TgUpdate } from './bot-api.js';
 
 /**
@@ -74,7 +71,6 @@ export class TelegramInbound {
     private readonly apiUrl: string,
     private readonly messages: MessagesService,
     private readonly media: MediaService,
-    private readonly events: EventBus,
     private readonly log: InboundLog,
   ) {}
 
@@ -156,17 +152,7 @@ export class TelegramInbound {
           language,
         );
       }
-      const session = await sessionsRepository.findForSeat(trx, result.seatId, result.sessionId);
-      if (session) {
-        const item = toSessionItem(session, Date.now() - RECENT_WINDOW_MS);
-        if (result.sessionCreated) {
-          await this.events.publish(trx, result.seatId, 'session.created', { session: item });
-        }
-        await this.events.publish(trx, result.seatId, 'message.created', {
-          message: result.message,
-          session: item,
-        });
-      }
+      // receive() published message.created (with the chat) in this transaction.
       return 'stored';
     });
     if (outcome === 'stored') await this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id);

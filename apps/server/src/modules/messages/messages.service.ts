@@ -20,6 +20,7 @@ import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
+import { SeatEvents } from '../../realtime/seat-events.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
@@ -38,6 +39,7 @@ export class MessagesService {
     private readonly db: Db,
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
     private readonly media: MediaService,
+    private readonly events = new SeatEvents(),
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
@@ -94,7 +96,13 @@ export class MessagesService {
         has_newer: input.before_id !== undefined,
       };
     }
-    if (session.un_read_count > 0) await sessionsRepository.clearUnread(this.db, session.id);
+    if (session.un_read_count > 0) {
+      await inTransaction(this.db, async (trx) => {
+        await sessionsRepository.clearUnread(trx, session.id);
+        await this.events.sessionUpdated(trx, seatId, session.id);
+        await this.events.groupsChanged(trx, seatId);
+      });
+    }
     return { ...page, list: page.list.map(this.present) };
   }
 
@@ -153,6 +161,7 @@ export class MessagesService {
           deleted_for_all: 0,
         });
         // A Telegram link invites the customer over: the chat moves to TG link pushed.
+        let moved = false;
         if (
           session.group_type !== 'tg_link_pushed' &&
           (hasTelegramLink(input.content) || hasTelegramLink(input.original_content))
@@ -160,6 +169,7 @@ export class MessagesService {
           const pushed = await groupsRepository.findByType(trx, seatId, 'tg_link_pushed');
           if (pushed) {
             await sessionsRepository.update(trx, seatId, session.id, { group_id: pushed.id });
+            moved = true;
           }
         }
         await sessionsRepository.recordOutgoing(trx, session.id, {
@@ -167,6 +177,11 @@ export class MessagesService {
           preview: previewOf(input.type, input.content),
           type: input.type,
         });
+        await this.events.messageCreated(trx, seatId, this.present(message));
+        if (moved) {
+          await this.events.sessionUpdated(trx, seatId, session.id);
+          await this.events.groupsChanged(trx, seatId);
+        }
         return message;
       });
       return this.present(row);
@@ -272,7 +287,10 @@ export class MessagesService {
         preview: previewOf(type, input.content),
         type,
       });
-      return { message: this.present(row), seatId, sessionId: session.id, sessionCreated };
+      const message = this.present(row);
+      await this.events.messageCreated(trx, seatId, message);
+      await this.events.groupsChanged(trx, seatId);
+      return { message, seatId, sessionId: session.id, sessionCreated };
     });
   }
 
@@ -331,6 +349,13 @@ export class MessagesService {
         last_type: latest?.type ?? null,
         last_preview: latest ? previewOf(latest.type, latest.content) : null,
       });
+      if (input.scope === 'me') {
+        await this.events.messageDeleted(trx, seatId, message.session_id, message.id);
+      } else {
+        const retracted = await messagesRepository.findForSeat(trx, seatId, message.id);
+        if (retracted) await this.events.messageUpdated(trx, seatId, this.present(retracted));
+      }
+      await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
     return answer;
   }
