@@ -19,6 +19,12 @@ import {
 import { createProviders } from './translation/engines.js';
 import { LocalMediaStorage } from './plugins/storage.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
+import { ChannelRegistry } from './channels/registry.js';
+import { OutboxWriter } from './modules/outbox/outbox-writer.js';
+import { PlatformService } from './modules/platform/platform.service.js';
+import { silentEventBus, type EventBus } from './realtime/event-bus.js';
+import { SandboxService, sandboxEnabled } from './modules/sandbox/sandbox.service.js';
+import { randomBytes } from 'node:crypto';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -35,13 +41,23 @@ export interface Services {
   telegram: TelegramService;
   search: SearchService;
   addressBook: AddressBookService;
+  /** The outbound adapter of each channel (app.ts registers them). */
+  channels: ChannelRegistry;
+  outbox: OutboxWriter;
+  platform: PlatformService;
+  events: EventBus;
+  /** The customer sandbox; null when off. */
+  sandbox: SandboxService | null;
 }
 
 export async function createServices(
   db: Db,
   config: Config,
   log?: TranslationLog,
+  events: EventBus = silentEventBus,
 ): Promise<Services> {
+  const channels = new ChannelRegistry();
+  const outbox = new OutboxWriter(channels);
   const groups = new GroupsService(db);
   // The URL secret may live in the database (shared by every instance): read it once here.
   const urls = new MediaUrls(await resolveMediaSecret(db, config));
@@ -51,6 +67,17 @@ export async function createServices(
     urls,
     config.mediaMaxBytes,
   );
+  const messages = new MessagesService(db, config, media, outbox);
+  const sandboxOn = sandboxEnabled(config);
+  // The sandbox signs its requests to the bridge; without a configured secret, one of its own.
+  const platformSecret =
+    config.platform.secret ?? (sandboxOn ? randomBytes(32).toString('hex') : null);
+  const platform = new PlatformService(db, platformSecret, messages, media, events);
+  // The sandbox plays the platform too when no platform URL is configured.
+  const sandboxChannels =
+    config.platform.url && config.platform.secret
+      ? ['sandbox' as const]
+      : ['sandbox' as const, 'platform' as const];
   return {
     auth: new AuthService(db, config),
     seats: new SeatsService(db),
@@ -58,12 +85,19 @@ export async function createServices(
     groups,
     translation: new TranslationService(db, createProviders(config.translation), log),
     sessions: new SessionsService(db, groups, urls),
-    messages: new MessagesService(db, config, media),
+    messages,
     quickReplies: new QuickRepliesService(db, media),
     media,
     telegram: new TelegramService(db),
     batches: new BatchesService(db, media),
     search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
     addressBook: new AddressBookService(db),
+    channels,
+    outbox,
+    platform,
+    events,
+    sandbox: sandboxOn
+      ? new SandboxService(db, platformSecret!, platform, media, sandboxChannels)
+      : null,
   };
 }

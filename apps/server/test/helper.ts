@@ -51,6 +51,15 @@ export async function createTestDatabaseConfig(
     mediaDir: path.join(dataDir, 'media'),
     mediaMaxBytes: { ...MEDIA_MAX_BYTES_DEFAULT },
     mediaSecret: null,
+    platform: {
+      secret: 'test-platform-secret',
+      url: null,
+      timeoutMs: 5_000,
+      maxAttempts: 5,
+      retryBaseMs: 20,
+      leaseMs: 5_000,
+    },
+    sandbox: 'off',
   };
   if (!usingPg) {
     return {
