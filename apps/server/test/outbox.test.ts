@@ -199,7 +199,12 @@ describe('outbox delivery to the platform', () => {
     }
     const res = await t.call(
       '/v1/seat/chat/batch_message',
-      { batch_id: `batch-outbox-${++n}`, session_ids: sessions, type: 'text', content: 'to everyone' },
+      {
+        batch_id: `batch-outbox-${++n}`,
+        session_ids: sessions,
+        type: 'text',
+        content: 'to everyone',
+      },
       seat.token,
     );
     expect(res.code).toBe('000000');
