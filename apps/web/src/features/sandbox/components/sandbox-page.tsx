@@ -39,7 +39,7 @@ const POLL_MS = 1000;
 export function SandboxPage() {
   const { t } = useTranslation('sandbox');
   const queryClient = useQueryClient();
-  const [account, setAccount] = useState<string | null>(null);
+  const [picked, setAccount] = useState<string | null>(null);
   const [customer, setCustomer] = useState('+447700900001');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -51,9 +51,8 @@ export function SandboxPage() {
   }, [t]);
 
   const accounts = useQuery({ queryKey: ['sandbox', 'accounts'], queryFn: sandboxAccounts });
-  useEffect(() => {
-    if (!account && accounts.data?.[0]) setAccount(accounts.data[0].send_phone);
-  }, [account, accounts.data]);
+  // The first account until one is picked.
+  const account = picked ?? accounts.data?.[0]?.send_phone ?? null;
 
   const ready = Boolean(account) && PHONE_PATTERN.test(customer.trim());
   const chatKey = ['sandbox', 'chat', account, customer.trim()];
