@@ -146,7 +146,7 @@ test.describe('message actions', () => {
     await expect(bubble(page, text)).toBeVisible();
   });
 
-  test('translate asks for translation to be enabled first; enabled, it changes nothing yet', async ({
+  test('translate asks for translation to be enabled first; enabled without an engine, it says "Translation error"', async ({
     page,
     parley,
     freshSeat,
@@ -158,7 +158,7 @@ test.describe('message actions', () => {
     await (await bubbleMenu(page, text)).getByTestId('message-action-translate').click();
     await expect(toast(page, 'Translation must be enabled before translating')).toBeVisible();
 
-    // Enabled in the stored settings (the translation settings dialog comes later).
+    // Enabled in the stored settings; this test server has no translation engine configured.
     await page.evaluate(() => {
       const stored = JSON.parse(window.localStorage.getItem('translate') ?? '{}') as object;
       window.localStorage.setItem('translate', JSON.stringify({ ...stored, isEnable: true }));
@@ -167,8 +167,13 @@ test.describe('message actions', () => {
     await openChat(page, chat.session_id);
     await (await bubbleMenu(page, text)).getByTestId('message-action-translate').click();
     await expect(page.getByTestId('message-context-menu')).toBeHidden();
-    await expect(bubble(page, text)).toBeVisible();
-    await expect(page.getByTestId('message-item')).toHaveCount(1);
+    await expect(toast(page, 'Translation error')).toBeVisible();
+    await expect(bubble(page, text).getByTestId('message-translation')).toHaveCount(0);
     await expect(toast(page, 'Translation must be enabled before translating')).toHaveCount(0);
+    // The settings dialog cannot tell the engine's languages either.
+    await page.getByTestId('translation-settings-open').click();
+    await expect(page.getByTestId('translation-languages-error')).toContainText(
+      'Failed to get language list',
+    );
   });
 });

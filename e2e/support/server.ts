@@ -95,8 +95,9 @@ async function waitHealthy(url: string, child: ChildProcess, logFile: string): P
 /**
  * Starts the real built seat service on a free port with a fresh data directory and the demo
  * workspace (PARLEY_DEMO=auto on an empty embedded database), serving the built web app.
+ * `extraEnv` adds to its environment (e.g. a translation engine: support/translation.ts).
  */
-export async function startServer(): Promise<ParleyServer> {
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<ParleyServer> {
   for (const file of [SERVER_MAIN, SERVER_CLI, path.join(WEB_DIST, 'index.html')]) {
     if (!existsSync(file)) {
       throw new Error(`${file} is missing: build first (npm run build at the repository root)`);
@@ -118,6 +119,7 @@ export async function startServer(): Promise<ParleyServer> {
         PARLEY_DEMO: 'auto',
         PARLEY_WEB_DIR: WEB_DIST,
         LOG_LEVEL: 'warn',
+        ...extraEnv,
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -40,6 +40,7 @@ export const NAMESPACES = [
   'addressBook',
   'operator',
   'sandbox',
+  'translation',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

@@ -13,14 +13,30 @@ import {
 export type ThemeSetting = 'light' | 'dark' | 'system';
 export type SizeSetting = 'sm' | 'md' | 'lg';
 
+/** One translated incoming message (features/translation), keyed by chat and message. */
+export interface TranslationHistoryEntry {
+  msg_id: number;
+  session_id: number;
+  /** The translation shown under the original. */
+  text: string;
+  /** The language it was translated into (the targetLanguage of the time). */
+  lang: string;
+  /** When it was translated (epoch ms); dropped after cacheTime minutes. */
+  at: number;
+}
+
 export interface TranslateSettings {
+  /** The customer's language, for chats whose own is not known (default EN). */
   sourceLanguage: string;
+  /** The operator's language: incoming messages are translated into it (default ZH-HANS). */
   targetLanguage: string;
   isEnable: boolean;
   mode: string;
   /** Minutes a translation history entry is kept. */
   cacheTime: number;
-  hisTranslateMsg: { msg_id: number; text?: string; at?: number }[];
+  hisTranslateMsg: TranslationHistoryEntry[];
+  /** The composer translates the operator's words into the customer's language (beyond the spec). */
+  translateOutgoing?: boolean;
 }
 
 /** A recently opened chat of the tags strip (a snapshot of its session item). */

@@ -66,8 +66,9 @@ export function ChatPane() {
       </div>
       <Composer
         key={user.session_id}
+        user={user}
         disabled={disabled}
-        onSend={(text) => send(user, text)}
+        onSend={(text, original) => send(user, text, original)}
         onFiles={onFiles}
         onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
       />

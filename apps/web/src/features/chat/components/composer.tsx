@@ -1,12 +1,17 @@
 import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { Group, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_TEXT_MAX } from '@parley/protocol';
+import { MESSAGE_TEXT_MAX, type SessionItem } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { insertIntoTextarea } from '../../../lib/insert-at-caret';
 import { EmojiPicker } from '../../emoji/components/emoji-picker';
 import { QuickReplyButton } from '../../quick-replies/components/quick-reply-button';
 import { SlashSuggestions } from '../../quick-replies/components/slash-suggestions';
+import { translationProblem } from '../../translation/api/translation-api';
+import { ComposerTranslateToggle } from '../../translation/components/composer-translate-toggle';
+import { ComposerTranslationPreview } from '../../translation/components/composer-translation-preview';
+import { useOutgoingTranslation } from '../../translation/hooks/use-outgoing-translation';
+import { showTranslationProblem } from '../../translation/translation-notice';
 import { useSlashSuggestions } from '../../quick-replies/hooks/use-slash-suggestions';
 import { pastedFiles } from '../hooks/use-file-drop';
 import type { VoiceNote } from '../hooks/use-voice-recorder';
@@ -14,17 +19,21 @@ import { AttachButton } from './attach-button';
 import { VoiceRecorder } from './voice-recorder';
 
 interface Props {
+  user: SessionItem;
   disabled: boolean;
-  onSend: (text: string) => void;
+  /** `original`: what the operator wrote, when `text` is its translation. */
+  onSend: (text: string, original?: string) => void;
   /** Files picked or pasted (sent as media). */
   onFiles: (files: File[]) => void;
   onVoice: (note: VoiceNote) => void;
 }
 
 /** Text composer: Enter sends, Shift+Enter starts a new line. */
-export function Composer({ disabled, onSend, onFiles, onVoice }: Props) {
+export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
+  const [translating, setTranslating] = useState(false);
+  const outgoing = useOutgoingTranslation(user, text);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const slash = useSlashSuggestions({ inputRef, text, setText });
   const insert = (value: string) =>
@@ -32,9 +41,22 @@ export function Composer({ disabled, onSend, onFiles, onVoice }: Props) {
 
   const submit = () => {
     const value = text.trim();
-    if (!value || disabled) return;
-    onSend(value);
-    setText('');
+    if (!value || disabled || translating) return;
+    if (!outgoing.active) {
+      onSend(value);
+      setText('');
+      return;
+    }
+    // Outgoing translation: the customer gets the translation; nothing is sent without one.
+    setTranslating(true);
+    outgoing
+      .translate(value)
+      .then((translated) => {
+        onSend(translated, value);
+        setText((current) => (current.trim() === value ? '' : current));
+      })
+      .catch((err: unknown) => showTranslationProblem(translationProblem(err)))
+      .finally(() => setTranslating(false));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -63,9 +85,11 @@ export function Composer({ disabled, onSend, onFiles, onVoice }: Props) {
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
       <SlashSuggestions slash={slash} />
+      <ComposerTranslationPreview outgoing={outgoing} />
       <EmojiPicker disabled={disabled} onPick={insert} />
       <QuickReplyButton disabled={disabled} onInsert={insert} />
       <AttachButton disabled={disabled} onFiles={onFiles} />
+      <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
       <Textarea
         ref={inputRef}
         {...slash.inputProps}
@@ -87,6 +111,7 @@ export function Composer({ disabled, onSend, onFiles, onVoice }: Props) {
       <ThrottledButton
         onClick={submit}
         disabled={disabled || !text.trim()}
+        loading={translating}
         data-testid="composer-send"
       >
         {t('composer.send')}

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMessageTime } from '../../../lib/format-time';
+import { MessageTranslation } from '../../translation/components/message-translation';
 import type { DisplayMessage } from '../api/merge-messages';
 import type { LocalMessage } from '../local-messages.store';
 import { LocalMessageStatus } from './local-message-status';
@@ -54,6 +55,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
             {body}
           </Text>
         )}
+        <MessageTranslation message={m} />
         <Group gap={6} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
             {formatMessageTime(m.created_at, i18n.language)}

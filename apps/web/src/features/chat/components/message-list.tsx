@@ -10,6 +10,7 @@ import { JumpToLatest } from './jump-to-latest';
 import { MessageBubble } from './message-bubble';
 import { MessageContextMenu } from '../../message-actions/components/message-context-menu';
 import { useMessageContextMenu } from '../../message-actions/hooks/use-message-context-menu';
+import { useAutoTranslate } from '../../translation/hooks/use-auto-translate';
 import classes from './message-list.module.css';
 
 interface Props {
@@ -25,6 +26,7 @@ export function MessageList({ user, onRetry }: Props) {
   const { t } = useTranslation('chat');
   const list = useMessageListSource(user);
   const { messages, highlightId, atNewest } = list;
+  useAutoTranslate(user, messages);
 
   // Follow new messages when at the bottom, and always after the operator sends one.
   const lastStatus = messages.at(-1)?.status;

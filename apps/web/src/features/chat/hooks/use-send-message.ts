@@ -34,8 +34,11 @@ export function newLocalMessage(
  * retried with the same client_msg_id, or discarded (a failed upload is uploaded again).
  */
 export function useSendMessage() {
-  const send = useCallback((user: SessionItem, text: string) => {
-    addLocal(newLocalMessage(user, { type: 'text', content: text }));
+  /** `original`: what the operator wrote when `text` is its translation (outgoing translation). */
+  const send = useCallback((user: SessionItem, text: string, original?: string) => {
+    addLocal(
+      newLocalMessage(user, { type: 'text', content: text, original_content: original ?? null }),
+    );
   }, []);
 
   return { send, retry: retryLocal, discard: discardLocal };

@@ -7,6 +7,7 @@ import { useGroupList } from '../../groups/hooks/use-group-list';
 import { ReadButton } from '../../session-actions/components/read-button';
 import { OperatorButton } from '../../operator/components/operator-button';
 import { MessageSearchButton } from '../../search/components/message-search-button';
+import { TranslationSettingsButton } from '../../translation/components/translation-settings-button';
 
 export function AppHeader() {
   const { t } = useTranslation();
@@ -40,6 +41,7 @@ export function AppHeader() {
       </Group>
       <Group gap="sm" wrap="nowrap">
         <MessageSearchButton />
+        <TranslationSettingsButton />
         {(data?.un_read_count ?? 0) > 0 && (
           <Group gap={6} wrap="nowrap">
             <Text size="sm" c="dimmed">

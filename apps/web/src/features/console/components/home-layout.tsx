@@ -1,11 +1,13 @@
 import { Outlet } from 'react-router';
 import { UnsentLogoutModal } from '../../chat/components/unsent-logout';
 import { useOutbox } from '../../chat/hooks/use-outbox';
+import { useTranslationRuntime } from '../../translation/hooks/use-translation-runtime';
 import { AppHeader } from './app-header';
 import classes from './home-layout.module.css';
 
 export function HomeLayout() {
   useOutbox();
+  useTranslationRuntime();
   return (
     <div className={classes.shell}>
       <AppHeader />

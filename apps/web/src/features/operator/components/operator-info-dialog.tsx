@@ -88,7 +88,10 @@ export function OperatorInfoDialog({ onClose }: { onClose: () => void }) {
           />
         </Setting>
         <Divider />
-        <Button color="red" variant="light" onClick={() => {
+        <Button
+          color="red"
+          variant="light"
+          onClick={() => {
             // The warning must not open beneath this dialog, which would swallow its clicks.
             onClose();
             requestLogout();

@@ -8,10 +8,10 @@ import { useGroupList } from '../../groups/hooks/use-group-list';
 import { useGroupName } from '../../groups/hooks/use-group-name';
 import { openSessionDialog } from '../../session-actions/session-dialogs.store';
 import { run, useSessionActions } from '../../session-actions/hooks/use-session-actions';
-import { languageLabel } from '../language-label';
 import { closeProfileCard, useProfileCardOpened } from '../profile-card.store';
 import { RemarkField } from './remark-field';
 import { TelegramProfile } from './telegram-profile';
+import { CustomerLanguageField } from '../../translation/components/customer-language-field';
 
 /** The open chat's customer: number, remark, Telegram profile, group, block state, language. */
 export function ProfileCard() {
@@ -43,7 +43,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function ProfileBody({ user }: { user: SessionItem }) {
-  const { t, i18n } = useTranslation('profile');
+  const { t } = useTranslation('profile');
   const actions = useSessionActions();
   const groupName = useGroupName();
   const { data } = useGroupList();
@@ -108,11 +108,7 @@ function ProfileBody({ user }: { user: SessionItem }) {
         </Group>
       </Field>
       <Field label={t('language')}>
-        <Text data-testid="profile-language" c={user.customer_language ? undefined : 'dimmed'}>
-          {user.customer_language
-            ? languageLabel(user.customer_language, i18n.language)
-            : t('languageNotSet')}
-        </Text>
+        <CustomerLanguageField user={user} />
       </Field>
     </Stack>
   );

@@ -1,0 +1,53 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  ERROR_CODES,
+  translationErrorData,
+  type CallInput,
+  type CallResponse,
+  type TranslationLanguageCode,
+} from '@parley/protocol';
+import { callApi } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-core';
+
+export type TranslateInput = CallInput<'/v1/seat/chat/translate/text_v2'>;
+export type TranslateAnswer = CallResponse<'/v1/seat/chat/translate/text_v2'>;
+export type EngineLanguages = CallResponse<'/v1/seat/chat/translate/languages'>;
+
+/** Translation errors are shown by the feature itself ("Translation failed"), not as codes. */
+export function translateTexts(input: TranslateInput, signal?: AbortSignal) {
+  return callApi('/v1/seat/chat/translate/text_v2', input, { notify: false, signal });
+}
+
+export const languagesKey = ['translation', 'languages'] as const;
+
+/** The engine in use and the pairs it offers (the settings dialog; auto-detection). */
+export const languagesQuery = queryOptions({
+  queryKey: languagesKey,
+  queryFn: ({ signal }) =>
+    callApi('/v1/seat/chat/translate/languages', {}, { notify: false, signal }),
+  staleTime: 5 * 60_000,
+});
+
+export function setCustomerLanguage(sessionId: number, language: TranslationLanguageCode | null) {
+  return callApi('/v1/seat/chat/set_customer_language', {
+    session_id: sessionId,
+    customer_language: language,
+  });
+}
+
+/** The `messages:` key of what to tell the operator about a failed translation. */
+export type TranslationProblem = 'translationFailed' | 'translationError' | 'languageListFailed';
+
+/**
+ * The server names its translation failures (protocol translationErrorData); other refusals
+ * are "Translation error", an unreachable server "Translation failed". Null when there is
+ * nothing to tell (an expired login has its own dialog; an abort was on purpose).
+ */
+export function translationProblem(err: unknown): TranslationProblem | null {
+  if (err instanceof DOMException && err.name === 'AbortError') return null;
+  if (!(err instanceof ApiError)) return 'translationError';
+  if (err.code === ERROR_CODES.TOKEN_EXPIRED) return null;
+  const data = translationErrorData.safeParse(err.data);
+  if (data.success) return data.data.message;
+  return err.code === ERROR_CODES.SERVER_BUSY ? 'translationFailed' : 'translationError';
+}

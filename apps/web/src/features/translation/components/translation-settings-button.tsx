@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import { Button } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useTranslationSettings } from '../translation.store';
+import { TranslateIcon } from './translate-icon';
+import { TranslationSettingsDialog } from './translation-settings-dialog';
+
+/** The header's entry to the translation settings; lit while translation is on. */
+export function TranslationSettingsButton() {
+  const { t } = useTranslation('translation');
+  const enabled = useTranslationSettings((s) => s.isEnable);
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Button
+        variant={enabled ? 'light' : 'default'}
+        size="compact-sm"
+        radius="md"
+        leftSection={<TranslateIcon size={14} />}
+        onClick={() => setOpened(true)}
+        data-testid="translation-settings-open"
+        data-enabled={enabled ? 'true' : 'false'}
+      >
+        {t('open')}
+      </Button>
+      {opened && <TranslationSettingsDialog onClose={() => setOpened(false)} />}
+    </>
+  );
+}
