@@ -27,10 +27,10 @@ async function sandboxSend(body: Record<string, unknown>) {
   });
   return JSON.parse(res.body) as { code: string; data: SandboxEntry };
 }
-const chatOf = async (customer: string) =>
+const chatOf = async (customer: string, visible = true) =>
   (
     await get(
-      `${SANDBOX_PATHS.chat}?account=${encodeURIComponent(seat.phones[0]!)}&customer=${encodeURIComponent(customer)}`,
+      `${SANDBOX_PATHS.chat}?account=${encodeURIComponent(seat.phones[0]!)}&customer=${encodeURIComponent(customer)}&visible=${visible ? 1 : 0}`,
     )
   ).data.list;
 const record = async (customer: string) =>
@@ -79,20 +79,28 @@ describe('customer sandbox', () => {
       seat.token,
     );
     expect(reply.code).toBe('000000');
-    // Delivered into the sandbox (receipt 'delivered'); shown there, it is 'read'.
+    const statusOf = async () =>
+      (await record(customer)).find((m) => m.msg_id === reply.data.msg_id)!.status;
+    // Delivered into the sandbox's store; 'delivered' once the customer's page fetches it,
+    // 'read' once it shows it in view.
     await until(async () => {
-      const status = (await record(customer)).find((m) => m.msg_id === reply.data.msg_id)!.status;
-      expect(status).toBe('delivered');
+      const row = await t.db
+        .selectFrom('sandbox_entries')
+        .select('id')
+        .where('msg_id', '=', reply.data.msg_id)
+        .executeTakeFirst();
+      expect(row).toBeDefined();
     });
+    expect(await statusOf()).toBe('sent');
+    await chatOf(customer, false);
+    expect(await statusOf()).toBe('delivered');
     const seen = await chatOf(customer);
     expect(seen.map((e) => [e.direction, e.type, e.content])).toEqual([
       ['in', 'text', 'hello?'],
       ['in', 'image', ''],
       ['out', 'text', 'Hi, how can I help?'],
     ]);
-    expect((await record(customer)).find((m) => m.msg_id === reply.data.msg_id)!.status).toBe(
-      'read',
-    );
+    expect(await statusOf()).toBe('read');
 
     const media = await uploaded(t, seat.token, 'image', 'photo.jpg');
     const image = await t.call(

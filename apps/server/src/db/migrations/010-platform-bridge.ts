@@ -61,7 +61,8 @@ export function platformBridgeMigration(dialect: DialectName): Migration {
         .addColumn('media_id', 'varchar(128)')
         .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('blocked', 'integer', (c) => c.notNull().defaultTo(0))
-        // The customer's page showed it (an operator's message): a 'read' receipt went back.
+        // An operator's message: 0 stored, 1 fetched by the customer's page ('delivered' sent
+        // back), 2 shown in view ('read' sent back).
         .addColumn('seen', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();

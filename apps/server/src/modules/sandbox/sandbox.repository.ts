@@ -44,13 +44,13 @@ export const sandboxRepository = {
       .execute();
   },
 
-  /** Marks shown once (compare-and-set): answers whether this call did. */
-  async markSeen(db: Db, id: number): Promise<boolean> {
+  /** Moves an entry's receipt state forward (compare-and-set): answers whether this call did. */
+  async markSeen(db: Db, id: number, from: number, to: number): Promise<boolean> {
     const res = await db
       .updateTable('sandbox_entries')
-      .set({ seen: 1 })
+      .set({ seen: to })
       .where('id', '=', id)
-      .where('seen', '=', 0)
+      .where('seen', '=', from)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   },

@@ -20,6 +20,7 @@ export function sandboxRoutes(app: FastifyInstance, sandbox: SandboxService, bod
     const list = await sandbox.chat(
       phoneParam(q.account, 'account'),
       phoneParam(q.customer, 'customer'),
+      q.visible === '1',
     );
     return sendSuccess(reply, { list });
   });

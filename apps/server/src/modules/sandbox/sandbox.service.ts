@@ -59,14 +59,20 @@ export class SandboxService {
       .map((r) => ({ send_phone: r.send_phone, label: r.label }));
   }
 
-  /** The chat as the customer sees it; the operator's messages shown are receipted 'read'. */
-  async chat(account: string, customer: string): Promise<SandboxEntry[]> {
+  /**
+   * The chat as the customer sees it. Fetching it is the customer's device receiving: the
+   * operator's new messages are receipted `delivered`, and `read` when the page is in view.
+   */
+  async chat(account: string, customer: string, visible: boolean): Promise<SandboxEntry[]> {
     const rows = await sandboxRepository.chat(this.db, account, customer, CHAT_LIMIT);
     for (const row of rows) {
-      if (row.direction === 'out' && row.deleted === 0 && row.msg_id !== null) {
-        if (await sandboxRepository.markSeen(this.db, row.id)) {
-          await this.receipt(account, row.msg_id, 'read');
-        }
+      if (row.direction !== 'out' || row.deleted === 1 || row.msg_id === null) continue;
+      if (row.seen === 0 && (await sandboxRepository.markSeen(this.db, row.id, 0, 1))) {
+        await this.receipt(account, row.msg_id, 'delivered');
+        row.seen = 1;
+      }
+      if (visible && row.seen === 1 && (await sandboxRepository.markSeen(this.db, row.id, 1, 2))) {
+        await this.receipt(account, row.msg_id, 'read');
       }
     }
     return rows.map(toEntry);
@@ -130,7 +136,7 @@ export class SandboxService {
       media_id: item.mediaId,
       created_at: Date.now(),
     });
-    await this.receipt(item.account, item.msgId, 'delivered');
+    // Stored on the platform's side: 'delivered' comes once the customer's page fetches it.
     return row;
   }
 

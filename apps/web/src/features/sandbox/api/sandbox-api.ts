@@ -28,10 +28,12 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
 export const sandboxAccounts = () =>
   request<{ list: SandboxAccount[] }>(SANDBOX_PATHS.accounts).then((d) => d.list);
 
-export const sandboxChat = (account: string, customer: string) =>
-  request<{ list: SandboxEntry[] }>(
-    `${SANDBOX_PATHS.chat}?${new URLSearchParams({ account, customer }).toString()}`,
-  ).then((d) => d.list);
+/** Fetching is the customer's device receiving; `visible` also reads the operator's messages. */
+export const sandboxChat = (account: string, customer: string) => {
+  const visible = document.visibilityState === 'visible' ? '1' : '0';
+  const query = new URLSearchParams({ account, customer, visible }).toString();
+  return request<{ list: SandboxEntry[] }>(`${SANDBOX_PATHS.chat}?${query}`).then((d) => d.list);
+};
 
 export const sandboxSend = (body: SandboxSend) =>
   request<SandboxEntry>(SANDBOX_PATHS.send, {
