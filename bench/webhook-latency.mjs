@@ -1,5 +1,5 @@
 // Latency from an inbound platform webhook to the operator's WebSocket (see bench/README.md).
-// Usage: npm run build && node --experimental-websocket bench/webhook-latency.mjs
+// Usage: npm run build && node bench/webhook-latency.mjs
 //   [--rate 50] [--seconds 20] [--seats 20] [--consoles 10] [--pg postgres://…]
 import { createHmac } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import {
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
+import { connectPush } from './lib/ws-client.mjs';
 
 requireBuild('webhook-latency.mjs');
 const args = process.argv.slice(2);
@@ -31,12 +32,6 @@ const CONSOLES = Number(opt('consoles', 10));
 const PG = opt('pg', null);
 const SECRET = 'bench-platform-secret';
 const PASSWORD = 'bench-password-1';
-
-const WebSocketImpl = globalThis.WebSocket ?? (await import('ws')).default;
-if (!WebSocketImpl) {
-  console.error('No WebSocket: run with `node --experimental-websocket` (Node 20) or Node 22+.');
-  process.exit(1);
-}
 
 const percentile = (sorted, p) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
@@ -60,7 +55,6 @@ for (let i = 0; i < SEATS; i++) {
 }
 
 const server = await startServer(env);
-const wsBase = server.base.replace(/^http/, 'ws');
 const received = new Map(); // seq -> [receive times]
 const sentAt = new Map();
 const sockets = [];
@@ -73,24 +67,17 @@ try {
     });
     seat.token = (await res.json()).data.token;
     for (let c = 0; c < CONSOLES; c++) {
-      const ws = new WebSocketImpl(`${wsBase}/v1/seat/realtime`);
-      await new Promise((resolve, reject) => {
-        ws.onerror = reject;
-        ws.onopen = () => ws.send(JSON.stringify({ token: seat.token, last_event_id: 0 }));
-        ws.onmessage = (event) => {
-          const frame = JSON.parse(String(event.data));
-          if (frame.kind === 'ready') resolve();
-          if (frame.kind === 'event' && frame.type === 'message.created') {
-            const m = /^bench (\d+)$/.exec(frame.data.message.content);
-            if (m) {
-              const list = received.get(Number(m[1])) ?? [];
-              list.push(performance.now());
-              received.set(Number(m[1]), list);
-            }
-          }
-        };
+      const push = await connectPush(server.base, seat.token, {
+        onEvent: (frame, receivedAt) => {
+          if (frame.type !== 'message.created') return;
+          const m = /^bench (\d+)$/.exec(frame.data.message.content);
+          if (!m) return;
+          const list = received.get(Number(m[1])) ?? [];
+          list.push(receivedAt);
+          received.set(Number(m[1]), list);
+        },
       });
-      sockets.push(ws);
+      sockets.push(push);
     }
   }
   log(`${sockets.length} consoles connected; ${RATE} webhooks/s for ${SECONDS} s`);

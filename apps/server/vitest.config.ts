@@ -10,7 +10,13 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], env: { PARLEY_TEST_DB: 'sqlite' } },
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          // Several instances need PostgreSQL and Redis.
+          exclude: ['test/instances.test.ts'],
+          env: { PARLEY_TEST_DB: 'sqlite' },
+        },
       },
       ...(pg
         ? [

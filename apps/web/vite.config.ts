@@ -8,7 +8,7 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/v1': { target: backend, changeOrigin: true },
+      '/v1': { target: backend, changeOrigin: true, ws: true },
       '/healthz': { target: backend, changeOrigin: true },
     },
   },

@@ -7,6 +7,9 @@ import { PlatformAdapter } from './channels/platform-adapter.js';
 import { platformRoutes } from './modules/platform/platform.routes.js';
 import { SandboxAdapter } from './channels/sandbox-adapter.js';
 import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
+import { EventsPruner } from './jobs/events-pruner.js';
+import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
+import { RecordingEventBus } from './realtime/recording-event-bus.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
@@ -31,7 +34,9 @@ export interface ParleyContext {
   database: DatabaseHandle;
   services: Services;
   /** Background jobs of this instance (tests stop and start them to stage a crash). */
-  jobs: { batchSender: BatchSender; outboxWorker: OutboxWorker };
+  jobs: { batchSender: BatchSender; outboxWorker: OutboxWorker; eventsPruner: EventsPruner };
+  /** This instance's push sockets and fan-out. */
+  realtime: Realtime;
 }
 
 declare module 'fastify' {
@@ -62,7 +67,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // static.
   registerErrorHandling(app);
   const database = await registerDb(app, config);
-  const services = await createServices(database.db, config, app.log);
+  const bus = new RecordingEventBus();
+  const services = await createServices(database.db, config, app.log, bus);
   const calls = new CallRegistry(app, services.auth);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -82,6 +88,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     sandboxRoutes(app, services.sandbox, Math.ceil(largestMedia * 1.4) + 64 * 1024);
   }
   notImplementedRoutes(calls);
+  const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   registerHealth(app);
   await registerStatic(app, config);
 
@@ -89,7 +96,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const batchSender = new BatchSender(database.db, services.messages, {
     ratePerSecond: config.batchRatePerSecond,
     log: app.log,
+    events: services.events,
   });
+  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, app.log);
+  app.addHook('onReady', async () => eventsPruner.start());
+  app.addHook('preClose', async () => eventsPruner.stop());
   services.batches.onCreated(() => batchSender.wake());
   app.addHook('onReady', async () => batchSender.start());
   app.addHook('preClose', async () => batchSender.stop());
@@ -130,7 +141,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     config,
     database,
     services,
-    jobs: { batchSender, outboxWorker },
+    jobs: { batchSender, outboxWorker, eventsPruner },
+    realtime,
   });
   return app;
 }

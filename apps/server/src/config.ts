@@ -36,6 +36,7 @@ export interface Config {
   platform: PlatformConfig;
   /** The customer sandbox: `auto` = on when the embedded demo workspace is (PARLEY_SANDBOX). */
   sandbox: DemoMode;
+  realtime: RealtimeConfig;
 }
 
 /** The messaging platform's bridge (docs/platform-api.md). */
@@ -51,6 +52,18 @@ export interface PlatformConfig {
   retryBaseMs: number;
   /** How long a worker's claim on an item lasts if it dies mid-delivery. */
   leaseMs: number;
+}
+
+/** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
+export interface RealtimeConfig {
+  /** Redis for fan-out between instances (REDIS_URL); null: one instance, or polling. */
+  redisUrl: string | null;
+  /** Events are kept this long for resuming consoles (PARLEY_EVENT_RETENTION_HOURS). */
+  retentionHours: number;
+  /** Ping interval; a socket silent for two intervals is dropped (PARLEY_WS_HEARTBEAT_MS). */
+  heartbeatMs: number;
+  /** Without Redis: how often the event log is checked for other processes' events. */
+  pollMs: number;
 }
 
 export const TRANSLATION_ENGINES = ['deepl', 'libretranslate', 'apertium'] as const;
@@ -170,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: num(env, 'PARLEY_OUTBOX_LEASE_MS', 60_000, 100, 3_600_000),
     },
     sandbox: onOff(env, 'PARLEY_SANDBOX'),
+    realtime: {
+      redisUrl: redisUrl(env),
+      retentionHours: num(env, 'PARLEY_EVENT_RETENTION_HOURS', 24, 0.01, 24 * 90, false),
+      heartbeatMs: num(env, 'PARLEY_WS_HEARTBEAT_MS', 20_000, 100, 600_000),
+      pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
+    },
   };
 }
 
@@ -179,6 +198,13 @@ function onOff(env: NodeJS.ProcessEnv, name: string): DemoMode {
   if (raw === '1' || raw === 'on' || raw === 'true') return 'on';
   if (raw === '0' || raw === 'off' || raw === 'false') return 'off';
   throw new ConfigError(`${name} must be 1, 0 or auto (got "${raw}")`);
+}
+
+function redisUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL must be a redis:// URL');
+  return raw;
 }
 
 function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {

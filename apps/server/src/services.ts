@@ -18,11 +18,12 @@ import {
 } from './modules/translation/translation.service.js';
 import { createProviders } from './translation/engines.js';
 import { LocalMediaStorage } from './plugins/storage.js';
+import { silentEventBus, type EventBus } from './realtime/event-bus.js';
+import { SeatEvents } from './realtime/seat-events.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
 import { ChannelRegistry } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { PlatformService } from './modules/platform/platform.service.js';
-import { silentEventBus, type EventBus } from './realtime/event-bus.js';
 import { SandboxService, sandboxEnabled } from './modules/sandbox/sandbox.service.js';
 import { randomBytes } from 'node:crypto';
 
@@ -45,20 +46,22 @@ export interface Services {
   channels: ChannelRegistry;
   outbox: OutboxWriter;
   platform: PlatformService;
-  events: EventBus;
   /** The customer sandbox; null when off. */
   sandbox: SandboxService | null;
+  /** The events services publish (the batch sender publishes its progress through them). */
+  events: SeatEvents;
 }
 
 export async function createServices(
   db: Db,
   config: Config,
   log?: TranslationLog,
-  events: EventBus = silentEventBus,
+  bus: EventBus = silentEventBus,
 ): Promise<Services> {
+  const events = new SeatEvents(bus);
   const channels = new ChannelRegistry();
   const outbox = new OutboxWriter(channels);
-  const groups = new GroupsService(db);
+  const groups = new GroupsService(db, events);
   // The URL secret may live in the database (shared by every instance): read it once here.
   const urls = new MediaUrls(await resolveMediaSecret(db, config));
   const media = new MediaService(
@@ -67,7 +70,7 @@ export async function createServices(
     urls,
     config.mediaMaxBytes,
   );
-  const messages = new MessagesService(db, config, media, outbox);
+  const messages = new MessagesService(db, config, media, events, outbox);
   const sandboxOn = sandboxEnabled(config);
   // The sandbox signs its requests to the bridge; without a configured secret, one of its own.
   const platformSecret =
@@ -83,8 +86,8 @@ export async function createServices(
     seats: new SeatsService(db),
     accounts: new AccountsService(db),
     groups,
-    translation: new TranslationService(db, createProviders(config.translation), log),
-    sessions: new SessionsService(db, groups, urls),
+    translation: new TranslationService(db, createProviders(config.translation), log, events),
+    sessions: new SessionsService(db, groups, urls, events),
     messages,
     quickReplies: new QuickRepliesService(db, media),
     media,
@@ -95,9 +98,9 @@ export async function createServices(
     channels,
     outbox,
     platform,
-    events,
     sandbox: sandboxOn
       ? new SandboxService(db, platformSecret!, platform, media, sandboxChannels)
       : null,
+    events,
   };
 }

@@ -60,6 +60,8 @@ export async function createTestDatabaseConfig(
       leaseMs: 5_000,
     },
     sandbox: 'off',
+    // Short heartbeats: a revoked token or a dead socket shows within a test's patience.
+    realtime: { redisUrl: null, retentionHours: 24, heartbeatMs: 200, pollMs: 100 },
   };
   if (!usingPg) {
     return {

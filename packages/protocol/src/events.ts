@@ -51,9 +51,18 @@ export interface PushEvent<T extends EventType = EventType> {
 /** What the server says on the socket besides events. */
 export const serverFrame = z.discriminatedUnion('kind', [
   /** After authentication: the newest event id (start from here when fetching fresh). */
-  z.object({ kind: z.literal('ready'), last_event_id: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal('ready'),
+    last_event_id: z.number().int().nonnegative(),
+    /** A `ping` comes at least this often: a client that hears nothing for longer reconnects. */
+    heartbeat_ms: z.number().int().positive(),
+  }),
   /** The resume point is older than the server keeps: refetch everything, then go on. */
-  z.object({ kind: z.literal('reset'), last_event_id: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal('reset'),
+    last_event_id: z.number().int().nonnegative(),
+    heartbeat_ms: z.number().int().positive(),
+  }),
   z.object({
     kind: z.literal('event'),
     id: z.number().int().positive(),
@@ -61,6 +70,8 @@ export const serverFrame = z.discriminatedUnion('kind', [
     data: z.unknown(),
     at: z.number().int().nonnegative(),
   }),
+  /** The heartbeat (the server also drops sockets that do not answer WebSocket pings). */
+  z.object({ kind: z.literal('ping'), at: z.number().int().nonnegative() }),
   /** The token expired or was revoked: 400002, the socket closes. */
   z.object({ kind: z.literal('error'), code: z.string(), msg: z.string() }),
 ]);

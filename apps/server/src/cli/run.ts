@@ -5,6 +5,8 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { loadDemo, DEMO_ACCOUNT, DEMO_PASSWORD } from '../demo/demo.js';
 import { AppError } from '../lib/app-error.js';
+import { RedisFanOut } from '../realtime/fan-out.js';
+import { RecordingEventBus } from '../realtime/recording-event-bus.js';
 import { createServices, type Services } from '../services.js';
 
 export const EXIT = {
@@ -282,8 +284,20 @@ export async function runCli(
   }
   const cfg = config ?? loadConfig();
   const database = await openDatabase(cfg);
+  // Changes the CLI makes (a customer's message) reach open consoles: recorded in the event
+  // log, and announced on Redis when instances share one (else their poll finds them).
+  const bus = new RecordingEventBus();
+  const fanOut = cfg.realtime.redisUrl ? new RedisFanOut(cfg.realtime.redisUrl, null) : null;
   try {
-    await command(args, await createServices(database.db, cfg), io, database.db);
+    if (fanOut) {
+      // Without Redis the change is still recorded: consoles get it when they next resume.
+      await fanOut.start().then(
+        () => bus.setNotifier((seatId) => fanOut.notify(seatId)),
+        (err: unknown) =>
+          io.err(`Warning: Redis unreachable, open consoles are not told at once (${String(err)})`),
+      );
+    }
+    await command(args, await createServices(database.db, cfg, undefined, bus), io, database.db);
     return EXIT.OK;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -297,6 +311,7 @@ export async function runCli(
     io.err(`Unexpected error: ${err instanceof Error ? err.message : String(err)}`);
     return EXIT.ERROR;
   } finally {
+    await fanOut?.stop();
     await database.close();
   }
 }

@@ -217,6 +217,21 @@ export interface SandboxEntriesTable {
   created_at: number;
 }
 
+/** The push channel's log (realtime/): numbered per seat. */
+export interface EventsTable {
+  seat_id: number;
+  seq: number;
+  type: string;
+  /** JSON of the event's payload. */
+  data: string;
+  at: number;
+}
+
+export interface EventCountersTable {
+  seat_id: number;
+  last_seq: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -236,6 +251,8 @@ export interface Database {
   platform_inbound: PlatformInboundTable;
   outbox: OutboxTable;
   sandbox_entries: SandboxEntriesTable;
+  events: EventsTable;
+  event_counters: EventCountersTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;

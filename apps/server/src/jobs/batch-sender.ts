@@ -4,6 +4,8 @@ import type { BatchItemRow, BatchRow } from '../db/schema.js';
 import { AppError } from '../lib/app-error.js';
 import { batchesRepository } from '../modules/batches/batches.repository.js';
 import type { MessagesService } from '../modules/messages/messages.service.js';
+import { toBatchStatus } from '../modules/batches/batches.presenter.js';
+import type { SeatEvents } from '../realtime/seat-events.js';
 import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
 
 export interface BatchSenderOptions {
@@ -14,7 +16,12 @@ export interface BatchSenderOptions {
   /** How long a seat's turn and an item's claim last if their holder dies. */
   leaseMs?: number;
   log: { error(obj: object, msg: string): void };
+  /** Progress goes to the seat's consoles (batch.progress) through these. */
+  events?: SeatEvents;
 }
+
+/** Progress of one batch is pushed at most this often, and always when it is done. */
+const PROGRESS_EVERY_MS = 1000;
 
 /** An unexpected failure (not a coded answer) is retried this often before the item fails. */
 const MAX_ATTEMPTS = 5;
@@ -147,6 +154,7 @@ export class BatchSender {
         { status: 'sent', msg_id: message.msg_id, code: '000000' },
         now(),
       );
+      await this.progress(item);
       return message.created_at;
     } catch (err) {
       if (err instanceof AppError) {
@@ -161,13 +169,28 @@ export class BatchSender {
     }
   }
 
-  private fail(item: BatchItemRow, code: string): Promise<void> {
-    return batchesRepository.finishItem(
+  private async fail(item: BatchItemRow, code: string): Promise<void> {
+    await batchesRepository.finishItem(
       this.db,
       item.id,
       { status: 'failed', msg_id: null, code },
       Date.now(),
     );
+    await this.progress(item);
+  }
+
+  private readonly progressAt = new Map<number, number>();
+  /** batch.progress after an item's result, throttled per batch (the last one always goes). */
+  private async progress(item: BatchItemRow): Promise<void> {
+    const events = this.options.events;
+    const batch = events && (await this.batchOf(item.batch_row_id));
+    if (!events || !batch) return;
+    const status = toBatchStatus(batch, await batchesRepository.itemsOf(this.db, batch.id));
+    const now = Date.now();
+    if (!status.done && now - (this.progressAt.get(batch.id) ?? 0) < PROGRESS_EVERY_MS) return;
+    if (status.done) this.progressAt.delete(batch.id);
+    else this.progressAt.set(batch.id, now);
+    await events.batchProgress(this.db, item.seat_id, status);
   }
 
   // A batch's payload never changes: keep the few in progress rather than reading per item.

@@ -8,7 +8,7 @@ import type { StoredMedia } from '../modules/media/media.presenter.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import { outboxRepository } from '../modules/outbox/outbox.repository.js';
 import { platformRepository } from '../modules/platform/platform.repository.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { SeatEvents } from '../realtime/seat-events.js';
 
 export interface OutboxWorkerOptions {
   dialect: DialectName;
@@ -45,7 +45,7 @@ export class OutboxWorker {
     private readonly db: Db,
     private readonly channels: ChannelRegistry,
     private readonly media: MediaService,
-    private readonly events: EventBus,
+    private readonly events: SeatEvents,
     private readonly options: OutboxWorkerOptions,
   ) {
     this.pollMs = options.pollMs ?? 1000;
@@ -170,7 +170,7 @@ export class OutboxWorker {
   private async setStatus(row: OutboxRow, status: MessageStatus, externalId: string | null) {
     const changed = await platformRepository.advanceStatus(this.db, row.msg_id, status, externalId);
     if (changed) {
-      await this.events.publish(this.db, changed.seat_id, 'message.status', {
+      await this.events.messageStatus(this.db, changed.seat_id, {
         session_id: changed.session_id,
         msg_id: changed.id,
         status: changed.status,

@@ -41,6 +41,7 @@ export const NAMESPACES = [
   'operator',
   'sandbox',
   'translation',
+  'realtime',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

@@ -46,6 +46,18 @@ export const authRepository = {
       .executeTakeFirst();
   },
 
+  findValidHashes(db: Db, tokenHashes: string[], now: number) {
+    return db
+      .selectFrom('tokens')
+      .innerJoin('seats', 'seats.id', 'tokens.seat_id')
+      .select('tokens.token_hash')
+      .where('tokens.token_hash', 'in', tokenHashes)
+      .where('tokens.revoked_at', 'is', null)
+      .where('tokens.expires_at', '>', now)
+      .where('seats.frozen', '=', 0)
+      .execute();
+  },
+
   async revokeSeatTokens(db: Db, seatId: number, now: number) {
     await db
       .updateTable('tokens')

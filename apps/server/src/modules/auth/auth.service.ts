@@ -76,6 +76,18 @@ export class AuthService {
     return { seatId, account };
   }
 
+  /** A raw token (the push channel's hello): the seat, or 400002. */
+  authenticate(token: string) {
+    return this.authenticateToken(token);
+  }
+
+  /** Of these token hashes, the ones still valid now (the push channel checks its sockets). */
+  async stillValid(tokenHashes: string[]): Promise<Set<string>> {
+    if (tokenHashes.length === 0) return new Set();
+    const rows = await authRepository.findValidHashes(this.db, tokenHashes, Date.now());
+    return new Set(rows.map((r) => r.token_hash));
+  }
+
   /**
    * Unknown, expired and revoked tokens all answer 400002 (the client re-logs in). A frozen
    * seat's tokens answer 400002 too, so the console returns to login, which then says 200002.

@@ -12,34 +12,47 @@ import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { sortGroups, toGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import { SeatEvents } from '../../realtime/seat-events.js';
 
 type DoGroup = CallRequest<'/v1/seat/chat/doGroup'>;
 
-export class GroupsService {
-  constructor(private readonly db: Db) {}
+/** The seat's groups with unread counts (getGroupList; the push channel's groups.changed). */
+export async function groupListOf(
+  db: Db,
+  seatId: number,
+  waitingOnly: boolean,
+): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
+  const recentSince = Date.now() - RECENT_WINDOW_MS;
+  const [groups, unread] = await Promise.all([
+    groupsRepository.listBySeat(db, seatId),
+    groupsRepository.unreadByGroup(db, seatId, recentSince, waitingOnly),
+  ]);
+  const byGroup = new Map(unread.map((u) => [u.group_id, u]));
+  let total = 0;
+  let recent = 0;
+  for (const u of unread) {
+    total += u.unread;
+    recent += u.recent;
+  }
+  return {
+    group_list: sortGroups(groups).map((g) => toGroup(g, byGroup.get(g.id)?.unread ?? 0)),
+    seat_one_seat_msg_count: recent,
+    seat_two_seat_msg_count: total - recent,
+    un_read_count: total,
+  };
+}
 
-  async list(
+export class GroupsService {
+  constructor(
+    private readonly db: Db,
+    private readonly events = new SeatEvents(),
+  ) {}
+
+  list(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupList'>,
   ): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
-    const recentSince = Date.now() - RECENT_WINDOW_MS;
-    const [groups, unread] = await Promise.all([
-      groupsRepository.listBySeat(this.db, seatId),
-      groupsRepository.unreadByGroup(this.db, seatId, recentSince, input.reply === 1),
-    ]);
-    const byGroup = new Map(unread.map((u) => [u.group_id, u]));
-    let total = 0;
-    let recent = 0;
-    for (const u of unread) {
-      total += u.unread;
-      recent += u.recent;
-    }
-    return {
-      group_list: sortGroups(groups).map((g) => toGroup(g, byGroup.get(g.id)?.unread ?? 0)),
-      seat_one_seat_msg_count: recent,
-      seat_two_seat_msg_count: total - recent,
-      un_read_count: total,
-    };
+    return groupListOf(this.db, seatId, input.reply === 1);
   }
 
   async requireGroup(seatId: number, groupId: number): Promise<GroupRow> {
@@ -49,6 +62,13 @@ export class GroupsService {
   }
 
   async doGroup(seatId: number, input: DoGroup): Promise<CallResponse<'/v1/seat/chat/doGroup'>> {
+    const answer = await this.changeGroup(seatId, input);
+    // A snapshot of the list after the change (a lost one is made good by the client's poll).
+    await this.events.groupsChanged(this.db, seatId);
+    return answer;
+  }
+
+  private async changeGroup(seatId: number, input: DoGroup) {
     try {
       switch (input.type) {
         case 'add':
@@ -117,9 +137,11 @@ export class GroupsService {
     input: CallRequest<'/v1/seat/chat/oneClickRead'>,
   ): Promise<CallResponse<'/v1/seat/chat/oneClickRead'>> {
     if (input.group_id !== undefined) await this.requireGroup(seatId, input.group_id);
-    const cleared = await inTransaction(this.db, (trx) =>
-      sessionsRepository.clearUnreadForSeat(trx, seatId, input.group_id),
-    );
+    const cleared = await inTransaction(this.db, async (trx) => {
+      const n = await sessionsRepository.clearUnreadForSeat(trx, seatId, input.group_id);
+      if (n > 0) await this.events.groupsChanged(trx, seatId);
+      return n;
+    });
     return { cleared };
   }
 }

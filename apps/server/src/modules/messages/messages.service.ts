@@ -20,6 +20,7 @@ import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
+import { SeatEvents } from '../../realtime/seat-events.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
@@ -38,6 +39,7 @@ export class MessagesService {
     private readonly db: Db,
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
     private readonly media: MediaService,
+    private readonly events = new SeatEvents(),
     private readonly outbox: OutboxWriter | null = null,
   ) {}
 
@@ -95,7 +97,13 @@ export class MessagesService {
         has_newer: input.before_id !== undefined,
       };
     }
-    if (session.un_read_count > 0) await sessionsRepository.clearUnread(this.db, session.id);
+    if (session.un_read_count > 0) {
+      await inTransaction(this.db, async (trx) => {
+        await sessionsRepository.clearUnread(trx, session.id);
+        await this.events.sessionUpdated(trx, seatId, session.id);
+        await this.events.groupsChanged(trx, seatId);
+      });
+    }
     return { ...page, list: page.list.map(this.present) };
   }
 
@@ -158,6 +166,7 @@ export class MessagesService {
           preview: previewOf(input.type, input.content),
           type: input.type,
         });
+        await this.events.messageCreated(trx, seatId, this.present(message));
         // In the same transaction: an acknowledged message is always queued for its channel.
         await this.outbox?.enqueue(trx, account.channel, {
           seat_id: seatId,
@@ -270,7 +279,12 @@ export class MessagesService {
         preview: previewOf(type, input.content),
         type,
       });
-      return { message: this.present(row), seatId, sessionId: session.id, sessionCreated };
+      const message = this.present(row);
+      // First contact: the chat appears, then its first message.
+      if (sessionCreated) await this.events.sessionCreated(trx, seatId, session.id);
+      await this.events.messageCreated(trx, seatId, message);
+      await this.events.groupsChanged(trx, seatId);
+      return { message, seatId, sessionId: session.id, sessionCreated };
     });
   }
 
@@ -340,6 +354,13 @@ export class MessagesService {
         last_type: latest?.type ?? null,
         last_preview: latest ? previewOf(latest.type, latest.content) : null,
       });
+      if (input.scope === 'me') {
+        await this.events.messageDeleted(trx, seatId, message.session_id, message.id);
+      } else {
+        const retracted = await messagesRepository.findForSeat(trx, seatId, message.id);
+        if (retracted) await this.events.messageUpdated(trx, seatId, this.present(retracted));
+      }
+      await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
     if (input.scope === 'all') this.outbox?.notify();
     return answer;

@@ -1,6 +1,5 @@
 import {
   ERROR_CODES,
-  RECENT_WINDOW_MS,
   platformDeletion,
   platformMessage,
   platformReceipt,
@@ -14,13 +13,12 @@ import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import { parseBody } from '../../lib/validate.js';
-import type { EventBus } from '../../realtime/event-bus.js';
+import type { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { MediaService } from '../media/media.service.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
-import { toSessionItem } from '../sessions/sessions.presenter.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { checkSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './platform-signature.js';
 import { platformRepository } from './platform.repository.js';
@@ -48,7 +46,7 @@ export class PlatformService {
     private readonly secret: string | null,
     private readonly messages: MessagesService,
     private readonly media: MediaService,
-    private readonly events: EventBus,
+    private readonly events: SeatEvents,
   ) {}
 
   async handle(kind: PlatformRequestKind, req: SignedRequest) {
@@ -169,17 +167,7 @@ export class PlatformService {
     }
     if ('blocked' in result) return { msg_id: null, blocked: true, duplicate: false };
 
-    const session = await sessionsRepository.findForSeat(this.db, seatId, result.sessionId);
-    if (session) {
-      const item = toSessionItem(session, Date.now() - RECENT_WINDOW_MS);
-      if (result.sessionCreated) {
-        await this.events.publish(this.db, seatId, 'session.created', { session: item });
-      }
-      await this.events.publish(this.db, seatId, 'message.created', {
-        message: result.message,
-        session: item,
-      });
-    }
+    // The chat and message events went out with the transaction (MessagesService.receive).
     return { msg_id: result.message.msg_id, blocked: false, duplicate: false };
   }
 
@@ -196,7 +184,7 @@ export class PlatformService {
       input.external_id ?? null,
     );
     if (changed) {
-      await this.events.publish(this.db, changed.seat_id, 'message.status', {
+      await this.events.messageStatus(this.db, changed.seat_id, {
         session_id: changed.session_id,
         msg_id: changed.id,
         status: changed.status,
@@ -227,10 +215,9 @@ export class PlatformService {
         .executeTakeFirstOrThrow();
     });
     if (row.deleted_for_me === 0) {
-      await this.events.publish(this.db, row.seat_id, 'message.updated', {
-        message: toChatMessage(row, this.media.urls),
-      });
+      await this.events.messageUpdated(this.db, row.seat_id, toChatMessage(row, this.media.urls));
     }
+    await this.events.sessionUpdated(this.db, row.seat_id, row.session_id);
     return { msg_id: message.id };
   }
 }

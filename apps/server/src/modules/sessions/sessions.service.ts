@@ -9,6 +9,7 @@ import type { SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
+import { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import type { GroupsService } from '../groups/groups.service.js';
@@ -58,7 +59,23 @@ export class SessionsService {
     private readonly db: Db,
     private readonly groups: GroupsService,
     private readonly urls: MediaUrls,
+    private readonly events = new SeatEvents(),
   ) {}
+
+  /** One change of a chat and its events, together. */
+  private async change(
+    seatId: number,
+    sessionId: number,
+    set: Parameters<typeof sessionsRepository.update>[3],
+    groupsChanged = false,
+  ) {
+    return inTransaction(this.db, async (trx) => {
+      const row = await sessionsRepository.update(trx, seatId, sessionId, set);
+      await this.events.sessionUpdated(trx, seatId, sessionId);
+      if (groupsChanged) await this.events.groupsChanged(trx, seatId);
+      return row;
+    });
+  }
 
   async groupInfo(
     seatId: number,
@@ -110,9 +127,7 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/sessionDoTop'>,
   ): Promise<CallResponse<'/v1/seat/chat/sessionDoTop'>> {
     await this.requireSession(seatId, input.session_id);
-    const row = await sessionsRepository.update(this.db, seatId, input.session_id, {
-      is_top: input.is_top ? 1 : 0,
-    });
+    const row = await this.change(seatId, input.session_id, { is_top: input.is_top ? 1 : 0 });
     return present(row);
   }
 
@@ -121,9 +136,7 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/set_remark'>,
   ): Promise<CallResponse<'/v1/seat/chat/set_remark'>> {
     await this.requireSession(seatId, input.session_id);
-    const row = await sessionsRepository.update(this.db, seatId, input.session_id, {
-      remark: input.remark,
-    });
+    const row = await this.change(seatId, input.session_id, { remark: input.remark });
     return { session_id: row.id, remark: row.remark };
   }
 
@@ -149,9 +162,7 @@ export class SessionsService {
     if (target.id === session.group_id) {
       throw invalidField('group_id', 'same as the current group');
     }
-    const row = await sessionsRepository.update(this.db, seatId, session.id, {
-      group_id: target.id,
-    });
+    const row = await this.change(seatId, session.id, { group_id: target.id }, true);
     return present(row);
   }
 
@@ -163,11 +174,12 @@ export class SessionsService {
     const session = await this.requireSession(seatId, input.session_id);
     if (isBlocked(session)) return present(session);
     const blocked = await this.builtIn(seatId, 'blocked');
-    const row = await sessionsRepository.update(this.db, seatId, session.id, {
-      group_id: blocked.id,
-      prev_group_id: session.group_id,
-      blocked: 1,
-    });
+    const row = await this.change(
+      seatId,
+      session.id,
+      { group_id: blocked.id, prev_group_id: session.group_id, blocked: 1 },
+      true,
+    );
     return present(row);
   }
 
@@ -179,11 +191,12 @@ export class SessionsService {
     const session = await this.requireSession(seatId, input.session_id);
     if (!isBlocked(session)) return present(session);
     const ungrouped = await this.builtIn(seatId, 'ungrouped');
-    const row = await sessionsRepository.update(this.db, seatId, session.id, {
-      group_id: ungrouped.id,
-      prev_group_id: null,
-      blocked: 0,
-    });
+    const row = await this.change(
+      seatId,
+      session.id,
+      { group_id: ungrouped.id, prev_group_id: null, blocked: 0 },
+      true,
+    );
     return present(row);
   }
 
@@ -193,7 +206,11 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/delSession'>,
   ): Promise<CallResponse<'/v1/seat/chat/delSession'>> {
     const session = await this.requireSession(seatId, input.session_id);
-    await inTransaction(this.db, (trx) => sessionsRepository.delete(trx, seatId, session.id));
+    await inTransaction(this.db, async (trx) => {
+      await sessionsRepository.delete(trx, seatId, session.id);
+      await this.events.sessionDeleted(trx, seatId, session.id);
+      await this.events.groupsChanged(trx, seatId);
+    });
     return { session_id: session.id };
   }
 
@@ -259,6 +276,9 @@ export class SessionsService {
           deleted_for_me: 0,
           deleted_for_all: 0,
         });
+        await this.events.sessionCreated(trx, seatId, session.id);
+        await this.events.messageCreated(trx, seatId, toChatMessage(message, this.urls));
+        await this.events.groupsChanged(trx, seatId);
         return { session, message };
       });
       return { session: present(session), message: toChatMessage(message, this.urls) };

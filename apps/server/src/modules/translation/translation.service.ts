@@ -8,6 +8,8 @@ import {
   type TranslationFailureReason,
   type TranslationLanguageCode,
 } from '@parley/protocol';
+import { inTransaction } from '../../lib/tx.js';
+import { SeatEvents } from '../../realtime/seat-events.js';
 import type { Db } from '../../db/database.js';
 import type { TranslationMemoryTable } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/app-error.js';
@@ -76,6 +78,7 @@ export class TranslationService {
     private readonly db: Db,
     private readonly providers: TranslationProvider[],
     private readonly log: TranslationLog = { warn: () => {} },
+    private readonly events = new SeatEvents(),
   ) {}
 
   /**
@@ -260,12 +263,16 @@ export class TranslationService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/set_customer_language'>,
   ): Promise<CallResponse<'/v1/seat/chat/set_customer_language'>> {
-    const row = await translationRepository.setCustomerLanguage(
-      this.db,
-      seatId,
-      input.session_id,
-      input.customer_language,
-    );
+    const row = await inTransaction(this.db, async (trx) => {
+      const updated = await translationRepository.setCustomerLanguage(
+        trx,
+        seatId,
+        input.session_id,
+        input.customer_language,
+      );
+      if (updated) await this.events.sessionUpdated(trx, seatId, updated.id);
+      return updated;
+    });
     if (!row) throw notFound();
     return { session_id: row.id, customer_language: toListedCode(row.customer_language) };
   }

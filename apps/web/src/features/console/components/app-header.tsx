@@ -6,6 +6,7 @@ import { ThemeToggle } from '../../../components/theme-toggle';
 import { useGroupList } from '../../groups/hooks/use-group-list';
 import { ReadButton } from '../../session-actions/components/read-button';
 import { OperatorButton } from '../../operator/components/operator-button';
+import { OfflineIndicator } from '../../realtime/components/offline-indicator';
 import { MessageSearchButton } from '../../search/components/message-search-button';
 import { TranslationSettingsButton } from '../../translation/components/translation-settings-button';
 
@@ -40,6 +41,7 @@ export function AppHeader() {
         </Tabs>
       </Group>
       <Group gap="sm" wrap="nowrap">
+        <OfflineIndicator />
         <MessageSearchButton />
         <TranslationSettingsButton />
         {(data?.un_read_count ?? 0) > 0 && (

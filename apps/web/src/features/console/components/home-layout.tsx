@@ -2,12 +2,14 @@ import { Outlet } from 'react-router';
 import { UnsentLogoutModal } from '../../chat/components/unsent-logout';
 import { useOutbox } from '../../chat/hooks/use-outbox';
 import { useTranslationRuntime } from '../../translation/hooks/use-translation-runtime';
+import { useRealtime } from '../../realtime/hooks/use-realtime';
 import { AppHeader } from './app-header';
 import classes from './home-layout.module.css';
 
 export function HomeLayout() {
   useOutbox();
   useTranslationRuntime();
+  useRealtime();
   return (
     <div className={classes.shell}>
       <AppHeader />

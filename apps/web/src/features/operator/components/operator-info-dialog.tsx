@@ -19,6 +19,7 @@ import { setUiLanguage } from '../../../lib/i18n';
 import { requestLogout } from '../../chat/components/unsent-logout';
 import { setSize, useSettings } from '../../console/settings.store';
 import { operatorInfoQuery } from '../api/operator-queries';
+import { SoundToggle } from '../../realtime/components/sound-toggle';
 import { PhoneAccountList } from './phone-account-list';
 
 /**
@@ -87,6 +88,7 @@ export function OperatorInfoDialog({ onClose }: { onClose: () => void }) {
             data-testid="operator-size"
           />
         </Setting>
+        <SoundToggle />
         <Divider />
         <Button
           color="red"

@@ -93,8 +93,9 @@ export function clearGroupsUnread(data: GroupListData, groupId?: number): GroupL
   };
 }
 
-function refetchLists(qc: QueryClient): void {
-  void qc.invalidateQueries({ queryKey: ['groupList'] });
+/** `groups` false: the caller has the group list already (a pushed groups.changed brings it). */
+function refetchLists(qc: QueryClient, groups = true): void {
+  if (groups) void qc.invalidateQueries({ queryKey: ['groupList'] });
   void qc.invalidateQueries({ queryKey: ['sessions'] });
 }
 
@@ -110,7 +111,11 @@ export function findCachedGroup(qc: QueryClient, groupId: number) {
  * chat when it is the one open. The open chat stays open: the console follows it to its new
  * group and time tab (as a tag does), so it is always in the list beside it.
  */
-export function applySessionUpdate(qc: QueryClient, updated: SessionItem): void {
+export function applySessionUpdate(
+  qc: QueryClient,
+  updated: SessionItem,
+  opts: { refetchGroups?: boolean } = {},
+): void {
   for (const [key, data] of qc.getQueriesData<ListData>({ queryKey: ['sessions'] })) {
     const [, groupId, userTimeType] = key as unknown as ListKey;
     const belongs = groupId === updated.group_id && userTimeType === updated.user_time_type;
@@ -127,16 +132,20 @@ export function applySessionUpdate(qc: QueryClient, updated: SessionItem): void 
   } else {
     refreshTag(updated);
   }
-  refetchLists(qc);
+  refetchLists(qc, opts.refetchGroups ?? true);
 }
 
 /** A deleted chat leaves every list, its tag, its cached record and the chat pane. */
-export function applySessionRemoved(qc: QueryClient, sessionId: number): void {
+export function applySessionRemoved(
+  qc: QueryClient,
+  sessionId: number,
+  opts: { refetchGroups?: boolean } = {},
+): void {
   qc.setQueriesData<ListData>({ queryKey: ['sessions'] }, (d) => removeFromList(d, sessionId));
   if (consoleStore.get().selectedUser?.session_id === sessionId) selectUser(null);
   removeTag(sessionId);
   qc.removeQueries({ queryKey: chatKey(sessionId) });
-  refetchLists(qc);
+  refetchLists(qc, opts.refetchGroups ?? true);
 }
 
 /** After oneClickRead: the badges drop at once; the refetch confirms the server's numbers. */

@@ -1,0 +1,153 @@
+import { ERROR_CODES, type ServerFrame } from '@parley/protocol';
+import type { Db } from '../db/database.js';
+import { AppError } from '../lib/app-error.js';
+import { eventsRepository } from './events.repository.js';
+
+/** What the hub needs of a socket (a `ws` WebSocket). */
+export interface PushSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  ping(): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+}
+
+export interface Connection {
+  socket: PushSocket;
+  seatId: number;
+  tokenHash: string;
+  /** The newest event number this socket has been sent. */
+  lastSent: number;
+  /** Answered the last WebSocket ping. */
+  alive: boolean;
+}
+
+/** More missed events than this: the console refetches instead (a `reset`). */
+export const MAX_REPLAY = 1000;
+const PAGE = 200;
+const OPEN = 1;
+
+/**
+ * The sockets of this instance, by seat. `notify(seat)` reads the seat's events after what each
+ * socket was sent, in order, from the event log: the log is the only source, so a socket never
+ * gets an event twice or out of order, whichever instance or process recorded it.
+ */
+export class RealtimeHub {
+  private readonly bySeat = new Map<number, Set<Connection>>();
+  private readonly draining = new Map<number, Promise<void>>();
+  private readonly dirty = new Set<number>();
+
+  constructor(private readonly db: Db) {}
+
+  seatIds(): number[] {
+    return [...this.bySeat.keys()];
+  }
+
+  /** The lowest event number sent to the seat's sockets (what a drain would start after). */
+  lowestSent(seatId: number): number | null {
+    const conns = this.bySeat.get(seatId);
+    if (!conns || conns.size === 0) return null;
+    return Math.min(...[...conns].map((c) => c.lastSent));
+  }
+
+  connections(): Connection[] {
+    return [...this.bySeat.values()].flatMap((set) => [...set]);
+  }
+
+  /**
+   * Authenticated socket with the client's resume point: answers `ready` (then the missed
+   * events follow) or `reset` (too old: the client refetches) and joins the seat's sockets.
+   */
+  async join(
+    conn: Omit<Connection, 'lastSent' | 'alive'>,
+    lastEventId: number,
+    heartbeatMs: number,
+  ) {
+    const [counter] = await eventsRepository.lastSeqs(this.db, [conn.seatId]);
+    const newest = counter?.last_seq ?? 0;
+    let from = lastEventId;
+    let kind: 'ready' | 'reset' = 'ready';
+    if (lastEventId === 0) {
+      from = newest; // a fresh console: it has just fetched everything
+    } else if (lastEventId > newest || newest - lastEventId > MAX_REPLAY) {
+      kind = 'reset';
+    } else if (lastEventId < newest) {
+      const [first] = await eventsRepository.after(this.db, conn.seatId, lastEventId, 1);
+      if (first?.seq !== lastEventId + 1) kind = 'reset'; // pruned: a gap
+    }
+    if (kind === 'reset') from = newest;
+    send(conn.socket, { kind, last_event_id: newest, heartbeat_ms: heartbeatMs });
+    const joined: Connection = { ...conn, lastSent: from, alive: true };
+    let set = this.bySeat.get(conn.seatId);
+    if (!set) this.bySeat.set(conn.seatId, (set = new Set()));
+    set.add(joined);
+    this.notify(conn.seatId);
+    return joined;
+  }
+
+  leave(conn: Connection): void {
+    const set = this.bySeat.get(conn.seatId);
+    if (!set) return;
+    set.delete(conn);
+    if (set.size === 0) this.bySeat.delete(conn.seatId);
+  }
+
+  /** The seat has new events: send them (one drain per seat at a time; a notice meanwhile reruns it). */
+  notify(seatId: number): void {
+    if (!this.bySeat.has(seatId)) return;
+    if (this.draining.has(seatId)) {
+      this.dirty.add(seatId);
+      return;
+    }
+    const run = (async () => {
+      do {
+        this.dirty.delete(seatId);
+        await this.drain(seatId);
+      } while (this.dirty.has(seatId));
+    })()
+      .catch(() => {
+        // The next notice or poll tries again.
+      })
+      .finally(() => this.draining.delete(seatId));
+    this.draining.set(seatId, run);
+  }
+
+  /** Waits for the drains in progress (tests, shutdown). */
+  async settle(): Promise<void> {
+    await Promise.all(this.draining.values());
+  }
+
+  private async drain(seatId: number): Promise<void> {
+    for (;;) {
+      const from = this.lowestSent(seatId);
+      if (from === null) return;
+      const rows = await eventsRepository.after(this.db, seatId, from, PAGE);
+      for (const conn of this.bySeat.get(seatId) ?? []) {
+        for (const row of rows) {
+          if (row.seq <= conn.lastSent) continue;
+          send(conn.socket, {
+            kind: 'event',
+            id: Number(row.seq),
+            type: row.type as never,
+            data: JSON.parse(row.data) as unknown,
+            at: Number(row.at),
+          });
+          conn.lastSent = Number(row.seq);
+        }
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  /** Closes a socket whose token is no longer valid, saying so first (400002). */
+  expire(conn: Connection): void {
+    const err = new AppError(ERROR_CODES.TOKEN_EXPIRED);
+    send(conn.socket, { kind: 'error', code: err.code, msg: err.message });
+    conn.socket.close(4001, 'token expired');
+    this.leave(conn);
+  }
+}
+
+export function send(socket: PushSocket, frame: ServerFrame): void {
+  if (socket.readyState === OPEN) socket.send(JSON.stringify(frame));
+}

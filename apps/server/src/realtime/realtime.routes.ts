@@ -1,0 +1,127 @@
+import websocket from '@fastify/websocket';
+import { ERROR_CODES, REALTIME_PATH, clientHello } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { AppError } from '../lib/app-error.js';
+import { hashToken, type AuthService } from '../modules/auth/auth.service.js';
+import { PollingFanOut, RedisFanOut, type FanOut } from './fan-out.js';
+import { RealtimeHub, send, type Connection } from './hub.js';
+import type { RecordingEventBus } from './recording-event-bus.js';
+
+/** A socket must say hello (token, last event id) this soon after opening. */
+const HELLO_TIMEOUT_MS = 10_000;
+
+export interface Realtime {
+  hub: RealtimeHub;
+  fanOut: FanOut;
+}
+
+/**
+ * The push channel at REALTIME_PATH: hello -> ready/reset -> missed events -> live events, a
+ * heartbeat that drops dead sockets and closes those whose token expired or was revoked.
+ */
+export async function registerRealtime(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+  auth: AuthService,
+  bus: RecordingEventBus,
+): Promise<Realtime> {
+  const { heartbeatMs, redisUrl, pollMs } = config.realtime;
+  const hub = new RealtimeHub(db);
+  const fanOut: FanOut = redisUrl
+    ? new RedisFanOut(redisUrl, hub, (err) => app.log.warn({ err }, 'redis'))
+    : new PollingFanOut(db, hub, pollMs);
+  bus.setNotifier((seatId) => fanOut.notify(seatId));
+
+  await app.register(websocket, { options: { maxPayload: 4096 } });
+
+  app.get(REALTIME_PATH, { websocket: true }, (socket) => {
+    let conn: Connection | null = null;
+    let hello = false;
+    let closed = false;
+    const timer = setTimeout(() => socket.close(4000, 'hello expected'), HELLO_TIMEOUT_MS);
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(timer);
+      if (conn) hub.leave(conn);
+    });
+    socket.on('pong', () => {
+      if (conn) conn.alive = true;
+    });
+    socket.on('message', (raw) => {
+      if (hello) return; // the client says nothing after its hello
+      hello = true;
+      clearTimeout(timer);
+      void (async () => {
+        let input;
+        try {
+          input = clientHello.parse(JSON.parse(String(raw)));
+        } catch {
+          const err = new AppError(ERROR_CODES.PARAMETER_ERROR);
+          send(socket, { kind: 'error', code: err.code, msg: err.message });
+          return socket.close(4000, 'bad hello');
+        }
+        let seatId: number;
+        try {
+          seatId = (await auth.authenticate(input.token)).seatId;
+        } catch (err) {
+          const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
+          send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+          return socket.close(4001, 'not signed in');
+        }
+        if (closed) return;
+        const joined = await hub.join(
+          { socket, seatId, tokenHash: hashToken(input.token) },
+          input.last_event_id,
+          heartbeatMs,
+        );
+        if (closed) hub.leave(joined);
+        else conn = joined;
+      })().catch((err: unknown) => {
+        app.log.error({ err }, 'push socket hello failed');
+        socket.close(1011, 'server error');
+      });
+    });
+  });
+
+  let beat: NodeJS.Timeout | null = null;
+  let checking = false;
+  const heartbeat = async () => {
+    const conns = hub.connections();
+    for (const conn of conns) {
+      if (!conn.alive) {
+        conn.socket.terminate();
+        hub.leave(conn);
+        continue;
+      }
+      conn.alive = false;
+      conn.socket.ping();
+      send(conn.socket, { kind: 'ping', at: Date.now() });
+    }
+    if (checking) return;
+    checking = true;
+    try {
+      const valid = await auth.stillValid([...new Set(conns.map((c) => c.tokenHash))]);
+      for (const conn of conns) if (!valid.has(conn.tokenHash)) hub.expire(conn);
+    } catch (err) {
+      app.log.error({ err }, 'push token check failed');
+    } finally {
+      checking = false;
+    }
+  };
+
+  app.addHook('onReady', async () => {
+    await fanOut.start();
+    beat = setInterval(() => void heartbeat(), heartbeatMs);
+    beat.unref();
+  });
+  app.addHook('preClose', async () => {
+    if (beat) clearInterval(beat);
+    for (const conn of hub.connections()) conn.socket.close(1001, 'server closing');
+    await hub.settle();
+    await fanOut.stop();
+  });
+  return { hub, fanOut };
+}

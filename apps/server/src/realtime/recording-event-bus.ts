@@ -1,0 +1,41 @@
+import type { EventPayload, EventType } from '@parley/protocol';
+import type { Db } from '../db/database.js';
+import { afterCommit, inTransaction } from '../lib/tx.js';
+import type { EventBus } from './event-bus.js';
+import { eventsRepository } from './events.repository.js';
+
+/** Told that a seat has new events (they are committed and can be read). */
+export type SeatNotifier = (seatId: number) => void;
+
+/**
+ * Records each event in the `events` table, in the caller's transaction, and tells the
+ * notifier once it has committed: this instance's sockets read the new rows from there, and
+ * the notifier tells the other instances (Redis) or they find them by polling.
+ */
+export class RecordingEventBus implements EventBus {
+  constructor(private notify: SeatNotifier = () => undefined) {}
+
+  /** The app wires its hub after the services are built. */
+  setNotifier(notify: SeatNotifier): void {
+    this.notify = notify;
+  }
+
+  async publish<T extends EventType>(
+    db: Db,
+    seatId: number,
+    type: T,
+    data: EventPayload<T>,
+  ): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const seq = await eventsRepository.nextSeq(trx, seatId);
+      await eventsRepository.insert(trx, {
+        seat_id: seatId,
+        seq,
+        type,
+        data: JSON.stringify(data),
+        at: Date.now(),
+      });
+      afterCommit(trx, () => this.notify(seatId));
+    });
+  }
+}

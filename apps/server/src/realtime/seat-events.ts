@@ -1,0 +1,64 @@
+import { RECENT_WINDOW_MS, type ChatMessage, type EventPayload } from '@parley/protocol';
+import type { Db } from '../db/database.js';
+import { groupListOf } from '../modules/groups/groups.service.js';
+import { toSessionItem } from '../modules/sessions/sessions.presenter.js';
+import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
+import { silentEventBus, type EventBus } from './event-bus.js';
+
+/**
+ * The events services publish, built from the database as the change left it. Call them with
+ * the transaction that made the change (the event commits with it) and the seat it belongs to.
+ */
+export class SeatEvents {
+  constructor(private readonly bus: EventBus = silentEventBus) {}
+
+  /** The chat as getGroupInfo lists it, or null when it is gone. */
+  private async session(db: Db, seatId: number, sessionId: number) {
+    const row = await sessionsRepository.findForSeat(db, seatId, sessionId);
+    return row ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS) : null;
+  }
+
+  async messageCreated(db: Db, seatId: number, message: ChatMessage): Promise<void> {
+    const session = await this.session(db, seatId, message.session_id);
+    if (session) await this.bus.publish(db, seatId, 'message.created', { message, session });
+  }
+
+  messageUpdated(db: Db, seatId: number, message: ChatMessage): Promise<void> {
+    return this.bus.publish(db, seatId, 'message.updated', { message });
+  }
+
+  /** Delivery status of an outgoing message (outbox worker, platform receipts). */
+  messageStatus(db: Db, seatId: number, message: EventPayload<'message.status'>): Promise<void> {
+    return this.bus.publish(db, seatId, 'message.status', message);
+  }
+
+  messageDeleted(db: Db, seatId: number, sessionId: number, msgId: number): Promise<void> {
+    return this.bus.publish(db, seatId, 'message.deleted', {
+      session_id: sessionId,
+      msg_id: msgId,
+    });
+  }
+
+  async sessionCreated(db: Db, seatId: number, sessionId: number): Promise<void> {
+    const session = await this.session(db, seatId, sessionId);
+    if (session) await this.bus.publish(db, seatId, 'session.created', { session });
+  }
+
+  async sessionUpdated(db: Db, seatId: number, sessionId: number): Promise<void> {
+    const session = await this.session(db, seatId, sessionId);
+    if (session) await this.bus.publish(db, seatId, 'session.updated', { session });
+  }
+
+  sessionDeleted(db: Db, seatId: number, sessionId: number): Promise<void> {
+    return this.bus.publish(db, seatId, 'session.deleted', { session_id: sessionId });
+  }
+
+  /** The group list with its unread counts, as getGroupList answers it without a filter. */
+  async groupsChanged(db: Db, seatId: number): Promise<void> {
+    await this.bus.publish(db, seatId, 'groups.changed', await groupListOf(db, seatId, false));
+  }
+
+  batchProgress(db: Db, seatId: number, status: EventPayload<'batch.progress'>): Promise<void> {
+    return this.bus.publish(db, seatId, 'batch.progress', status);
+  }
+}

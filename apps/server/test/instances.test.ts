@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/run.js';
+import { loadConfig } from '../src/config.js';
+import { PushClient } from './ws-client.js';
+
+/**
+ * Two instances of the built server (`npm start`) on one PostgreSQL database and one Redis, as
+ * docs/deploy.md runs them. The PostgreSQL project only (CI sets PARLEY_TEST_DATABASE_URL;
+ * Redis runs on 127.0.0.1:6379 there).
+ */
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const adminUrl = process.env.PARLEY_TEST_DATABASE_URL!;
+const dbName = `parley_two_${randomBytes(4).toString('hex')}`;
+const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-two-'));
+const env = {
+  DATABASE_URL: databaseUrl,
+  REDIS_URL,
+  PARLEY_DATA_DIR: dataDir,
+  PARLEY_DEMO: 'off',
+  PARLEY_WS_HEARTBEAT_MS: '1000',
+};
+
+const children: ChildProcess[] = [];
+
+async function startInstance(): Promise<string> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 20_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${m[1]}`);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`instance exited ${code}: ${out}`)));
+  });
+}
+
+async function cli(...argv: string[]) {
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+  const status = await runCli(argv, io, loadConfig({ ...env }));
+  expect(status, lines.join('\n')).toBe(0);
+}
+
+async function call(base: string, urlPath: string, body: unknown, token?: string) {
+  const res = await fetch(base + urlPath, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (await res.json()) as { code: string; data: any };
+}
+
+let a: string;
+let b: string;
+beforeAll(async () => {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  // Both start at once on the empty database: the migrations take a lock.
+  [a, b] = await Promise.all([startInstance(), startInstance()]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('two instances on PostgreSQL and Redis', () => {
+  it('pushes to a console on instance B what happened on instance A and in the CLI', async () => {
+    const phone = '+15550100001';
+    await cli('seat:create', 'two-op', '--password', 'correct-horse-1');
+    await cli('account:add', phone);
+    await cli('account:assign', phone, 'two-op');
+    const login = await call(a, '/v1/seat/chat/login', {
+      account: 'two-op',
+      password: 'correct-horse-1',
+    });
+    expect(login.code).toBe('000000');
+    const token = login.data.token as string;
+
+    const onB = await PushClient.open(b, { token, last_event_id: 0 });
+    try {
+      await onB.waitFor('ready');
+      // The operator starts a chat and writes on A.
+      const added = await call(
+        a,
+        '/v1/seat/chat/addSession',
+        {
+          send_phone: phone,
+          receiver_phone: '+447700900123',
+          greeting: 'Hello from A',
+          client_msg_id: 'two-add-1',
+        },
+        token,
+      );
+      expect(added.code).toBe('000000');
+      const created = await onB.waitForEvent(
+        'message.created',
+        (d) => d.message.content === 'Hello from A',
+      );
+      expect(created.data).toMatchObject({ session: { receiver_phone: '+447700900123' } });
+      // The customer answers through another process (the CLI announces it on Redis).
+      await cli('chat:receive', phone, '+447700900123', 'Hi, B!');
+      await onB.waitForEvent('message.created', (d) => d.message.content === 'Hi, B!');
+      const ids = onB.events().map((e) => e.id);
+      expect(ids).toEqual(ids.map((_, i) => i + 1));
+    } finally {
+      onB.close();
+    }
+  });
+
+  it('counts failed logins across instances', async () => {
+    await cli('seat:create', 'two-throttle', '--password', 'correct-horse-1');
+    for (let i = 0; i < 5; i++) {
+      const base = i % 2 === 0 ? a : b;
+      const res = await call(base, '/v1/seat/chat/login', {
+        account: 'two-throttle',
+        password: 'wrong-password',
+      });
+      expect(res.code).toBe('100005');
+    }
+    // The sixth try is refused on either instance, the right password included.
+    for (const base of [a, b]) {
+      const res = await call(base, '/v1/seat/chat/login', {
+        account: 'two-throttle',
+        password: 'correct-horse-1',
+      });
+      expect(res.code).toBe('500003');
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { EventPayload } from '@parley/protocol';
+import { callApi } from '../../../lib/api-client';
+import { i18n } from '../../../lib/i18n';
+import { readToken } from '../../../lib/storage';
+import { consoleStore } from '../../console/console.store';
+import { applyEvent } from '../apply-event';
+import { askNotificationsOnce, clearAttention, raiseAttention } from '../attention';
+import { PushConnection, realtimeUrl } from '../push-connection';
+import { realtimeOnline } from '../realtime.store';
+
+/** The open chat reads a customer's new message as opening it does (getChatRecord clears unread). */
+function readOpenChat(data: EventPayload<'message.created'>): void {
+  void callApi(
+    '/v1/seat/chat/getChatRecord',
+    {
+      send_phone: data.session.send_phone,
+      receiver_phone: data.session.receiver_phone,
+      after_id: data.message.msg_id,
+      page_size: 1,
+    },
+    { notify: false },
+  ).catch(() => undefined);
+}
+
+function refetchAll(qc: QueryClient): void {
+  void qc.invalidateQueries({ queryKey: ['groupList'] });
+  void qc.invalidateQueries({ queryKey: ['sessions'] });
+  void qc.invalidateQueries({ queryKey: ['chat'] });
+}
+
+/**
+ * One push socket while the console is open: events go into the query caches; a `reset` (or a
+ * reconnect with nothing to resume from) refetches. The 10-second group poll stays as the net.
+ */
+export function useRealtime(): void {
+  const qc = useQueryClient();
+  const token = readToken();
+
+  useEffect(() => {
+    if (!token) return;
+    let connectedBefore = false;
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') clearAttention();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    const stopAsking = askNotificationsOnce();
+    const connection = new PushConnection(realtimeUrl(window.location), token, {
+      onReady(_last, fresh) {
+        // Nothing to resume from after a drop (a seat without events): refetch instead.
+        if (fresh && connectedBefore) refetchAll(qc);
+        connectedBefore = true;
+      },
+      onReset() {
+        connectedBefore = true;
+        refetchAll(qc);
+      },
+      onEvent(event) {
+        applyEvent(qc, event, {
+          onCustomerMessage(data) {
+            const hidden = document.visibilityState === 'hidden';
+            const open = consoleStore.get().selectedUser?.session_id === data.session.session_id;
+            if (open && !hidden) readOpenChat(data);
+            if (hidden) {
+              const who = data.session.remark || data.session.receiver_phone;
+              // i18n.t, not the hook's t: a language switch must not reconnect the socket.
+              raiseAttention(
+                i18n.t('realtime:notificationTitle', { who }),
+                data.message.content || i18n.t(`realtime:media.${data.message.type}`),
+                `parley-${data.session.session_id}`,
+              );
+            }
+          },
+        });
+      },
+      onOnline(online) {
+        realtimeOnline.set(online);
+      },
+      onExpired() {
+        // The next call opens the single login-expired dialog.
+        void qc.invalidateQueries({ queryKey: ['groupList'] });
+      },
+    });
+    connection.start();
+    return () => {
+      connection.stop();
+      stopAsking();
+      document.removeEventListener('visibilitychange', onVisible);
+      realtimeOnline.set(null);
+    };
+  }, [token, qc]);
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '@parley/protocol';
+import { dropMessage, editMessages, replaceMessage } from './apply-event';
+import { titleWithCount } from './attention';
+import { backoffMs, realtimeUrl } from './push-connection';
+
+function msg(msg_id: number, patch: Partial<ChatMessage> = {}): ChatMessage {
+  return {
+    msg_id,
+    session_id: 1,
+    client_msg_id: null,
+    direction: 'out',
+    type: 'text',
+    content: `m${msg_id}`,
+    original_content: null,
+    media: null,
+    status: 'sent',
+    created_at: msg_id,
+    deleted: false,
+    ...patch,
+  };
+}
+
+describe('reconnect back-off', () => {
+  it('doubles from 0.5 s up to 30 s, jittered within the upper half', () => {
+    expect(backoffMs(0, () => 0)).toBe(250);
+    expect(backoffMs(0, () => 1)).toBe(500);
+    expect(backoffMs(3, () => 1)).toBe(4000);
+    expect(backoffMs(20, () => 1)).toBe(30_000);
+    expect(backoffMs(20, () => 0)).toBe(15_000);
+  });
+
+  it('uses wss on https', () => {
+    expect(realtimeUrl({ protocol: 'https:', host: 'x.example' })).toBe(
+      'wss://x.example/v1/seat/realtime',
+    );
+    expect(realtimeUrl({ protocol: 'http:', host: 'localhost:8080' })).toBe(
+      'ws://localhost:8080/v1/seat/realtime',
+    );
+  });
+});
+
+describe('events into the chat cache', () => {
+  const data = { pages: [{ list: [msg(3), msg(4)] }, { list: [msg(1), msg(2)] }] };
+
+  it('replaces a message where it is, leaving other pages as they were', () => {
+    const next = editMessages(data, (l) => replaceMessage(l, 2, { status: 'read' }))!;
+    expect(next.pages[1]!.list[1]!.status).toBe('read');
+    expect(next.pages[0]).toBe(data.pages[0]);
+  });
+
+  it('drops a message hidden for this seat; an unknown id changes nothing', () => {
+    const next = editMessages(data, (l) => dropMessage(l, 3))!;
+    expect(next.pages[0]!.list.map((m) => m.msg_id)).toEqual([4]);
+    expect(editMessages(data, (l) => dropMessage(l, 9))).toBe(data);
+  });
+});
+
+describe('page title', () => {
+  it('carries the count of unseen customer messages, and loses it at zero', () => {
+    expect(titleWithCount('Chat · Parley', 3)).toBe('(3) Chat · Parley');
+    expect(titleWithCount('(3) Chat · Parley', 4)).toBe('(4) Chat · Parley');
+    expect(titleWithCount('(4) Chat · Parley', 0)).toBe('Chat · Parley');
+  });
+});

@@ -1,0 +1,88 @@
+import type { Page } from '@playwright/test';
+import { test, restartableTest, expect } from '../support/fixtures';
+import { login } from '../support/app';
+import { bubble, customerPhone, openFreshChat, uniqueText } from '../support/chat';
+
+/**
+ * Push: a customer's message (from another process: the CLI) reaches the open console by the
+ * WebSocket, not by the 10-second poll; the console shows when it is offline and, once back,
+ * resumes without losing or doubling anything; a hidden tab counts new messages in its title.
+ */
+
+// Several CLI runs (a Node start each) per test.
+test.describe.configure({ timeout: 120_000 });
+
+/** Emulates the tab being hidden or shown (the visibility API as the browser reports it). */
+async function setVisibility(page: Page, state: 'hidden' | 'visible') {
+  await page.evaluate((s) => {
+    Object.defineProperty(document, 'visibilityState', { value: s, configurable: true });
+    Object.defineProperty(document, 'hidden', { value: s === 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state);
+}
+
+test('a customer message appears in the open chat and a new chat in the list, pushed', async ({
+  page,
+  parley: server,
+  freshSeat,
+}) => {
+  const { customer } = await openFreshChat(page, server, freshSeat);
+  const text = uniqueText('Pushed to the open chat');
+  await server.cli('chat:receive', freshSeat.phone, customer, text);
+  // The open chat's record is never polled: only the push can bring it.
+  await expect(bubble(page, text)).toHaveCount(1);
+  await expect(bubble(page, text)).toHaveAttribute('data-direction', 'in');
+
+  // A new customer: the chat joins the list (sooner than the 10-second poll could).
+  const newcomer = customerPhone();
+  await server.cli('chat:receive', freshSeat.phone, newcomer, uniqueText('First contact'));
+  await expect(
+    page.locator(`[data-testid="user-item"][data-receiver-phone="${newcomer}"]`),
+  ).toBeVisible({ timeout: 5_000 });
+
+  // Hidden tab: the title counts the customer's messages; shown again, the count goes.
+  await setVisibility(page, 'hidden');
+  await server.cli('chat:receive', freshSeat.phone, customer, uniqueText('While away'));
+  await expect(page).toHaveTitle(/^\(1\) /);
+  await server.cli('chat:receive', freshSeat.phone, newcomer, uniqueText('Also while away'));
+  await expect(page).toHaveTitle(/^\(2\) /);
+  await setVisibility(page, 'visible');
+  await expect(page).not.toHaveTitle(/^\(\d+\) /);
+});
+
+test('the new-message sound can be muted, and stays muted in this browser', async ({
+  page,
+  freshSeat,
+}) => {
+  await login(page, freshSeat.account, freshSeat.password);
+  await page.getByTestId('user-menu').click();
+  const sound = page.getByTestId('operator-sound');
+  await expect(sound).toBeChecked();
+  await sound.uncheck();
+  await page.reload();
+  await page.getByTestId('user-menu').click();
+  await expect(page.getByTestId('operator-sound')).not.toBeChecked();
+});
+
+restartableTest(
+  'offline while the server is down; back, a message sent meanwhile appears once',
+  async ({ page, server, freshSeat }) => {
+    const { customer } = await openFreshChat(page, server, freshSeat);
+    await expect(page.getByTestId('realtime-offline')).toHaveCount(0);
+
+    await server.halt();
+    await expect(page.getByTestId('realtime-offline')).toBeVisible();
+    const text = uniqueText('Sent while the server was down');
+    await server.cli('chat:receive', freshSeat.phone, customer, text);
+    await server.resume();
+
+    // Reconnected (with back-off) and resumed from the last event it had.
+    await expect(page.getByTestId('realtime-offline')).toHaveCount(0, { timeout: 40_000 });
+    await expect(bubble(page, text)).toHaveCount(1);
+    // A live one after the reconnect, and still each once.
+    const after = uniqueText('After the reconnect');
+    await server.cli('chat:receive', freshSeat.phone, customer, after);
+    await expect(bubble(page, after)).toHaveCount(1);
+    await expect(bubble(page, text)).toHaveCount(1);
+  },
+);
