@@ -141,6 +141,24 @@ describe('customer sandbox', () => {
     expect(await record(customer)).toHaveLength(1);
   });
 
+  it('an account the sandbox does not serve (a Telegram bot, an unknown number) answers 400007', async () => {
+    const bot = nextPhone('+1666');
+    await t.services.accounts.add({ phone: bot, label: 'bot', channel: 'telegram' });
+    await t.services.accounts.assign(bot, 'sandbox-owner');
+    const listed = (await get(SANDBOX_PATHS.accounts)).data.list as unknown as {
+      send_phone: string;
+    }[];
+    expect(listed.map((a) => a.send_phone)).not.toContain(bot);
+    for (const account of [bot, '+19990000002']) {
+      const res = await sandboxSend({ account, customer: nextPhone(), content: 'hi' });
+      expect(res.code).toBe('400007');
+      const chat = await get(
+        `${SANDBOX_PATHS.chat}?account=${encodeURIComponent(account)}&customer=${encodeURIComponent(nextPhone())}`,
+      );
+      expect(chat.code).toBe('400007');
+    }
+  });
+
   it('bad input answers 100001 / 400005', async () => {
     expect((await sandboxSend({ account: seat.phones[0], customer: 'x' })).code).toBe('400005');
     expect(

@@ -52,6 +52,14 @@ export class SandboxService {
     });
   }
 
+  /** Only the accounts the sandbox serves may be played with (not a Telegram bot's). */
+  private async served(account: string): Promise<void> {
+    const row = await accountsRepository.findByPhone(this.db, account);
+    if (!row || row.seat_id === null || !this.channels.includes(row.channel)) {
+      throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
+    }
+  }
+
   async accounts(): Promise<SandboxAccount[]> {
     const rows = await accountsRepository.listAll(this.db);
     return rows
@@ -64,6 +72,7 @@ export class SandboxService {
    * operator's new messages are receipted `delivered`, and `read` when the page is in view.
    */
   async chat(account: string, customer: string, visible: boolean): Promise<SandboxEntry[]> {
+    await this.served(account);
     const rows = await sandboxRepository.chat(this.db, account, customer, CHAT_LIMIT);
     for (const row of rows) {
       if (row.direction !== 'out' || row.deleted === 1 || row.msg_id === null) continue;
@@ -84,6 +93,7 @@ export class SandboxService {
       body,
       { phoneFormatFields: ['account', 'customer'] },
     );
+    await this.served(input.account);
     const answer = (await this.bridge('message', {
       id: `sandbox-${randomUUID()}`,
       account: input.account,
