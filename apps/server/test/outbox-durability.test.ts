@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -159,5 +160,16 @@ describe('outbox durability', () => {
     child!.kill('SIGTERM');
     await new Promise((resolve) => child!.once('exit', resolve));
     await receiver.close();
+    // The server's own record agrees: every item done, none failed or left behind.
+    const db = new Database(path.join(dataDir, 'parley.db'), { readonly: true });
+    try {
+      const rows = db.prepare('select status, count(*) as n from outbox group by status').all() as {
+        status: string;
+        n: number;
+      }[];
+      expect(rows).toEqual([{ status: 'done', n: TOTAL }]);
+    } finally {
+      db.close();
+    }
   }, 120_000);
 });
