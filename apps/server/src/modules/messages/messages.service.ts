@@ -19,6 +19,7 @@ import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import { SeatEvents } from '../../realtime/seat-events.js';
 
 /**
@@ -39,6 +40,7 @@ export class MessagesService {
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
     private readonly media: MediaService,
     private readonly events = new SeatEvents(),
+    private readonly outbox: OutboxWriter | null = null,
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
@@ -165,8 +167,15 @@ export class MessagesService {
           type: input.type,
         });
         await this.events.messageCreated(trx, seatId, this.present(message));
+        // In the same transaction: an acknowledged message is always queued for its channel.
+        await this.outbox?.enqueue(trx, account.channel, {
+          seat_id: seatId,
+          msg_id: message.id,
+          kind: 'message',
+        });
         return message;
       });
+      this.outbox?.notify();
       return this.present(row);
     } catch (err) {
       // The same id sent twice at once: the first insert won; answer with it.
@@ -189,19 +198,25 @@ export class MessagesService {
    * a media already stored for the owning seat (`mediaId`, else 400001); its type is then the
    * media's kind unless given (and must fit it); `content` is the caption.
    */
-  async receive(input: {
-    sendPhone: string;
-    receiverPhone: string;
-    content: string;
-    mediaId?: string;
-    type?: MessageType;
-    at?: number;
-  }): Promise<{ message: ChatMessage; seatId: number; sessionId: number } | { blocked: true }> {
-    const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
+  async receive(
+    input: {
+      sendPhone: string;
+      receiverPhone: string;
+      content: string;
+      mediaId?: string;
+      type?: MessageType;
+      at?: number;
+    },
+    db: Db = this.db,
+  ): Promise<
+    | { message: ChatMessage; seatId: number; sessionId: number; sessionCreated: boolean }
+    | { blocked: true; seatId: number }
+  > {
+    const account = await accountsRepository.findByPhone(db, input.sendPhone);
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     const seatId = account.seat_id;
     const now = input.at ?? Date.now();
-    return inTransaction(this.db, async (trx) => {
+    return inTransaction(db, async (trx) => {
       let session = await sessionsRepository.findByPhones(
         trx,
         seatId,
@@ -209,7 +224,7 @@ export class MessagesService {
         input.receiverPhone,
       );
       if (session && (session.blocked === 1 || session.group_type === 'blocked')) {
-        return { blocked: true as const };
+        return { blocked: true as const, seatId };
       }
       let type: MessageType = input.type ?? 'text';
       let media = null;
@@ -222,6 +237,7 @@ export class MessagesService {
       } else if (type !== 'text') {
         throw invalidField('media_id', 'required');
       }
+      const sessionCreated = !session;
       if (!session) {
         const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
         if (!ungrouped) throw new Error(`seat ${seatId} has no ungrouped group`);
@@ -264,9 +280,11 @@ export class MessagesService {
         type,
       });
       const message = this.present(row);
+      // First contact: the chat appears, then its first message.
+      if (sessionCreated) await this.events.sessionCreated(trx, seatId, session.id);
       await this.events.messageCreated(trx, seatId, message);
       await this.events.groupsChanged(trx, seatId);
-      return { message, seatId, sessionId: session.id };
+      return { message, seatId, sessionId: session.id, sessionCreated };
     });
   }
 
@@ -318,7 +336,18 @@ export class MessagesService {
     }
     await inTransaction(this.db, async (trx) => {
       if (input.scope === 'me') await messagesRepository.hideForMe(trx, message.id);
-      else await messagesRepository.deleteForAll(trx, message.id);
+      else {
+        await messagesRepository.deleteForAll(trx, message.id);
+        const session = await sessionsRepository.findForSeat(trx, seatId, message.session_id);
+        const account = session && (await accountsRepository.findByPhone(trx, session.send_phone));
+        if (account) {
+          await this.outbox?.enqueue(trx, account.channel, {
+            seat_id: seatId,
+            msg_id: message.id,
+            kind: 'delete',
+          });
+        }
+      }
       const latest = await messagesRepository.latestShown(trx, message.session_id);
       await sessionsRepository.setLastMessage(trx, message.session_id, {
         last_direction: latest?.direction ?? null,
@@ -333,6 +362,7 @@ export class MessagesService {
       }
       await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
+    if (input.scope === 'all') this.outbox?.notify();
     return answer;
   }
 }
