@@ -4,6 +4,11 @@ import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
 import { TelegramPoller } from './jobs/telegram-poller.js';
 import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
+import { OutboxWorker } from './jobs/outbox-worker.js';
+import { PlatformAdapter } from './channels/platform-adapter.js';
+import { platformRoutes } from './modules/platform/platform.routes.js';
+import { SandboxAdapter } from './channels/sandbox-adapter.js';
+import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
 import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
@@ -31,7 +36,12 @@ export interface ParleyContext {
   database: DatabaseHandle;
   services: Services;
   /** Background jobs of this instance (tests stop and start them to stage a crash). */
-  jobs: { batchSender: BatchSender; eventsPruner: EventsPruner; telegramPoller: TelegramPoller };
+  jobs: {
+    batchSender: BatchSender;
+    outboxWorker: OutboxWorker;
+    eventsPruner: EventsPruner;
+    telegramPoller: TelegramPoller;
+  };
   /** This instance's push sockets and fan-out. */
   realtime: Realtime;
 }
@@ -78,6 +88,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   telegramRoutes(calls, services.telegram);
   searchRoutes(calls, services.search);
   addressBookRoutes(calls, services.addressBook);
+  // The bridge: a request carries a whole media file (base64 grows it by a third).
+  const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
+  await platformRoutes(app, services.platform, Math.ceil(largestMedia * 1.4) + 64 * 1024);
+  if (services.sandbox) {
+    sandboxRoutes(app, services.sandbox, Math.ceil(largestMedia * 1.4) + 64 * 1024);
+  }
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   registerHealth(app);
@@ -111,12 +127,44 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   );
   app.addHook('onReady', async () => telegramPoller.start());
   app.addHook('preClose', async () => telegramPoller.stop());
+  // Outbound delivery: one adapter per channel; the worker runs on every instance.
+  if (config.platform.url && config.platform.secret) {
+    services.channels.register(
+      new PlatformAdapter({
+        url: config.platform.url,
+        secret: config.platform.secret,
+        timeoutMs: config.platform.timeoutMs,
+      }),
+    );
+  }
+  if (services.sandbox) {
+    const sandbox = new SandboxAdapter(services.sandbox);
+    services.channels.register(sandbox);
+    if (!services.channels.has('platform')) services.channels.register(sandbox, 'platform');
+  }
+  services.channels.register(services.telegramChannel);
+  const outboxWorker = new OutboxWorker(
+    database.db,
+    services.channels,
+    services.media,
+    services.events,
+    {
+      dialect: config.databaseUrl ? 'pg' : 'sqlite',
+      maxAttempts: config.platform.maxAttempts,
+      retryBaseMs: config.platform.retryBaseMs,
+      leaseMs: config.platform.leaseMs,
+      log: app.log,
+    },
+  );
+  services.outbox.onEnqueued(() => outboxWorker.wake());
+  app.addHook('onReady', async () => outboxWorker.start());
+  app.addHook('preClose', async () => outboxWorker.stop());
 
   app.decorate('parley', {
     config,
     database,
     services,
-    jobs: { batchSender, eventsPruner, telegramPoller },
+    jobs: { batchSender, outboxWorker, eventsPruner, telegramPoller },
     realtime,
   });
   return app;

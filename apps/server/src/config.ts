@@ -34,7 +34,25 @@ export interface Config {
   mediaSecret: string | null;
   translation: TranslationConfig;
   telegram: TelegramConfig;
+  platform: PlatformConfig;
+  /** The customer sandbox: `auto` = on when the embedded demo workspace is (PARLEY_SANDBOX). */
+  sandbox: DemoMode;
   realtime: RealtimeConfig;
+}
+
+/** The messaging platform's bridge (docs/platform-api.md). */
+export interface PlatformConfig {
+  /** Shared secret of the signed requests both ways; null: the inbound API answers 400003. */
+  secret: string | null;
+  /** Where operator messages are POSTed; null: channel 'platform' has no outbound adapter. */
+  url: string | null;
+  /** Per outbound request. */
+  timeoutMs: number;
+  /** Outbox: attempts before an item is marked failed, and the first retry's delay. */
+  maxAttempts: number;
+  retryBaseMs: number;
+  /** How long a worker's claim on an item lasts if it dies mid-delivery. */
+  leaseMs: number;
 }
 
 /** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
@@ -171,6 +189,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mediaSecret,
     translation: loadTranslationConfig(env),
+    platform: {
+      secret: env.PARLEY_PLATFORM_SECRET?.trim() || null,
+      url: httpUrl(env, 'PARLEY_PLATFORM_URL'),
+      timeoutMs: num(env, 'PARLEY_PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxAttempts: num(env, 'PARLEY_OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
+      retryBaseMs: num(env, 'PARLEY_OUTBOX_RETRY_BASE_MS', 1_000, 1, 600_000),
+      leaseMs: num(env, 'PARLEY_OUTBOX_LEASE_MS', 60_000, 100, 3_600_000),
+    },
+    sandbox: onOff(env, 'PARLEY_SANDBOX'),
     realtime: {
       redisUrl: redisUrl(env),
       retentionHours: num(env, 'PARLEY_EVENT_RETENTION_HOURS', 24, 0.01, 24 * 90, false),
@@ -195,6 +222,14 @@ function loadTelegramConfig(env: NodeJS.ProcessEnv): TelegramConfig {
     // Longer than a long poll, so a polling instance renews it well before it runs out.
     leaseMs: (pollTimeoutSeconds + 30) * 1000,
   };
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string): DemoMode {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'auto') return 'auto';
+  if (raw === '1' || raw === 'on' || raw === 'true') return 'on';
+  if (raw === '0' || raw === 'off' || raw === 'false') return 'off';
+  throw new ConfigError(`${name} must be 1, 0 or auto (got "${raw}")`);
 }
 
 function redisUrl(env: NodeJS.ProcessEnv): string | null {

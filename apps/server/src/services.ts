@@ -23,6 +23,11 @@ import { SeatEvents } from './realtime/seat-events.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
 import { TelegramBotsService } from './modules/telegram/telegram-bots.service.js';
 import { TelegramChannel } from './channels/telegram/telegram-channel.js';
+import { ChannelRegistry } from './channels/registry.js';
+import { OutboxWriter } from './modules/outbox/outbox-writer.js';
+import { PlatformService } from './modules/platform/platform.service.js';
+import { SandboxService, sandboxEnabled } from './modules/sandbox/sandbox.service.js';
+import { randomBytes } from 'node:crypto';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -43,6 +48,12 @@ export interface Services {
   telegramChannel: TelegramChannel;
   search: SearchService;
   addressBook: AddressBookService;
+  /** The outbound adapter of each channel (app.ts registers them). */
+  channels: ChannelRegistry;
+  outbox: OutboxWriter;
+  platform: PlatformService;
+  /** The customer sandbox; null when off. */
+  sandbox: SandboxService | null;
   /** The events services publish (the batch sender publishes its progress through them). */
   events: SeatEvents;
 }
@@ -54,6 +65,8 @@ export async function createServices(
   bus: EventBus = silentEventBus,
 ): Promise<Services> {
   const events = new SeatEvents(bus);
+  const channels = new ChannelRegistry();
+  const outbox = new OutboxWriter(channels);
   const groups = new GroupsService(db, events);
   // The URL secret may live in the database (shared by every instance): read it once here.
   const urls = new MediaUrls(await resolveMediaSecret(db, config));
@@ -63,6 +76,17 @@ export async function createServices(
     urls,
     config.mediaMaxBytes,
   );
+  const messages = new MessagesService(db, config, media, events, outbox);
+  const sandboxOn = sandboxEnabled(config);
+  // The sandbox signs its requests to the bridge; without a configured secret, one of its own.
+  const platformSecret =
+    config.platform.secret ?? (sandboxOn ? randomBytes(32).toString('hex') : null);
+  const platform = new PlatformService(db, platformSecret, messages, media, events);
+  // The sandbox plays the platform too when no platform URL is configured.
+  const sandboxChannels =
+    config.platform.url && config.platform.secret
+      ? ['sandbox' as const]
+      : ['sandbox' as const, 'platform' as const];
   return {
     auth: new AuthService(db, config),
     seats: new SeatsService(db),
@@ -70,7 +94,7 @@ export async function createServices(
     groups,
     translation: new TranslationService(db, createProviders(config.translation), log, events),
     sessions: new SessionsService(db, groups, urls, events),
-    messages: new MessagesService(db, config, media, events),
+    messages,
     quickReplies: new QuickRepliesService(db, media),
     media,
     telegram: new TelegramService(db, urls),
@@ -79,6 +103,12 @@ export async function createServices(
     batches: new BatchesService(db, media),
     search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
     addressBook: new AddressBookService(db),
+    channels,
+    outbox,
+    platform,
+    sandbox: sandboxOn
+      ? new SandboxService(db, platformSecret!, platform, media, sandboxChannels)
+      : null,
     events,
   };
 }

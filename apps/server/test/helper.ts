@@ -59,6 +59,15 @@ export async function createTestDatabaseConfig(
       scanIntervalMs: 100,
       leaseMs: 5_000,
     },
+    platform: {
+      secret: 'test-platform-secret',
+      url: null,
+      timeoutMs: 5_000,
+      maxAttempts: 5,
+      retryBaseMs: 20,
+      leaseMs: 5_000,
+    },
+    sandbox: 'off',
     // Short heartbeats: a revoked token or a dead socket shows within a test's patience.
     realtime: { redisUrl: null, retentionHours: 24, heartbeatMs: 200, pollMs: 100 },
   };

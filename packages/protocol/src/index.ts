@@ -14,3 +14,4 @@ export * from './calls/translation.js';
 export * from './calls/telegram.js';
 export * from './calls/media.js';
 export * from './events.js';
+export * from './platform.js';

@@ -74,6 +74,8 @@ export interface MessagesTable {
   created_at: number;
   deleted_for_me: number;
   deleted_for_all: number;
+  /** The channel's id of the message (the platform's for incoming, the delivery's for outgoing). */
+  external_id: Generated<string | null>;
 }
 
 export interface LoginFailuresTable {
@@ -203,6 +205,44 @@ export interface TelegramInboundTable {
   created_at: number;
 }
 
+/** A platform message id taken once per account (the inbound API's idempotency). */
+export interface PlatformInboundTable {
+  send_phone: string;
+  platform_msg_id: string;
+  msg_id: number | null;
+  created_at: number;
+}
+
+/** An operator's action waiting for (or done with) its channel. */
+export interface OutboxTable {
+  id: Generated<number>;
+  seat_id: number;
+  msg_id: number;
+  kind: 'message' | 'delete';
+  status: 'pending' | 'done' | 'failed';
+  attempts: Generated<number>;
+  next_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The customer sandbox's side of a chat: what the customer sent and received. */
+export interface SandboxEntriesTable {
+  id: Generated<number>;
+  send_phone: string;
+  receiver_phone: string;
+  direction: 'in' | 'out';
+  msg_id: number | null;
+  type: 'text' | 'image' | 'audio' | 'video' | 'file';
+  content: string;
+  media_id: string | null;
+  deleted: Generated<number>;
+  blocked: Generated<number>;
+  seen: Generated<number>;
+  created_at: number;
+}
+
 /** The push channel's log (realtime/): numbered per seat. */
 export interface EventsTable {
   seat_id: number;
@@ -236,6 +276,9 @@ export interface Database {
   telegram_profiles: TelegramProfilesTable;
   telegram_bots: TelegramBotsTable;
   telegram_inbound: TelegramInboundTable;
+  platform_inbound: PlatformInboundTable;
+  outbox: OutboxTable;
+  sandbox_entries: SandboxEntriesTable;
   events: EventsTable;
   event_counters: EventCountersTable;
 }
@@ -255,3 +298,5 @@ export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type TelegramProfileRow = Selectable<TelegramProfilesTable>;
 export type TelegramBotRow = Selectable<TelegramBotsTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type SandboxEntryRow = Selectable<SandboxEntriesTable>;

@@ -27,6 +27,11 @@ export class SeatEvents {
     return this.bus.publish(db, seatId, 'message.updated', { message });
   }
 
+  /** Delivery status of an outgoing message (outbox worker, platform receipts). */
+  messageStatus(db: Db, seatId: number, message: EventPayload<'message.status'>): Promise<void> {
+    return this.bus.publish(db, seatId, 'message.status', message);
+  }
+
   messageDeleted(db: Db, seatId: number, sessionId: number, msgId: number): Promise<void> {
     return this.bus.publish(db, seatId, 'message.deleted', {
       session_id: sessionId,

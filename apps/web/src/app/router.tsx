@@ -6,6 +6,7 @@ import { ConsolePage } from '../features/console/components/console-page';
 import { HomeLayout } from '../features/console/components/home-layout';
 import { NotFoundPage } from '../features/not-found/components/not-found-page';
 import { BanPage } from '../features/tab-lock/components/ban-page';
+import { SandboxPage } from '../features/sandbox/components/sandbox-page';
 import { RootLayout, type RouteHandle } from './root-layout';
 import { logoutOnLogin, requireToken } from './route-guards';
 
@@ -30,6 +31,8 @@ export const ROUTE_NAMES = [
 /** Created after i18n and the request layer are set up (the router starts loading at once). */
 export const createAppRouter = () =>
   createBrowserRouter([
+    // The customer sandbox plays the other party: outside the console's tab lock and token.
+    { path: '/sandbox', element: <SandboxPage /> },
     {
       element: <RootLayout />,
       children: [

@@ -39,6 +39,7 @@ export const NAMESPACES = [
   'search',
   'addressBook',
   'operator',
+  'sandbox',
   'translation',
   'realtime',
 ] as const;

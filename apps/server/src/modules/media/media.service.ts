@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   ERROR_CODES,
   ERROR_MESSAGES,
@@ -130,6 +130,27 @@ export class MediaService {
     }
   }
 
+  /** Bytes received whole (the platform bridge's base64 or multipart media), same checks. */
+  async storeBytes(
+    seatId: number,
+    bytes: Buffer,
+    input: { kind?: MediaKind; fileName?: string; durationMs?: number },
+  ): Promise<MediaRow> {
+    const spooled = await this.spool(Readable.from([bytes]), input.kind);
+    try {
+      const chosen =
+        input.kind ?? (spooled.overflow ? 'file' : kindOf(await sniffFile(spooled.path)));
+      return await this.store(seatId, {
+        kind: chosen,
+        fileName: input.fileName,
+        durationMs: input.durationMs,
+        spooled,
+      });
+    } finally {
+      await rm(spooled.path, { force: true });
+    }
+  }
+
   /** Bytes from a channel (a customer's Telegram file), through the same checks. */
   async storeStream(
     seatId: number,
@@ -142,6 +163,13 @@ export class MediaService {
     } finally {
       await rm(spooled.path, { force: true });
     }
+  }
+
+  /** A seat's stored media and its bytes (outbound delivery, the sandbox); null if gone. */
+  async stored(seatId: number, mediaId: string) {
+    const row = await mediaRepository.findForSeat(this.db, seatId, mediaId);
+    if (!row) return null;
+    return { row, open: async () => this.storage.read(row.sha256) };
   }
 
   /**

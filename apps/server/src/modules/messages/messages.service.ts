@@ -20,6 +20,7 @@ import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
+import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import { SeatEvents } from '../../realtime/seat-events.js';
 
 /**
@@ -40,6 +41,7 @@ export class MessagesService {
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
     private readonly media: MediaService,
     private readonly events = new SeatEvents(),
+    private readonly outbox: OutboxWriter | null = null,
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
@@ -178,12 +180,19 @@ export class MessagesService {
           type: input.type,
         });
         await this.events.messageCreated(trx, seatId, this.present(message));
+        // In the same transaction: an acknowledged message is always queued for its channel.
+        await this.outbox?.enqueue(trx, account.channel, {
+          seat_id: seatId,
+          msg_id: message.id,
+          kind: 'message',
+        });
         if (moved) {
           await this.events.sessionUpdated(trx, seatId, session.id);
           await this.events.groupsChanged(trx, seatId);
         }
         return message;
       });
+      this.outbox?.notify();
       return this.present(row);
     } catch (err) {
       // The same id sent twice at once: the first insert won; answer with it.
@@ -288,6 +297,8 @@ export class MessagesService {
         type,
       });
       const message = this.present(row);
+      // First contact: the chat appears, then its first message.
+      if (sessionCreated) await this.events.sessionCreated(trx, seatId, session.id);
       await this.events.messageCreated(trx, seatId, message);
       await this.events.groupsChanged(trx, seatId);
       return { message, seatId, sessionId: session.id, sessionCreated };
@@ -342,7 +353,18 @@ export class MessagesService {
     }
     await inTransaction(this.db, async (trx) => {
       if (input.scope === 'me') await messagesRepository.hideForMe(trx, message.id);
-      else await messagesRepository.deleteForAll(trx, message.id);
+      else {
+        await messagesRepository.deleteForAll(trx, message.id);
+        const session = await sessionsRepository.findForSeat(trx, seatId, message.session_id);
+        const account = session && (await accountsRepository.findByPhone(trx, session.send_phone));
+        if (account) {
+          await this.outbox?.enqueue(trx, account.channel, {
+            seat_id: seatId,
+            msg_id: message.id,
+            kind: 'delete',
+          });
+        }
+      }
       const latest = await messagesRepository.latestShown(trx, message.session_id);
       await sessionsRepository.setLastMessage(trx, message.session_id, {
         last_direction: latest?.direction ?? null,
@@ -357,6 +379,7 @@ export class MessagesService {
       }
       await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
+    if (input.scope === 'all') this.outbox?.notify();
     return answer;
   }
 }

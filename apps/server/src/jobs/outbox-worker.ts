@@ -1,0 +1,197 @@
+import type { MessageStatus } from '@parley/protocol';
+import type { ChannelRegistry } from '../channels/registry.js';
+import type { DeliveryResult, OutboundItem } from '../channels/channel.js';
+import type { Db, DialectName } from '../db/database.js';
+import type { OutboxRow } from '../db/schema.js';
+import { accountsRepository } from '../modules/accounts/accounts.repository.js';
+import type { StoredMedia } from '../modules/media/media.presenter.js';
+import type { MediaService } from '../modules/media/media.service.js';
+import { outboxRepository } from '../modules/outbox/outbox.repository.js';
+import { platformRepository } from '../modules/platform/platform.repository.js';
+import type { SeatEvents } from '../realtime/seat-events.js';
+
+export interface OutboxWorkerOptions {
+  dialect: DialectName;
+  /** Attempts before an item is marked failed. */
+  maxAttempts: number;
+  /** First retry's delay; doubled per attempt, at most `maxRetryMs`. */
+  retryBaseMs: number;
+  maxRetryMs?: number;
+  /** How long a claim lasts if its worker dies mid-delivery. */
+  leaseMs?: number;
+  pollMs?: number;
+  batchSize?: number;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/**
+ * Delivers the outbox: claims due rows with a lease (safe with any number of instances), hands
+ * each to the adapter of its account's channel, records the channel's id and the delivery
+ * status, and retries retryable failures with exponential back-off. A worker killed
+ * mid-delivery leaves its claim to expire; the row is then delivered again with the same
+ * idempotency key, so delivery is at-least-once (exactly-once at a receiver that honours it).
+ */
+export class OutboxWorker {
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly batchSize: number;
+  private readonly maxRetryMs: number;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private woken = false;
+  private wakeSleeper: (() => void) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly channels: ChannelRegistry,
+    private readonly media: MediaService,
+    private readonly events: SeatEvents,
+    private readonly options: OutboxWorkerOptions,
+  ) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.batchSize = options.batchSize ?? 16;
+    this.maxRetryMs = options.maxRetryMs ?? 5 * 60_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.stopping = false;
+    this.running = this.loop();
+  }
+
+  /** Finishes the items in flight and stops; the rest stay queued. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.running;
+    this.running = null;
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeSleeper?.();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let delay: number;
+      try {
+        delay = await this.step();
+      } catch (err) {
+        this.options.log.error({ err }, 'outbox step failed');
+        delay = this.pollMs;
+      }
+      if (delay > 0 && !this.stopping) await this.sleep(delay);
+    }
+  }
+
+  /** Delivers one batch of due items; answers how long to wait before the next step. */
+  async step(): Promise<number> {
+    const now = Date.now();
+    const rows = await outboxRepository.claimDue(
+      this.db,
+      this.options.dialect,
+      now,
+      now + this.leaseMs,
+      this.batchSize,
+    );
+    if (rows.length > 0) {
+      await Promise.all(rows.map((row) => this.handle(row)));
+      return 0;
+    }
+    const next = await outboxRepository.nextDue(this.db);
+    return next === null ? this.pollMs : Math.max(1, Math.min(next - Date.now(), this.pollMs));
+  }
+
+  private async handle(row: OutboxRow): Promise<void> {
+    let result: DeliveryResult;
+    let item: OutboundItem | null = null;
+    try {
+      item = await this.itemOf(row);
+      if (!item) {
+        // The message was deleted for all before it went out, or its chat is gone.
+        await outboxRepository.finish(this.db, row.id, 'done', 'cancelled');
+        return;
+      }
+      const adapter = this.channels.get(item.account.channel);
+      result = adapter
+        ? await adapter.deliver(item)
+        : { ok: false, retryable: false, error: `no adapter for ${item.account.channel}` };
+    } catch (err) {
+      result = { ok: false, retryable: true, error: (err as Error).message };
+    }
+    if (result.ok) {
+      await outboxRepository.finish(this.db, row.id, 'done', null);
+      if (row.kind === 'message') {
+        await this.setStatus(row, 'sent', result.externalId);
+      }
+      return;
+    }
+    if (result.retryable && row.attempts < this.options.maxAttempts) {
+      const backoff = Math.min(this.options.retryBaseMs * 2 ** (row.attempts - 1), this.maxRetryMs);
+      const delay = Math.max(backoff, result.retryAfterMs ?? 0);
+      await outboxRepository.retryAt(this.db, row.id, Date.now() + delay, result.error);
+      return;
+    }
+    this.options.log.warn({ outbox: row.id, error: result.error }, 'outbox item failed');
+    await outboxRepository.finish(this.db, row.id, 'failed', result.error.slice(0, 500));
+    if (row.kind === 'message') await this.setStatus(row, 'failed', null);
+  }
+
+  private async itemOf(row: OutboxRow): Promise<OutboundItem | null> {
+    const found = await platformRepository.messageWithChat(this.db, row.msg_id);
+    if (!found) return null;
+    const account = await accountsRepository.findByPhone(this.db, found.send_phone);
+    if (!account) return null;
+    const base = { msgId: found.id, account, receiverPhone: found.receiver_phone };
+    if (row.kind === 'delete') {
+      return { kind: 'delete', ...base, externalId: found.external_id };
+    }
+    if (found.deleted_for_all === 1) return null;
+    let media: Extract<OutboundItem, { kind: 'message' }>['media'] = null;
+    if (found.media_id && found.media) {
+      const stored = JSON.parse(found.media) as StoredMedia;
+      const bytes = await this.media.stored(found.seat_id, found.media_id);
+      if (!bytes) return null;
+      media = {
+        media_id: stored.media_id,
+        mime: stored.mime,
+        size: stored.size,
+        file_name: stored.file_name,
+        duration_ms: stored.duration_ms,
+        open: bytes.open,
+      };
+    }
+    return { kind: 'message', ...base, type: found.type, content: found.content, media };
+  }
+
+  /** Records the delivery and tells the seat's consoles when the status moved. */
+  private async setStatus(row: OutboxRow, status: MessageStatus, externalId: string | null) {
+    const changed = await platformRepository.advanceStatus(this.db, row.msg_id, status, externalId);
+    if (changed) {
+      await this.events.messageStatus(this.db, changed.seat_id, {
+        session_id: changed.session_id,
+        msg_id: changed.id,
+        status: changed.status,
+      });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeSleeper = null;
+        this.woken = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeSleeper = done;
+    });
+  }
+}

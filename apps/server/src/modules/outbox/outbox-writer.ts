@@ -1,0 +1,34 @@
+import type { ChannelName } from '../../channels/channel.js';
+import type { ChannelRegistry } from '../../channels/registry.js';
+import type { Db } from '../../db/database.js';
+import { outboxRepository } from './outbox.repository.js';
+
+/**
+ * Queues an operator's action for its channel inside the caller's transaction, so a message
+ * the API acknowledged always has its outbox row (and a rolled-back one never has).
+ */
+export class OutboxWriter {
+  private readonly listeners: Array<() => void> = [];
+
+  constructor(private readonly channels: ChannelRegistry) {}
+
+  /** Queues when the channel has an adapter; answers whether it did. */
+  async enqueue(
+    trx: Db,
+    channel: ChannelName,
+    row: { seat_id: number; msg_id: number; kind: 'message' | 'delete' },
+  ): Promise<boolean> {
+    if (!this.channels.has(channel)) return false;
+    await outboxRepository.insert(trx, row);
+    return true;
+  }
+
+  /** Called once the transaction committed: the worker looks now rather than at its poll. */
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  onEnqueued(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+}

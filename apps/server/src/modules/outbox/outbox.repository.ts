@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Db, DialectName } from '../../db/database.js';
+import type { OutboxRow } from '../../db/schema.js';
+
+export const outboxRepository = {
+  async insert(db: Db, row: { seat_id: number; msg_id: number; kind: OutboxRow['kind'] }) {
+    const now = Date.now();
+    await db
+      .insertInto('outbox')
+      .values({ ...row, status: 'pending', next_at: now, created_at: now, updated_at: now })
+      .execute();
+  },
+
+  /**
+   * Claims up to `limit` due rows until `leaseUntil`: one statement, so two workers never
+   * claim the same row (PostgreSQL skips the rows another worker holds; SQLite runs one
+   * writer at a time). A claim counts as an attempt.
+   */
+  async claimDue(
+    db: Db,
+    dialect: DialectName,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<OutboxRow[]> {
+    const due = db
+      .selectFrom('outbox')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_at', '<=', now)
+      .orderBy('status')
+      .orderBy('next_at')
+      .limit(limit);
+    const rows = await db
+      .updateTable('outbox')
+      .set((eb) => ({ next_at: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+      .where('id', 'in', dialect === 'pg' ? due.forUpdate().skipLocked() : due)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .execute();
+    return rows.sort((a, b) => a.id - b.id);
+  },
+
+  async finish(db: Db, id: number, status: 'done' | 'failed', error: string | null) {
+    await db
+      .updateTable('outbox')
+      .set({ status, last_error: error, updated_at: Date.now() })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async retryAt(db: Db, id: number, nextAt: number, error: string) {
+    await db
+      .updateTable('outbox')
+      .set({ next_at: nextAt, last_error: error, updated_at: Date.now() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  },
+
+  /** The soonest due time of a pending row (the worker sleeps until then). */
+  async nextDue(db: Db): Promise<number | null> {
+    const row = await db
+      .selectFrom('outbox')
+      .select(sql<number>`min(next_at)`.as('at'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return row?.at == null ? null : Number(row.at);
+  },
+};

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SANDBOX_PATHS, type SandboxEntry } from '@parley/protocol';
+import { createTestApp, type TestApp } from './helper.js';
+import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { corpus, uploaded } from './media-helpers.js';
+
+let t: TestApp;
+let seat: SeatFixture;
+
+beforeAll(async () => {
+  // No platform URL: the sandbox plays the platform for the seat's 'platform' accounts.
+  t = await createTestApp({ sandbox: 'on' });
+  seat = await createSeat(t, 'sandbox-owner');
+});
+afterAll(async () => t?.close());
+
+async function get(url: string) {
+  const res = await t.app.inject({ method: 'GET', url });
+  return JSON.parse(res.body) as { code: string; data: { list: SandboxEntry[] } };
+}
+async function sandboxSend(body: Record<string, unknown>) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: SANDBOX_PATHS.send,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+  return JSON.parse(res.body) as { code: string; data: SandboxEntry };
+}
+const chatOf = async (customer: string, visible = true) =>
+  (
+    await get(
+      `${SANDBOX_PATHS.chat}?account=${encodeURIComponent(seat.phones[0]!)}&customer=${encodeURIComponent(customer)}&visible=${visible ? 1 : 0}`,
+    )
+  ).data.list;
+const record = async (customer: string) =>
+  (
+    await t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: seat.phones[0]!, receiver_phone: customer },
+      seat.token,
+    )
+  ).data.list;
+const until = (fn: () => Promise<void>) => vi.waitFor(fn, { timeout: 15_000, interval: 20 });
+
+describe('customer sandbox', () => {
+  it("lists the seats' accounts", async () => {
+    const res = await get(SANDBOX_PATHS.accounts);
+    expect(res.data.list).toContainEqual({ send_phone: seat.phones[0], label: 'line 1' });
+  });
+
+  it('a customer and the operator chat both ways, with receipts and deletions', async () => {
+    const customer = nextPhone('+4481');
+    const sent = await sandboxSend({ account: seat.phones[0], customer, content: 'hello?' });
+    expect(sent.code).toBe('000000');
+    expect(sent.data).toMatchObject({ direction: 'in', content: 'hello?', blocked: false });
+    const [incoming] = await record(customer);
+    expect(incoming).toMatchObject({ direction: 'in', content: 'hello?' });
+
+    const photo = await sandboxSend({
+      account: seat.phones[0],
+      customer,
+      type: 'image',
+      media: { data: corpus('photo.png').toString('base64'), file_name: 'photo.png' },
+    });
+    expect(photo.data.media_url).toBeTruthy();
+    const served = await t.app.inject({ method: 'GET', url: photo.data.media_url! });
+    expect(served.rawPayload.equals(corpus('photo.png'))).toBe(true);
+
+    const reply = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: 'Hi, how can I help?',
+        client_msg_id: 'sandbox-reply-0001',
+      },
+      seat.token,
+    );
+    expect(reply.code).toBe('000000');
+    const statusOf = async () =>
+      (await record(customer)).find((m) => m.msg_id === reply.data.msg_id)!.status;
+    // Delivered into the sandbox's store; 'delivered' once the customer's page fetches it,
+    // 'read' once it shows it in view.
+    await until(async () => {
+      const row = await t.db
+        .selectFrom('sandbox_entries')
+        .select('id')
+        .where('msg_id', '=', reply.data.msg_id)
+        .executeTakeFirst();
+      expect(row).toBeDefined();
+    });
+    expect(await statusOf()).toBe('sent');
+    await chatOf(customer, false);
+    expect(await statusOf()).toBe('delivered');
+    const seen = await chatOf(customer);
+    expect(seen.map((e) => [e.direction, e.type, e.content])).toEqual([
+      ['in', 'text', 'hello?'],
+      ['in', 'image', ''],
+      ['out', 'text', 'Hi, how can I help?'],
+    ]);
+    expect(await statusOf()).toBe('read');
+
+    const media = await uploaded(t, seat.token, 'image', 'photo.jpg');
+    const image = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'image',
+        content: '',
+        media_id: media.media_id,
+        client_msg_id: 'sandbox-reply-0002',
+      },
+      seat.token,
+    );
+    await until(async () => expect((await chatOf(customer)).length).toBe(4));
+    const out = (await chatOf(customer))[3]!;
+    const bytes = await t.app.inject({ method: 'GET', url: out.media_url! });
+    expect(bytes.rawPayload.equals(corpus('photo.jpg'))).toBe(true);
+
+    const del = await t.call(
+      '/v1/seat/chat/del_message',
+      { msg_id: image.data.msg_id, scope: 'all' },
+      seat.token,
+    );
+    expect(del.code).toBe('000000');
+    await until(async () =>
+      expect((await chatOf(customer))[3]).toMatchObject({ deleted: true, media_url: null }),
+    );
+  });
+
+  it('a blocked chat: the customer sees the message refused', async () => {
+    const customer = nextPhone('+4481');
+    await sandboxSend({ account: seat.phones[0], customer, content: 'first' });
+    const sessionId = (await record(customer))[0]!.session_id;
+    await t.call('/v1/seat/chat/block', { session_id: sessionId }, seat.token);
+    const res = await sandboxSend({ account: seat.phones[0], customer, content: 'anyone?' });
+    expect(res.data).toMatchObject({ blocked: true, content: 'anyone?' });
+    expect(await record(customer)).toHaveLength(1);
+  });
+
+  it('an account the sandbox does not serve (a Telegram bot, an unknown number) answers 400007', async () => {
+    const bot = nextPhone('+1666');
+    await t.services.accounts.add({ phone: bot, label: 'bot', channel: 'telegram' });
+    await t.services.accounts.assign(bot, 'sandbox-owner');
+    const listed = (await get(SANDBOX_PATHS.accounts)).data.list as unknown as {
+      send_phone: string;
+    }[];
+    expect(listed.map((a) => a.send_phone)).not.toContain(bot);
+    for (const account of [bot, '+19990000002']) {
+      const res = await sandboxSend({ account, customer: nextPhone(), content: 'hi' });
+      expect(res.code).toBe('400007');
+      const chat = await get(
+        `${SANDBOX_PATHS.chat}?account=${encodeURIComponent(account)}&customer=${encodeURIComponent(nextPhone())}`,
+      );
+      expect(chat.code).toBe('400007');
+    }
+  });
+
+  it('bad input answers 100001 / 400005', async () => {
+    expect((await sandboxSend({ account: seat.phones[0], customer: 'x' })).code).toBe('400005');
+    expect(
+      (await sandboxSend({ account: seat.phones[0], customer: nextPhone(), type: 'image' })).code,
+    ).toBe('100001');
+  });
+});
+
+describe('sandbox off', () => {
+  it('its routes answer not-found', async () => {
+    const off = await createTestApp();
+    try {
+      for (const url of [SANDBOX_PATHS.accounts, SANDBOX_PATHS.chat]) {
+        const res = await off.app.inject({ method: 'GET', url });
+        expect(JSON.parse(res.body)).toMatchObject({ code: '404001' });
+      }
+      const res = await off.app.inject({
+        method: 'POST',
+        url: SANDBOX_PATHS.send,
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      expect(JSON.parse(res.body)).toMatchObject({ code: '404001' });
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -1,0 +1,188 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Box,
+  Button,
+  FileButton,
+  Group,
+  Paper,
+  ScrollArea,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { PHONE_PATTERN } from '@parley/protocol';
+import { LanguageSwitcher } from '../../../components/language-switcher';
+import { translateCode } from '../../../lib/i18n';
+import {
+  readBase64,
+  SandboxError,
+  sandboxAccounts,
+  sandboxChat,
+  sandboxSend,
+  typeOfFile,
+} from '../api/sandbox-api';
+import { SandboxMessage } from './sandbox-message';
+
+/** How often the customer's chat is fetched again (the operator's replies, receipts). */
+const POLL_MS = 1000;
+
+/**
+ * The customer sandbox (demo): play a customer writing to one of the seats' accounts. What is
+ * sent goes through the same signed bridge as the messaging platform's requests.
+ */
+export function SandboxPage() {
+  const { t } = useTranslation('sandbox');
+  const queryClient = useQueryClient();
+  const [picked, setAccount] = useState<string | null>(null);
+  const [customer, setCustomer] = useState('+447700900001');
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const bottom = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    document.title = `${t('title')} · Parley`;
+  }, [t]);
+
+  const accounts = useQuery({ queryKey: ['sandbox', 'accounts'], queryFn: sandboxAccounts });
+  // The first account until one is picked.
+  const account = picked ?? accounts.data?.[0]?.send_phone ?? null;
+
+  const ready = Boolean(account) && PHONE_PATTERN.test(customer.trim());
+  const chatKey = ['sandbox', 'chat', account, customer.trim()];
+  const chat = useQuery({
+    queryKey: chatKey,
+    queryFn: () => sandboxChat(account!, customer.trim()),
+    enabled: ready,
+    refetchInterval: POLL_MS,
+  });
+  const count = chat.data?.length ?? 0;
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [count]);
+
+  if (accounts.error instanceof SandboxError && accounts.error.code === '404001') {
+    return (
+      <Box p="xl" data-testid="sandbox-off">
+        <Title order={2}>{t('title')}</Title>
+        <Text mt="md">{t('off')}</Text>
+      </Box>
+    );
+  }
+
+  const send = async (file?: File | null) => {
+    if (!ready || busy || (!file && !text.trim())) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await sandboxSend({
+        account: account!,
+        customer: customer.trim(),
+        type: file ? typeOfFile(file) : 'text',
+        content: file ? '' : text,
+        ...(file ? { media: { data: await readBase64(file), file_name: file.name } } : {}),
+      });
+      if (!file) setText('');
+      await queryClient.invalidateQueries({ queryKey: chatKey });
+    } catch (err) {
+      const code = err instanceof SandboxError ? err.code : '500005';
+      setError(translateCode(code) ?? code);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box p="md" maw={720} mx="auto" data-testid="sandbox-page">
+      <Group justify="space-between" mb="sm">
+        <div>
+          <Title order={2}>{t('title')}</Title>
+          <Text c="dimmed" size="sm">
+            {t('subtitle')}
+          </Text>
+        </div>
+        <LanguageSwitcher />
+      </Group>
+      <Group grow mb="sm">
+        <Select
+          label={t('account')}
+          data={(accounts.data ?? []).map((a) => ({
+            value: a.send_phone,
+            label: a.label ? `${a.send_phone} · ${a.label}` : a.send_phone,
+          }))}
+          value={account}
+          onChange={setAccount}
+          allowDeselect={false}
+          data-testid="sandbox-account"
+        />
+        <TextInput
+          label={t('customer')}
+          value={customer}
+          onChange={(e) => setCustomer(e.currentTarget.value)}
+          error={customer.trim() && !ready && account ? t('badNumber') : undefined}
+          data-testid="sandbox-customer"
+        />
+      </Group>
+      <Paper withBorder p="sm">
+        <ScrollArea h={420}>
+          <Stack gap="xs" data-testid="sandbox-messages">
+            {count === 0 && (
+              <Text c="dimmed" size="sm" ta="center" data-testid="sandbox-empty">
+                {t('empty')}
+              </Text>
+            )}
+            {chat.data?.map((entry) => (
+              <SandboxMessage key={entry.id} entry={entry} />
+            ))}
+            <div ref={bottom} />
+          </Stack>
+        </ScrollArea>
+      </Paper>
+      {error && (
+        <Alert color="red" mt="sm" data-testid="sandbox-error">
+          {error}
+        </Alert>
+      )}
+      <Group mt="sm" align="flex-end" wrap="nowrap">
+        <Textarea
+          flex={1}
+          autosize
+          minRows={1}
+          maxRows={4}
+          placeholder={t('placeholder')}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+          disabled={!ready}
+          data-testid="sandbox-input"
+        />
+        <FileButton onChange={(file) => void send(file)} disabled={!ready || busy}>
+          {(props) => (
+            <Button variant="default" {...props} data-testid="sandbox-attach">
+              {t('attach')}
+            </Button>
+          )}
+        </FileButton>
+        <Button
+          onClick={() => void send()}
+          loading={busy}
+          disabled={!ready}
+          data-testid="sandbox-send"
+        >
+          {t('send')}
+        </Button>
+      </Group>
+    </Box>
+  );
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { id, messageStatus, messageType, phone } from './entities.js';
+
+/**
+ * The messaging platform's side of Parley (docs/platform-api.md): signed requests to
+ * `/v1/platform/...`, answered with the same `{ code, msg, data }` envelope as the seat API.
+ */
+export const PLATFORM_PATHS = {
+  message: '/v1/platform/messages',
+  receipt: '/v1/platform/receipts',
+  deletion: '/v1/platform/deletions',
+} as const;
+
+/** The platform's id of a message: the inbound API stores each (account, id) once. */
+const platformMsgId = z.string().trim().min(1).max(128);
+
+/** A customer's message. Media: `media.data` base64 (JSON) or a multipart `file` part. */
+export const platformMessage = z.object({
+  id: platformMsgId,
+  /** The Parley phone account the customer wrote to. */
+  account: phone,
+  customer: phone,
+  type: messageType,
+  /** Text, or the caption of a media message. */
+  content: z.string().max(4096).default(''),
+  media: z
+    .object({
+      data: z.string().min(1),
+      file_name: z.string().max(255).optional(),
+      duration_ms: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  /** When the customer sent it (epoch ms); default: when Parley took it. */
+  sent_at: z.number().int().nonnegative().optional(),
+});
+export type PlatformMessage = z.infer<typeof platformMessage>;
+
+export const platformMessageAnswer = z.object({
+  /** Parley's message id; null when nothing was stored (the chat is blocked). */
+  msg_id: id.nullable(),
+  blocked: z.boolean(),
+  /** The same platform id was taken before: nothing new was stored. */
+  duplicate: z.boolean(),
+});
+
+/** A delivery receipt of an operator's message (Parley's `msg_id`, the idempotency key sent). */
+export const platformReceipt = z.object({
+  account: phone,
+  msg_id: id,
+  status: messageStatus.exclude(['pending']),
+  /** The platform's id of the delivered message. */
+  external_id: z.string().trim().min(1).max(128).optional(),
+  error: z.string().max(512).optional(),
+});
+export type PlatformReceipt = z.infer<typeof platformReceipt>;
+
+/** The customer deleted one of their messages (the platform's id of it). */
+export const platformDeletion = z.object({
+  account: phone,
+  id: platformMsgId,
+});
+export type PlatformDeletion = z.infer<typeof platformDeletion>;
+
+/** What Parley POSTs to the platform's URL (signed the same way). */
+export type PlatformOutbound =
+  | {
+      kind: 'message';
+      /** Parley's message id: the idempotency key; receipts name it. */
+      idempotency_key: string;
+      msg_id: number;
+      account: string;
+      customer: string;
+      type: z.infer<typeof messageType>;
+      content: string;
+      media: { data: string; mime: string; file_name: string; duration_ms: number | null } | null;
+    }
+  | {
+      kind: 'delete';
+      idempotency_key: string;
+      msg_id: number;
+      external_id: string | null;
+      account: string;
+      customer: string;
+    };
+
+/** The customer sandbox (demo only): a page that plays the customer through the bridge. */
+export const SANDBOX_PATHS = {
+  accounts: '/v1/sandbox/accounts',
+  chat: '/v1/sandbox/chat',
+  send: '/v1/sandbox/send',
+  media: '/v1/sandbox/media',
+} as const;
+
+export const sandboxAccount = z.object({ send_phone: z.string(), label: z.string() });
+export type SandboxAccount = z.infer<typeof sandboxAccount>;
+
+export const sandboxEntry = z.object({
+  id,
+  /** 'in': the customer sent it; 'out': the operator's message delivered to the customer. */
+  direction: z.enum(['in', 'out']),
+  type: messageType,
+  content: z.string(),
+  /** Where the sandbox serves its media (null: text). */
+  media_url: z.string().nullable(),
+  deleted: z.boolean(),
+  /** A customer message the chat did not take (blocked). */
+  blocked: z.boolean(),
+  created_at: z.number().int(),
+});
+export type SandboxEntry = z.infer<typeof sandboxEntry>;
+
+export const sandboxSend = z.object({
+  account: phone,
+  customer: phone,
+  type: messageType.default('text'),
+  content: z.string().max(4096).default(''),
+  media: z
+    .object({ data: z.string().min(1), file_name: z.string().max(255).optional() })
+    .optional(),
+});
+export type SandboxSend = z.input<typeof sandboxSend>;
