@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
+import { TelegramPoller } from './jobs/telegram-poller.js';
+import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
 import { PlatformAdapter } from './channels/platform-adapter.js';
 import { platformRoutes } from './modules/platform/platform.routes.js';
@@ -34,7 +36,12 @@ export interface ParleyContext {
   database: DatabaseHandle;
   services: Services;
   /** Background jobs of this instance (tests stop and start them to stage a crash). */
-  jobs: { batchSender: BatchSender; outboxWorker: OutboxWorker; eventsPruner: EventsPruner };
+  jobs: {
+    batchSender: BatchSender;
+    outboxWorker: OutboxWorker;
+    eventsPruner: EventsPruner;
+    telegramPoller: TelegramPoller;
+  };
   /** This instance's push sockets and fan-out. */
   realtime: Realtime;
 }
@@ -105,6 +112,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onReady', async () => batchSender.start());
   app.addHook('preClose', async () => batchSender.stop());
 
+  // Customers' Telegram messages: one long-poll per bound bot, leased across instances.
+  const telegramPoller = new TelegramPoller(
+    database.db,
+    config.telegram,
+    new TelegramInbound(
+      database.db,
+      config.telegram.apiUrl,
+      services.messages,
+      services.media,
+      app.log,
+    ),
+    app.log,
+  );
+  app.addHook('onReady', async () => telegramPoller.start());
+  app.addHook('preClose', async () => telegramPoller.stop());
   // Outbound delivery: one adapter per channel; the worker runs on every instance.
   if (config.platform.url && config.platform.secret) {
     services.channels.register(
@@ -120,6 +142,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     services.channels.register(sandbox);
     if (!services.channels.has('platform')) services.channels.register(sandbox, 'platform');
   }
+  services.channels.register(services.telegramChannel);
   const outboxWorker = new OutboxWorker(
     database.db,
     services.channels,
@@ -141,7 +164,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     config,
     database,
     services,
-    jobs: { batchSender, outboxWorker, eventsPruner },
+    jobs: { batchSender, outboxWorker, eventsPruner, telegramPoller },
     realtime,
   });
   return app;

@@ -33,6 +33,7 @@ export interface Config {
   /** Key of the signed media URLs; null: one generated once and kept in the database. */
   mediaSecret: string | null;
   translation: TranslationConfig;
+  telegram: TelegramConfig;
   platform: PlatformConfig;
   /** The customer sandbox: `auto` = on when the embedded demo workspace is (PARLEY_SANDBOX). */
   sandbox: DemoMode;
@@ -64,6 +65,20 @@ export interface RealtimeConfig {
   heartbeatMs: number;
   /** Without Redis: how often the event log is checked for other processes' events. */
   pollMs: number;
+}
+
+/** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
+export interface TelegramConfig {
+  /** Bot API base URL (PARLEY_TELEGRAM_API_URL): methods at `<url>/bot<token>/<method>`. */
+  apiUrl: string;
+  /** Poll the bound bots with getUpdates (PARLEY_TELEGRAM_POLLING=off: this instance does not). */
+  polling: boolean;
+  /** getUpdates long-poll time-out (PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS). */
+  pollTimeoutSeconds: number;
+  /** How often an instance looks for bound bots that no instance polls. */
+  scanIntervalMs: number;
+  /** How long a bot's poll lease lasts without renewal (another instance then takes over). */
+  leaseMs: number;
 }
 
 export const TRANSLATION_ENGINES = ['deepl', 'libretranslate', 'apertium'] as const;
@@ -189,6 +204,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: num(env, 'PARLEY_WS_HEARTBEAT_MS', 20_000, 100, 600_000),
       pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
     },
+    telegram: loadTelegramConfig(env),
+  };
+}
+
+function loadTelegramConfig(env: NodeJS.ProcessEnv): TelegramConfig {
+  const polling = (env.PARLEY_TELEGRAM_POLLING ?? 'on').trim() || 'on';
+  if (polling !== 'on' && polling !== 'off') {
+    throw new ConfigError(`PARLEY_TELEGRAM_POLLING must be on or off (got "${polling}")`);
+  }
+  const pollTimeoutSeconds = num(env, 'PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS', 25, 0, 50);
+  return {
+    apiUrl: httpUrl(env, 'PARLEY_TELEGRAM_API_URL') ?? 'https://api.telegram.org',
+    polling: polling === 'on',
+    pollTimeoutSeconds,
+    scanIntervalMs: 5_000,
+    // Longer than a long poll, so a polling instance renews it well before it runs out.
+    leaseMs: (pollTimeoutSeconds + 30) * 1000,
   };
 }
 

@@ -21,6 +21,8 @@ import { LocalMediaStorage } from './plugins/storage.js';
 import { silentEventBus, type EventBus } from './realtime/event-bus.js';
 import { SeatEvents } from './realtime/seat-events.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
+import { TelegramBotsService } from './modules/telegram/telegram-bots.service.js';
+import { TelegramChannel } from './channels/telegram/telegram-channel.js';
 import { ChannelRegistry } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { PlatformService } from './modules/platform/platform.service.js';
@@ -40,6 +42,10 @@ export interface Services {
   translation: TranslationService;
   media: MediaService;
   telegram: TelegramService;
+  /** Binding phone accounts to Telegram bots (admin CLI). */
+  telegramBots: TelegramBotsService;
+  /** The 'telegram' ChannelAdapter (the outbox worker delivers through it). */
+  telegramChannel: TelegramChannel;
   search: SearchService;
   addressBook: AddressBookService;
   /** The outbound adapter of each channel (app.ts registers them). */
@@ -91,7 +97,9 @@ export async function createServices(
     messages,
     quickReplies: new QuickRepliesService(db, media),
     media,
-    telegram: new TelegramService(db),
+    telegram: new TelegramService(db, urls),
+    telegramBots: new TelegramBotsService(db, config.telegram),
+    telegramChannel: new TelegramChannel(db, config.telegram.apiUrl),
     batches: new BatchesService(db, media),
     search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
     addressBook: new AddressBookService(db),

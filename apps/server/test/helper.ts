@@ -51,6 +51,14 @@ export async function createTestDatabaseConfig(
     mediaDir: path.join(dataDir, 'media'),
     mediaMaxBytes: { ...MEDIA_MAX_BYTES_DEFAULT },
     mediaSecret: null,
+    // Nothing answers here: a test that binds a bot starts a Bot API server and overrides this.
+    telegram: {
+      apiUrl: 'http://127.0.0.1:9',
+      polling: true,
+      pollTimeoutSeconds: 1,
+      scanIntervalMs: 100,
+      leaseMs: 5_000,
+    },
     platform: {
       secret: 'test-platform-secret',
       url: null,

@@ -41,6 +41,13 @@ Phone accounts (send_phone):
   account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
   account:list                                            list phone accounts
 
+Telegram bots (the account's customers write to the bot; the server polls it):
+  account:telegram:bind <phone> --token <bot-token>       bind the phone account to a bot (checked
+                                                          with getMe; the channel becomes telegram)
+  account:telegram:unbind <phone>                         stop serving the account's bot
+  account:telegram:list                                   bound bots (tokens masked)
+  (PARLEY_TELEGRAM_API_URL: the Bot API, default https://api.telegram.org)
+
 Customers (simulated; the platform bridge does this for real):
   chat:receive <account-phone> <customer-phone> <text>     a customer's text message to an account
   chat:receive <account-phone> <customer-phone> [caption] --file <path> [--kind image|audio|video|file]
@@ -168,6 +175,29 @@ const COMMANDS: Record<string, Command> = {
       io.out(`${r.send_phone}\t${r.label}\t${r.channel}\t${r.seat_account ?? '-'}`);
     }
   },
+  'account:telegram:bind': async (args, s, io) => {
+    const usage = 'account:telegram:bind <phone> --token <bot-token>';
+    const p = parseArgs(args, ['token']);
+    const [phone] = expect(p, 1, usage);
+    const bot = await s.telegramBots.bind(phone!, required(p, 'token', usage));
+    io.out(
+      `Bound ${bot.sendPhone} to the Telegram bot @${bot.botUsername} (id ${bot.botId}, token ${bot.token})`,
+    );
+  },
+  'account:telegram:unbind': async (args, s, io) => {
+    const [phone] = expect(parseArgs(args, []), 1, 'account:telegram:unbind <phone>');
+    await s.telegramBots.unbind(phone!);
+    io.out(`Unbound the Telegram bot of ${phone!.trim()}`);
+  },
+  'account:telegram:list': async (args, s, io) => {
+    expect(parseArgs(args, []), 0, 'account:telegram:list');
+    const rows = await s.telegramBots.list();
+    if (!rows.length) return io.out('No Telegram bots bound.');
+    io.out('PHONE\tBOT\tBOT ID\tTOKEN\tSEAT');
+    for (const r of rows) {
+      io.out(`${r.sendPhone}\t@${r.botUsername}\t${r.botId}\t${r.token}\t${r.seatAccount ?? '-'}`);
+    }
+  },
   'chat:receive': async (args, s, io) => {
     const usage =
       'chat:receive <account-phone> <customer-phone> <text> | [caption] --file <path> [--kind <k>]';
@@ -244,6 +274,7 @@ function exitCodeOf(err: AppError): number {
     case ERROR_CODES.DATA_NOT_FOUND:
       return EXIT.NOT_FOUND;
     case ERROR_CODES.DATA_EXISTS:
+    case ERROR_CODES.TG_USER_EXISTS:
       return EXIT.EXISTS;
     case ERROR_CODES.PARAMETER_ERROR:
     case ERROR_CODES.INVALID_PHONE_FORMAT:

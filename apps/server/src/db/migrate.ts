@@ -8,6 +8,7 @@ import { listIndexesMigration } from './migrations/007-list-indexes.js';
 import { translationMigration } from './migrations/008-translation.js';
 import { telegramProfilesMigration } from './migrations/004-telegram-profiles.js';
 import { searchMigration } from './migrations/006-search.js';
+import { telegramChannelMigration } from './migrations/011-telegram-channel.js';
 import { platformBridgeMigration } from './migrations/010-platform-bridge.js';
 import { eventsMigration } from './migrations/009-events.js';
 
@@ -24,6 +25,7 @@ class StaticProvider implements MigrationProvider {
       '008-translation': translationMigration(),
       '004-telegram-profiles': telegramProfilesMigration(this.dialect),
       '006-search': searchMigration(this.dialect),
+      '011-telegram-channel': telegramChannelMigration(this.dialect),
       '010-platform-bridge': platformBridgeMigration(this.dialect),
       '009-events': eventsMigration(),
     };

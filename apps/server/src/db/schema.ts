@@ -177,6 +177,32 @@ export interface TelegramProfilesTable {
   last_name: string | null;
   photo_url: string | null;
   updated_at: number;
+  /** The customer's Telegram language (IETF tag), from their messages. */
+  language_code: Generated<string | null>;
+  /** The profile photo, stored as a media of the seat (served through signed URLs). */
+  photo_media_id: Generated<string | null>;
+}
+
+/** The Telegram bot bound to a phone account (migration 011). */
+export interface TelegramBotsTable {
+  send_phone: string;
+  bot_id: string;
+  bot_username: string;
+  token: string;
+  update_offset: Generated<number>;
+  /** The server instance polling the bot, until `lease_until` (epoch ms). */
+  lease_owner: string | null;
+  lease_until: Generated<number>;
+  created_at: number;
+}
+
+/** Customers' Telegram messages already taken (a replayed update is stored once). */
+export interface TelegramInboundTable {
+  send_phone: string;
+  tg_chat_id: string;
+  tg_message_id: number;
+  msg_id: number | null;
+  created_at: number;
 }
 
 /** A platform message id taken once per account (the inbound API's idempotency). */
@@ -248,6 +274,8 @@ export interface Database {
   media: MediaTable;
   server_settings: ServerSettingsTable;
   telegram_profiles: TelegramProfilesTable;
+  telegram_bots: TelegramBotsTable;
+  telegram_inbound: TelegramInboundTable;
   platform_inbound: PlatformInboundTable;
   outbox: OutboxTable;
   sandbox_entries: SandboxEntriesTable;
@@ -269,5 +297,6 @@ export type NewBatchItem = Insertable<BatchItemsTable>;
 export type TranslationMemoryRow = Selectable<TranslationMemoryTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type TelegramProfileRow = Selectable<TelegramProfilesTable>;
+export type TelegramBotRow = Selectable<TelegramBotsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type SandboxEntryRow = Selectable<SandboxEntriesTable>;

@@ -151,6 +151,20 @@ export class MediaService {
     }
   }
 
+  /** Bytes from a channel (a customer's Telegram file), through the same checks. */
+  async storeStream(
+    seatId: number,
+    source: Readable,
+    input: { kind: MediaKind; fileName?: string; durationMs?: number },
+  ): Promise<MediaRow> {
+    const spooled = await this.spool(source, input.kind);
+    try {
+      return await this.store(seatId, { ...input, spooled });
+    } finally {
+      await rm(spooled.path, { force: true });
+    }
+  }
+
   /** A seat's stored media and its bytes (outbound delivery, the sandbox); null if gone. */
   async stored(seatId: number, mediaId: string) {
     const row = await mediaRepository.findForSeat(this.db, seatId, mediaId);

@@ -19,6 +19,7 @@ import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import { hasTelegramLink } from '../../lib/telegram-link.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import { SeatEvents } from '../../realtime/seat-events.js';
 
@@ -161,6 +162,18 @@ export class MessagesService {
           deleted_for_me: 0,
           deleted_for_all: 0,
         });
+        // A Telegram link invites the customer over: the chat moves to TG link pushed.
+        let moved = false;
+        if (
+          session.group_type !== 'tg_link_pushed' &&
+          (hasTelegramLink(input.content) || hasTelegramLink(input.original_content))
+        ) {
+          const pushed = await groupsRepository.findByType(trx, seatId, 'tg_link_pushed');
+          if (pushed) {
+            await sessionsRepository.update(trx, seatId, session.id, { group_id: pushed.id });
+            moved = true;
+          }
+        }
         await sessionsRepository.recordOutgoing(trx, session.id, {
           time: now,
           preview: previewOf(input.type, input.content),
@@ -173,6 +186,10 @@ export class MessagesService {
           msg_id: message.id,
           kind: 'message',
         });
+        if (moved) {
+          await this.events.sessionUpdated(trx, seatId, session.id);
+          await this.events.groupsChanged(trx, seatId);
+        }
         return message;
       });
       this.outbox?.notify();

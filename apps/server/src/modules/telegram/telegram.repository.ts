@@ -2,7 +2,16 @@ import type { Db } from '../../db/database.js';
 import type { TelegramProfileRow } from '../../db/schema.js';
 
 export type ProfileFields = Partial<
-  Pick<TelegramProfileRow, 'tg_chat_id' | 'username' | 'first_name' | 'last_name' | 'photo_url'>
+  Pick<
+    TelegramProfileRow,
+    | 'tg_chat_id'
+    | 'username'
+    | 'first_name'
+    | 'last_name'
+    | 'photo_url'
+    | 'language_code'
+    | 'photo_media_id'
+  >
 >;
 
 export const telegramRepository = {
@@ -35,6 +44,7 @@ export const telegramRepository = {
         'telegram_profiles.first_name',
         'telegram_profiles.last_name',
         'telegram_profiles.photo_url',
+        'telegram_profiles.photo_media_id',
       ])
       .where('sessions.seat_id', '=', seatId)
       .where('sessions.id', '=', sessionId)
@@ -58,6 +68,8 @@ export const telegramRepository = {
         first_name: fields.first_name ?? null,
         last_name: fields.last_name ?? null,
         photo_url: fields.photo_url ?? null,
+        language_code: fields.language_code ?? null,
+        photo_media_id: fields.photo_media_id ?? null,
         updated_at: now,
       })
       .onConflict((oc) =>

@@ -2,6 +2,7 @@ import { ERROR_CODES, PHONE_PATTERN, type CallRequest, type CallResponse } from 
 import type { Db } from '../../db/database.js';
 import type { TelegramProfileRow } from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
+import type { MediaUrls } from '../media/media-urls.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { toTgUserInfo } from './telegram.presenter.js';
 import { telegramRepository, type ProfileFields } from './telegram.repository.js';
@@ -68,7 +69,10 @@ export function profileFields(input: ProfileInput): ProfileFields {
 
 /** Customers reached through the platform's Telegram accounts. */
 export class TelegramService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly urls?: MediaUrls,
+  ) {}
 
   /**
    * The Telegram profile of a chat's customer: null for a chat of a non-Telegram account or
@@ -81,7 +85,7 @@ export class TelegramService {
     const row = await telegramRepository.findForSession(this.db, seatId, input.session_id);
     if (!row) throw notFound();
     if (row.channel !== 'telegram' || row.profile_id === null) return null;
-    return toTgUserInfo(row);
+    return toTgUserInfo(row, this.urls ? { seatId, urls: this.urls } : undefined);
   }
 
   /** Records (or updates) what a Telegram account knows of a customer. */

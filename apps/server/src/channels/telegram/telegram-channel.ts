@@ -1,0 +1,113 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../../db/database.js';
+import { telegramBotsRepository } from '../../modules/telegram/telegram-bots.repository.js';
+import { telegramRepository } from '../../modules/telegram/telegram.repository.js';
+import type { ChannelAdapter, DeliveryResult, OutboundItem, OutboundMedia } from '../channel.js';
+import { BotApi, BotApiError, type UploadFile } from './bot-api.js';
+import { chatIdOf } from './telegram-inbound.js';
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Which Bot API method sends a media message, and under which field the file goes. */
+function methodFor(type: string, media: OutboundMedia): { method: string; field: string } {
+  switch (type) {
+    case 'image':
+      return { method: 'sendPhoto', field: 'photo' };
+    case 'audio':
+      // Telegram plays OGG/Opus as a voice note; other audio goes as a music file.
+      return media.mime === 'audio/ogg'
+        ? { method: 'sendVoice', field: 'voice' }
+        : { method: 'sendAudio', field: 'audio' };
+    case 'video':
+      return { method: 'sendVideo', field: 'video' };
+    default:
+      return { method: 'sendDocument', field: 'document' };
+  }
+}
+
+/**
+ * Maps a Bot API failure onto the outbox's terms: a rate limit (429) waits what Telegram
+ * asks; 5xx and network failures are tried again; any other refusal (400 bad request, 403
+ * the user blocked the bot, 401 the token was revoked) will not change by retrying.
+ */
+export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
+  if (err instanceof BotApiError) {
+    const error = `Telegram ${err.errorCode}: ${err.description}`;
+    if (err.errorCode === 429) {
+      return {
+        ok: false,
+        retryable: true,
+        error,
+        ...(err.retryAfterSeconds !== null ? { retryAfterMs: err.retryAfterSeconds * 1000 } : {}),
+      };
+    }
+    return { ok: false, retryable: err.errorCode >= 500 || err.status >= 500, error };
+  }
+  const reason = err instanceof Error ? err.message : String(err);
+  return { ok: false, retryable: true, error: `Telegram unreachable: ${reason}` };
+}
+
+/** The 'telegram' channel: operator messages and retractions through the account's bot. */
+export class TelegramChannel implements ChannelAdapter {
+  readonly channel = 'telegram' as const;
+
+  constructor(
+    private readonly db: Db,
+    private readonly apiUrl: string,
+  ) {}
+
+  async deliver(item: OutboundItem): Promise<DeliveryResult> {
+    const bot = await telegramBotsRepository.findByPhone(this.db, item.account.send_phone);
+    if (!bot) {
+      return { ok: false, retryable: false, error: 'no Telegram bot is bound to this account' };
+    }
+    const profile = await telegramRepository.find(
+      this.db,
+      item.account.send_phone,
+      item.receiverPhone,
+    );
+    const chatId = chatIdOf(item.receiverPhone, profile?.tg_chat_id);
+    const api = new BotApi(this.apiUrl, bot.token);
+    try {
+      if (item.kind === 'delete') {
+        // Never delivered: there is nothing to retract on Telegram.
+        if (item.externalId === null) return { ok: true, externalId: null };
+        await api.call<boolean>('deleteMessage', {
+          chat_id: chatId,
+          message_id: Number(item.externalId),
+        });
+        return { ok: true, externalId: item.externalId };
+      }
+      if (item.type === 'text' || !item.media) {
+        const sent = await api.call<{ message_id: number }>('sendMessage', {
+          chat_id: chatId,
+          text: item.content,
+        });
+        return { ok: true, externalId: String(sent.message_id) };
+      }
+      const { method, field } = methodFor(item.type, item.media);
+      const file: UploadFile = {
+        field,
+        bytes: await readAll(await item.media.open()),
+        fileName: item.media.file_name,
+        mime: item.media.mime,
+      };
+      const params: Record<string, unknown> = { chat_id: chatId };
+      if (item.content) params.caption = item.content;
+      if (item.media.duration_ms && (field === 'voice' || field === 'audio' || field === 'video')) {
+        params.duration = Math.round(item.media.duration_ms / 1000);
+      }
+      const sent = await api.call<{ message_id: number }>(method, params, {
+        file,
+        timeoutMs: 120_000,
+      });
+      return { ok: true, externalId: String(sent.message_id) };
+    } catch (err) {
+      return deliveryFailure(err);
+    }
+  }
+}

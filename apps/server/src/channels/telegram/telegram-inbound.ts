@@ -1,0 +1,228 @@
+import type { MediaKind, MessageType } from '@parley/protocol';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import { inTransaction } from '../../lib/tx.js';
+import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
+import type { MediaService } from '../../modules/media/media.service.js';
+import type { MessagesService } from '../../modules/messages/messages.service.js';
+import { telegramBotsRepository } from '../../modules/telegram/telegram-bots.repository.js';
+import { telegramRepository } from '../../modules/telegram/telegram.repository.js';
+import { translationRepository } from '../../modules/translation/translation.repository.js';
+import { toListedCode } from '../../translation/languages.js';
+import { BotApi, type TgFileRef, type TgMessage, type TgUpdate } from './bot-api.js';
+
+/**
+ * The customer number of a Telegram user in Parley: their private chat id (= user id) in
+ * decimal, left-padded with zeros to the 5 digits a number needs. Reversible, stable, and
+ * never a real phone number of the user (a bot never learns it).
+ */
+export function customerNumberOf(chatId: number | string): string {
+  return String(chatId).padStart(5, '0');
+}
+
+/** The chat id behind a customer number (the recorded one when the profile has it). */
+export function chatIdOf(customerNumber: string, recorded: string | null | undefined): string {
+  if (recorded) return recorded;
+  const digits = customerNumber.replace(/^\+/, '').replace(/^0+(?=[0-9])/, '');
+  return digits;
+}
+
+interface Picked {
+  file: TgFileRef;
+  kind: MediaKind;
+  type: MessageType;
+  fallbackName: string;
+}
+
+/** The one file of a message and the media kind it should be, or null for text. */
+function pickFile(msg: TgMessage): Picked | null {
+  if (msg.photo?.length) {
+    // Telegram lists the sizes small to large: take the largest.
+    const file = msg.photo[msg.photo.length - 1]!;
+    return { file, kind: 'image', type: 'image', fallbackName: 'photo.jpg' };
+  }
+  if (msg.voice)
+    return { file: msg.voice, kind: 'audio', type: 'audio', fallbackName: 'voice.ogg' };
+  if (msg.audio) return { file: msg.audio, kind: 'audio', type: 'audio', fallbackName: 'audio' };
+  if (msg.video)
+    return { file: msg.video, kind: 'video', type: 'video', fallbackName: 'video.mp4' };
+  if (msg.video_note) {
+    return { file: msg.video_note, kind: 'video', type: 'video', fallbackName: 'video.mp4' };
+  }
+  if (msg.animation) {
+    return { file: msg.animation, kind: 'video', type: 'video', fallbackName: 'animation.mp4' };
+  }
+  if (msg.document) return { file: msg.document, kind: 'file', type: 'file', fallbackName: 'file' };
+  if (msg.sticker)
+    return { file: msg.sticker, kind: 'image', type: 'image', fallbackName: 'sticker.webp' };
+  return null;
+}
+
+export interface InboundLog {
+  warn(obj: object, msg: string): void;
+}
+
+export type InboundOutcome = 'stored' | 'duplicate' | 'ignored' | 'blocked';
+
+/** Turns a bot's updates into chats and messages of the seat holding its account. */
+export class TelegramInbound {
+  constructor(
+    private readonly db: Db,
+    private readonly apiUrl: string,
+    private readonly messages: MessagesService,
+    private readonly media: MediaService,
+    private readonly log: InboundLog,
+  ) {}
+
+  async handle(
+    bot: { send_phone: string; token: string },
+    update: TgUpdate,
+  ): Promise<InboundOutcome> {
+    const msg = update.message;
+    // Only what a customer writes to the bot in a private chat becomes a chat.
+    if (!msg || msg.chat.type !== 'private' || !msg.from || msg.from.is_bot) return 'ignored';
+    const api = new BotApi(this.apiUrl, bot.token);
+    const key = {
+      sendPhone: bot.send_phone,
+      chatId: String(msg.chat.id),
+      messageId: msg.message_id,
+    };
+    if (await telegramBotsRepository.inboundTaken(this.db, key)) return 'duplicate';
+
+    const account = await accountsRepository.findByPhone(this.db, bot.send_phone);
+    if (!account || account.seat_id === null) {
+      this.log.warn(
+        { account: bot.send_phone },
+        'telegram message to an account no seat holds: dropped',
+      );
+      return 'ignored';
+    }
+    const seatId = account.seat_id;
+    const customer = customerNumberOf(msg.chat.id);
+    let content = msg.text ?? msg.caption ?? '';
+    let mediaId: string | undefined;
+    let type: MessageType = 'text';
+    const picked = pickFile(msg);
+    if (picked) {
+      // Downloaded before the transaction: a slow file never holds the database.
+      const stored = await this.download(api, seatId, picked);
+      if (stored) {
+        mediaId = stored.mediaId;
+        type = stored.kind === picked.kind ? picked.type : 'file';
+      } else {
+        content = content || `[${picked.type}]`;
+      }
+    }
+    if (!picked && !content) return 'ignored'; // a service message (joined, pinned, ...)
+
+    const from = msg.from;
+    const outcome = await inTransaction(this.db, async (trx): Promise<InboundOutcome> => {
+      if (!(await telegramBotsRepository.claimInbound(trx, key, Date.now()))) return 'duplicate';
+      const result = await this.messages.receive(
+        {
+          sendPhone: bot.send_phone,
+          receiverPhone: customer,
+          content,
+          ...(mediaId ? { mediaId, type } : {}),
+          at: Math.min(msg.date * 1000, Date.now()),
+        },
+        trx,
+      );
+      await telegramRepository.upsert(
+        trx,
+        { sendPhone: bot.send_phone, receiverPhone: customer },
+        {
+          tg_chat_id: String(msg.chat.id),
+          username: from.username ?? null,
+          first_name: from.first_name || null,
+          last_name: from.last_name ?? null,
+          ...(from.language_code ? { language_code: from.language_code } : {}),
+        },
+        Date.now(),
+      );
+      if ('blocked' in result) return 'blocked';
+      await telegramBotsRepository.setInboundMessage(trx, key, result.message.msg_id);
+      // A new chat starts in the language the customer's Telegram app uses.
+      const language = toListedCode(from.language_code);
+      if (result.sessionCreated && language) {
+        await translationRepository.setCustomerLanguage(
+          trx,
+          result.seatId,
+          result.sessionId,
+          language,
+        );
+      }
+      // receive() published message.created (with the chat) in this transaction.
+      return 'stored';
+    });
+    if (outcome === 'stored') await this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id);
+    return outcome;
+  }
+
+  /** Stores a customer's file, checked by its bytes; null when it cannot be had. */
+  private async download(api: BotApi, seatId: number, picked: Picked) {
+    try {
+      const info = await api.call<{ file_path?: string }>('getFile', {
+        file_id: picked.file.file_id,
+      });
+      if (!info.file_path) return null;
+      const fileName = picked.file.file_name ?? picked.fallbackName;
+      const durationMs = picked.file.duration ? picked.file.duration * 1000 : undefined;
+      try {
+        const row = await this.media.storeStream(seatId, await api.download(info.file_path), {
+          kind: picked.kind,
+          fileName,
+          durationMs,
+        });
+        return { mediaId: row.media_id, kind: row.kind };
+      } catch (err) {
+        // Bytes that are not what Telegram called them still reach the operator, as a file.
+        if (!(err instanceof AppError) || picked.kind === 'file') throw err;
+        const row = await this.media.storeStream(seatId, await api.download(info.file_path), {
+          kind: 'file',
+          fileName,
+        });
+        return { mediaId: row.media_id, kind: row.kind };
+      }
+    } catch (err) {
+      this.log.warn({ err, file: picked.file.file_id }, 'telegram file not stored');
+      return null;
+    }
+  }
+
+  /** The customer's profile photo, once: the largest size of their newest photo. */
+  private async fetchPhoto(
+    api: BotApi,
+    seatId: number,
+    sendPhone: string,
+    customer: string,
+    userId: number,
+  ) {
+    const profile = await telegramRepository.find(this.db, sendPhone, customer);
+    if (!profile || profile.photo_media_id) return;
+    try {
+      const photos = await api.call<{ total_count: number; photos: TgFileRef[][] }>(
+        'getUserProfilePhotos',
+        { user_id: userId, limit: 1 },
+      );
+      const sizes = photos.photos[0];
+      if (!sizes?.length) return;
+      const stored = await this.download(api, seatId, {
+        file: sizes[sizes.length - 1]!,
+        kind: 'image',
+        type: 'image',
+        fallbackName: 'photo.jpg',
+      });
+      if (stored?.kind === 'image') {
+        await telegramRepository.upsert(
+          this.db,
+          { sendPhone, receiverPhone: customer },
+          { photo_media_id: stored.mediaId },
+          Date.now(),
+        );
+      }
+    } catch (err) {
+      this.log.warn({ err, account: sendPhone }, 'telegram profile photo not fetched');
+    }
+  }
+}
