@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '@parley/protocol';
+import { WorkerLoop } from './worker-loop.js';
 import type { Db } from '../db/database.js';
 import type { BatchItemRow, BatchRow } from '../db/schema.js';
 import { AppError } from '../lib/app-error.js';
@@ -44,60 +45,24 @@ export function batchClientMsgId(batchRowId: number, sessionId: number): string 
  * the turn and the claim to expire after the lease; the client_msg_id then turns the resend
  * into the message already stored.
  */
-export class BatchSender {
+export class BatchSender extends WorkerLoop {
   private readonly intervalMs: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private woken = false;
-  private wakeSleeper: (() => void) | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly messages: MessagesService,
     private readonly options: BatchSenderOptions,
   ) {
+    super('batch sender', options.log, options.pollMs ?? 1000);
     this.intervalMs = Math.ceil(1000 / options.ratePerSecond);
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 30_000;
   }
 
-  start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.running = this.loop();
-  }
-
-  /** Finishes the message in flight (if any) and stops; pending items stay for later. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake();
-    await this.running;
-    this.running = null;
-  }
-
-  /** New work stored by this instance: look now rather than at the next poll. */
-  wake(): void {
-    this.woken = true;
-    this.wakeSleeper?.();
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let delay: number;
-      try {
-        delay = await this.step();
-      } catch (err) {
-        this.options.log.error({ err }, 'batch sender step failed');
-        delay = this.pollMs;
-      }
-      if (delay > 0 && !this.stopping) await this.sleep(delay);
-    }
-  }
-
   /** One step of work; answers how long to wait before the next. */
-  async step(): Promise<number> {
+  override async step(): Promise<number> {
     const now = Date.now();
     const due = await batchesRepository.nextDueSeat(this.db);
     if (!due) return this.pollMs;
@@ -204,22 +169,5 @@ export class BatchSender {
       this.batches.set(id, row);
     }
     return row;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeSleeper = null;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeSleeper = done;
-    });
   }
 }

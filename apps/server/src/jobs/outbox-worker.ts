@@ -1,6 +1,7 @@
 import type { MessageStatus } from '@parley/protocol';
 import type { ChannelRegistry } from '../channels/registry.js';
 import type { DeliveryResult, OutboundItem } from '../channels/channel.js';
+import { WorkerLoop } from './worker-loop.js';
 import type { Db, DialectName } from '../db/database.js';
 import type { OutboxRow } from '../db/schema.js';
 import { accountsRepository } from '../modules/accounts/accounts.repository.js';
@@ -31,15 +32,11 @@ export interface OutboxWorkerOptions {
  * mid-delivery leaves its claim to expire; the row is then delivered again with the same
  * idempotency key, so delivery is at-least-once (exactly-once at a receiver that honours it).
  */
-export class OutboxWorker {
+export class OutboxWorker extends WorkerLoop {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly batchSize: number;
   private readonly maxRetryMs: number;
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private woken = false;
-  private wakeSleeper: (() => void) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -48,46 +45,15 @@ export class OutboxWorker {
     private readonly events: SeatEvents,
     private readonly options: OutboxWorkerOptions,
   ) {
+    super('outbox', options.log, options.pollMs ?? 1000);
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.batchSize = options.batchSize ?? 16;
     this.maxRetryMs = options.maxRetryMs ?? 5 * 60_000;
   }
 
-  start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.running = this.loop();
-  }
-
-  /** Finishes the items in flight and stops; the rest stay queued. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake();
-    await this.running;
-    this.running = null;
-  }
-
-  wake(): void {
-    this.woken = true;
-    this.wakeSleeper?.();
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let delay: number;
-      try {
-        delay = await this.step();
-      } catch (err) {
-        this.options.log.error({ err }, 'outbox step failed');
-        delay = this.pollMs;
-      }
-      if (delay > 0 && !this.stopping) await this.sleep(delay);
-    }
-  }
-
   /** Delivers one batch of due items; answers how long to wait before the next step. */
-  async step(): Promise<number> {
+  override async step(): Promise<number> {
     const now = Date.now();
     const rows = await outboxRepository.claimDue(
       this.db,
@@ -176,22 +142,5 @@ export class OutboxWorker {
         status: changed.status,
       });
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeSleeper = null;
-        this.woken = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeSleeper = done;
-    });
   }
 }
