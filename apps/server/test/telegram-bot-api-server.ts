@@ -59,6 +59,11 @@ interface Bot {
 
 type Failure = { error_code: number; description: string; retry_after?: number } | 'drop';
 
+/** The app's Telegram settings for a test against this server: short polls, quick scans. */
+export function telegramConfigFor(apiUrl: string) {
+  return { apiUrl, polling: true, pollTimeoutSeconds: 1, scanIntervalMs: 50, leaseMs: 5_000 };
+}
+
 export class TelegramBotApiServer {
   private server: Server | null = null;
   private readonly bots = new Map<string, Bot>();

@@ -8,7 +8,11 @@ import { accountsRepository } from '../src/modules/accounts/accounts.repository.
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { corpus } from './media-helpers.js';
-import { TelegramBotApiServer, type FakeUser } from './telegram-bot-api-server.js';
+import {
+  telegramConfigFor,
+  TelegramBotApiServer,
+  type FakeUser,
+} from './telegram-bot-api-server.js';
 import { PushClient } from './ws-client.js';
 
 let tg: TelegramBotApiServer;
@@ -17,15 +21,7 @@ let base: string;
 let push: PushClient | undefined;
 beforeAll(async () => {
   tg = await new TelegramBotApiServer().start();
-  t = await createTestApp({
-    telegram: {
-      apiUrl: tg.url,
-      polling: true,
-      pollTimeoutSeconds: 1,
-      scanIntervalMs: 50,
-      leaseMs: 5_000,
-    },
-  });
+  t = await createTestApp({ telegram: telegramConfigFor(tg.url) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });

@@ -3,7 +3,7 @@ import { customerNumberOf } from '../src/channels/telegram/telegram-inbound.js';
 import { createSeat, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { corpus, uploaded } from './media-helpers.js';
-import { TelegramBotApiServer } from './telegram-bot-api-server.js';
+import { telegramConfigFor, TelegramBotApiServer } from './telegram-bot-api-server.js';
 
 // End to end: an operator's message goes API -> outbox -> worker -> the 'telegram' adapter ->
 // the local Bot API; the customer's side is what that server received.
@@ -11,15 +11,7 @@ let tg: TelegramBotApiServer;
 let t: TestApp;
 beforeAll(async () => {
   tg = await new TelegramBotApiServer().start();
-  t = await createTestApp({
-    telegram: {
-      apiUrl: tg.url,
-      polling: true,
-      pollTimeoutSeconds: 1,
-      scanIntervalMs: 50,
-      leaseMs: 5_000,
-    },
-  });
+  t = await createTestApp({ telegram: telegramConfigFor(tg.url) });
 });
 afterAll(async () => {
   await t?.close();
