@@ -50,6 +50,27 @@ test('a customer message appears in the open chat and a new chat in the list, pu
   await expect(page).not.toHaveTitle(/^\(\d+\) /);
 });
 
+test('a message that arrives before the push socket is up is not lost: the first connection refetches', async ({
+  page,
+  parley: server,
+  freshSeat,
+}) => {
+  // The socket is held back while the console loads and the chat opens.
+  let release = false;
+  await page.routeWebSocket('**/v1/seat/realtime', (ws) => {
+    if (release) ws.connectToServer();
+  });
+  const { customer } = await openFreshChat(page, server, freshSeat);
+  const text = uniqueText('Arrived before the socket');
+  await server.cli('chat:receive', freshSeat.phone, customer, text);
+
+  // Now it connects (the browser's online event makes it try at once): nothing to resume
+  // from, so it fetches again what it showed, and the message is there, once.
+  release = true;
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+  await expect(bubble(page, text)).toHaveCount(1, { timeout: 5_000 });
+});
+
 test('the new-message sound can be muted, and stays muted in this browser', async ({
   page,
   freshSeat,

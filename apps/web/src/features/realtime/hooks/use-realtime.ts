@@ -40,7 +40,6 @@ export function useRealtime(): void {
 
   useEffect(() => {
     if (!token) return;
-    let connectedBefore = false;
     const onVisible = () => {
       if (document.visibilityState === 'visible') clearAttention();
     };
@@ -48,12 +47,11 @@ export function useRealtime(): void {
     const stopAsking = askNotificationsOnce();
     const connection = new PushConnection(realtimeUrl(window.location), token, {
       onReady(_last, fresh) {
-        // Nothing to resume from after a drop (a seat without events): refetch instead.
-        if (fresh && connectedBefore) refetchAll(qc);
-        connectedBefore = true;
+        // Nothing to resume from: the first connection (what changed between the page's first
+        // fetches and this moment was never pushed) or a drop of a seat without events.
+        if (fresh) refetchAll(qc);
       },
       onReset() {
-        connectedBefore = true;
         refetchAll(qc);
       },
       onEvent(event) {
