@@ -5,6 +5,7 @@ import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { corpus, uploaded } from './media-helpers.js';
 import { platformPost, SECRET } from './platform-helpers.js';
 import { startReceiver } from './platform-receiver.js';
+import { OutboxWorker } from '../src/jobs/outbox-worker.js';
 
 let t: TestApp;
 let seat: SeatFixture;
@@ -214,5 +215,38 @@ describe('outbox delivery to the platform', () => {
       );
       expect(got.map((r) => r.body.customer).sort()).toEqual([...customers].sort());
     });
+  });
+
+  it('several workers on one database (one per instance) deliver each item once', async () => {
+    // Three more workers, as three more server instances would run, on the same database.
+    const { services, database } = t.app.parley;
+    const workers = [1, 2, 3].map(
+      () =>
+        new OutboxWorker(database.db, services.channels, services.media, services.events, {
+          dialect: t.app.parley.config.databaseUrl ? 'pg' : 'sqlite',
+          maxAttempts: 4,
+          retryBaseMs: 10,
+          leaseMs: 5_000,
+          pollMs: 5,
+          batchSize: 2,
+          log: t.app.log,
+        }),
+    );
+    workers.forEach((w) => w.start());
+    try {
+      const customer = await chat();
+      const sent: { msg_id: number }[] = [];
+      for (let i = 0; i < 30; i++) sent.push(await send(customer, `raced ${i}`));
+      const keys = sent.map((m) => `parley-${m.msg_id}-message`);
+      await until(async () => expect(keys.filter((k) => receiver.delivered.has(k))).toEqual(keys));
+      await until(async () => {
+        for (const m of sent) expect((await outboxOf(m.msg_id))[0]!.status).toBe('done');
+      });
+      // Not only deduplicated at the receiver: each was POSTed once.
+      const posts = receiver.raw.filter((r) => keys.includes(r.key));
+      expect(posts).toHaveLength(keys.length);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
   });
 });
