@@ -12,7 +12,8 @@ import { login } from '../support/app';
  * its own browser context, talking through the platform bridge (signed inbound requests, the
  * outbox and the sandbox channel).
  */
-const photo = path.join(REPO_ROOT, 'e2e/fixtures/media/photo.png');
+const media = (name: string) => path.join(REPO_ROOT, 'e2e/fixtures/media', name);
+const photo = media('photo.png');
 
 /** Opens the sandbox as the customer `number` writing to the account `phone`. */
 async function openSandbox(customer: Page, phone: string, number: string) {
@@ -107,6 +108,58 @@ test('a customer and the operator chat through the bridge: text, images, ticks, 
     ).toBeVisible();
     await page.reload();
     await expect(bubble(page, refused)).toHaveCount(0);
+  } finally {
+    await customerContext.close();
+  }
+});
+
+test('audio, video and a file go both ways through the bridge, each as its kind', async ({
+  page,
+  browser,
+  parley,
+  freshSeat,
+}) => {
+  const customerContext = await browser.newContext({ baseURL: parley.url });
+  const customer = await customerContext.newPage();
+  const number = customerPhone();
+  const files = { audio: 'tone.mp3', video: 'clip.mp4', file: 'doc.pdf' } as const;
+  try {
+    await login(page, freshSeat.account, freshSeat.password);
+    await openSandbox(customer, freshSeat.phone, number);
+    // The customer sends each, one pick at a time.
+    for (const [type, name] of Object.entries(files)) {
+      const chooser = customer.waitForEvent('filechooser');
+      await customer.getByTestId('sandbox-attach').click();
+      await (await chooser).setFiles(media(name));
+      await expect(
+        customer.locator(
+          `[data-testid="sandbox-message"][data-direction="in"][data-type="${type}"]`,
+        ),
+      ).toHaveCount(1);
+    }
+    const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
+    const session = await findSession(parley.url, token, number);
+    await openChat(page, session.session_id);
+    for (const type of Object.keys(files)) {
+      await expect(
+        page.locator(`[data-testid="message-item"][data-direction="in"][data-type="${type}"]`),
+      ).toHaveCount(1);
+    }
+
+    // The operator sends the three together; the customer gets each as its kind, downloadable.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId('composer-attach').click();
+    await (await chooser).setFiles(Object.values(files).map(media));
+    for (const type of Object.keys(files)) {
+      const line = customer.locator(
+        `[data-testid="sandbox-message"][data-direction="out"][data-type="${type}"]`,
+      );
+      await expect(line).toHaveCount(1);
+      const href = await line.getByTestId('sandbox-media-link').getAttribute('href');
+      const res = await customer.request.get(href!);
+      expect(res.status()).toBe(200);
+      expect((await res.body()).length).toBeGreaterThan(0);
+    }
   } finally {
     await customerContext.close();
   }

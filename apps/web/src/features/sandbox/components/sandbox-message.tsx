@@ -10,6 +10,7 @@ export function SandboxMessage({ entry }: { entry: SandboxEntry }) {
     <Paper
       data-testid="sandbox-message"
       data-direction={entry.direction}
+      data-type={entry.type}
       data-deleted={entry.deleted ? 'true' : 'false'}
       p="xs"
       maw="75%"
