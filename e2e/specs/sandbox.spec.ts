@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect } from '../support/fixtures';
+import { test as base, expect } from '../support/fixtures';
 import { REPO_ROOT } from '../support/server';
 import { bubble, customerPhone, findSession, openChat, uniqueText } from '../support/chat';
 import { rowMenu } from '../support/chats';
@@ -14,6 +14,15 @@ import { login } from '../support/app';
  */
 const media = (name: string) => path.join(REPO_ROOT, 'e2e/fixtures/media', name);
 const photo = media('photo.png');
+
+/** The customer: a page of its own browser context, beside the operator's `page`. */
+const test = base.extend<{ customer: Page }>({
+  customer: async ({ browser, parley }, use) => {
+    const context = await browser.newContext({ baseURL: parley.url });
+    await use(await context.newPage());
+    await context.close();
+  },
+});
 
 /** Opens the sandbox as the customer `number` writing to the account `phone`. */
 async function openSandbox(customer: Page, phone: string, number: string) {
@@ -35,132 +44,116 @@ async function customerSays(customer: Page, text: string) {
 
 test('a customer and the operator chat through the bridge: text, images, ticks, deletion, block', async ({
   page,
-  browser,
+  customer,
   parley,
   freshSeat,
 }) => {
-  const customerContext = await browser.newContext({ baseURL: parley.url });
-  const customer = await customerContext.newPage();
   const number = customerPhone();
-  try {
-    // The operator is in the console before the customer writes: the chat arrives pushed.
-    await login(page, freshSeat.account, freshSeat.password);
-    await openSandbox(customer, freshSeat.phone, number);
-    const hello = uniqueText('Hello from the sandbox');
-    await customerSays(customer, hello);
-    const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
-    const session = await findSession(parley.url, token, number);
-    await openChat(page, session.session_id);
-    await expect(bubble(page, hello)).toHaveAttribute('data-direction', 'in');
+  // The operator is in the console before the customer writes: the chat arrives pushed.
+  await login(page, freshSeat.account, freshSeat.password);
+  await openSandbox(customer, freshSeat.phone, number);
+  const hello = uniqueText('Hello from the sandbox');
+  await customerSays(customer, hello);
+  const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
+  const session = await findSession(parley.url, token, number);
+  await openChat(page, session.session_id);
+  await expect(bubble(page, hello)).toHaveAttribute('data-direction', 'in');
 
-    // The operator answers; the customer sees it, and the operator's tick becomes "read".
-    const answer = uniqueText('Operator here');
-    await page.getByTestId('composer-input').fill(answer);
-    await page.getByTestId('composer-send').click();
-    const operatorLine = customer.getByTestId('sandbox-message').filter({ hasText: answer });
-    await expect(operatorLine).toHaveAttribute('data-direction', 'out');
-    // Pushed: delivered, then read (the customer's page is in view), without a reload.
-    await expect(bubble(page, answer)).toHaveAttribute('data-status', 'read');
+  // The operator answers; the customer sees it, and the operator's tick becomes "read".
+  const answer = uniqueText('Operator here');
+  await page.getByTestId('composer-input').fill(answer);
+  await page.getByTestId('composer-send').click();
+  const operatorLine = customer.getByTestId('sandbox-message').filter({ hasText: answer });
+  await expect(operatorLine).toHaveAttribute('data-direction', 'out');
+  // Pushed: delivered, then read (the customer's page is in view), without a reload.
+  await expect(bubble(page, answer)).toHaveAttribute('data-status', 'read');
 
-    // An image each way.
-    const chooser = customer.waitForEvent('filechooser');
-    await customer.getByTestId('sandbox-attach').click();
-    await (await chooser).setFiles(photo);
-    await expect(customer.getByTestId('sandbox-image')).toHaveCount(1);
-    await expect(
-      page.locator('[data-testid="message-item"][data-direction="in"][data-type="image"]'),
-    ).toHaveCount(1);
-    const sent = page.waitForEvent('filechooser');
-    await page.getByTestId('composer-attach').click();
-    await (await sent).setFiles(photo);
-    const theirs = customer.locator(
-      '[data-testid="sandbox-message"][data-direction="out"] [data-testid="sandbox-image"]',
-    );
-    await expect(theirs).toHaveCount(1);
-    await expect
-      .poll(() => theirs.evaluate((el: HTMLImageElement) => el.naturalWidth))
-      .toBeGreaterThan(0);
+  // An image each way.
+  const chooser = customer.waitForEvent('filechooser');
+  await customer.getByTestId('sandbox-attach').click();
+  await (await chooser).setFiles(photo);
+  await expect(customer.getByTestId('sandbox-image')).toHaveCount(1);
+  await expect(
+    page.locator('[data-testid="message-item"][data-direction="in"][data-type="image"]'),
+  ).toHaveCount(1);
+  const sent = page.waitForEvent('filechooser');
+  await page.getByTestId('composer-attach').click();
+  await (await sent).setFiles(photo);
+  const theirs = customer.locator(
+    '[data-testid="sandbox-message"][data-direction="out"] [data-testid="sandbox-image"]',
+  );
+  await expect(theirs).toHaveCount(1);
+  await expect
+    .poll(() => theirs.evaluate((el: HTMLImageElement) => el.naturalWidth))
+    .toBeGreaterThan(0);
 
-    // Deleted for all: the customer's copy is retracted.
-    await bubble(page, answer).click({ button: 'right' });
-    await page.getByTestId('message-action-delete').click();
-    const dialog = page.getByTestId('delete-message-dialog');
-    await dialog.getByTestId('delete-scope-all').check();
-    await dialog.getByTestId('delete-message-confirm').click();
-    await expect(operatorLine).toHaveCount(0);
-    await expect(
-      customer.locator(
-        '[data-testid="sandbox-message"][data-direction="out"][data-deleted="true"]',
-      ),
-    ).toHaveCount(1);
+  // Deleted for all: the customer's copy is retracted.
+  await bubble(page, answer).click({ button: 'right' });
+  await page.getByTestId('message-action-delete').click();
+  const dialog = page.getByTestId('delete-message-dialog');
+  await dialog.getByTestId('delete-scope-all').check();
+  await dialog.getByTestId('delete-message-confirm').click();
+  await expect(operatorLine).toHaveCount(0);
+  await expect(
+    customer.locator('[data-testid="sandbox-message"][data-direction="out"][data-deleted="true"]'),
+  ).toHaveCount(1);
 
-    // Blocked: the customer's next message is refused, and the operator never gets it.
-    await (await rowMenu(page, session.session_id)).getByTestId('session-action-block').click();
-    await expect(page.getByTestId('chat-blocked')).toBeVisible();
-    const refused = uniqueText('Are you there');
-    await customer.getByTestId('sandbox-input').fill(refused);
-    await customer.getByTestId('sandbox-send').click();
-    await expect(
-      customer
-        .getByTestId('sandbox-message')
-        .filter({ hasText: refused })
-        .getByTestId('sandbox-blocked'),
-    ).toBeVisible();
-    await page.reload();
-    await expect(bubble(page, refused)).toHaveCount(0);
-  } finally {
-    await customerContext.close();
-  }
+  // Blocked: the customer's next message is refused, and the operator never gets it.
+  await (await rowMenu(page, session.session_id)).getByTestId('session-action-block').click();
+  await expect(page.getByTestId('chat-blocked')).toBeVisible();
+  const refused = uniqueText('Are you there');
+  await customer.getByTestId('sandbox-input').fill(refused);
+  await customer.getByTestId('sandbox-send').click();
+  await expect(
+    customer
+      .getByTestId('sandbox-message')
+      .filter({ hasText: refused })
+      .getByTestId('sandbox-blocked'),
+  ).toBeVisible();
+  await page.reload();
+  await expect(bubble(page, refused)).toHaveCount(0);
 });
 
 test('audio, video and a file go both ways through the bridge, each as its kind', async ({
   page,
-  browser,
+  customer,
   parley,
   freshSeat,
 }) => {
-  const customerContext = await browser.newContext({ baseURL: parley.url });
-  const customer = await customerContext.newPage();
   const number = customerPhone();
   const files = { audio: 'tone.mp3', video: 'clip.mp4', file: 'doc.pdf' } as const;
-  try {
-    await login(page, freshSeat.account, freshSeat.password);
-    await openSandbox(customer, freshSeat.phone, number);
-    // The customer sends each, one pick at a time.
-    for (const [type, name] of Object.entries(files)) {
-      const chooser = customer.waitForEvent('filechooser');
-      await customer.getByTestId('sandbox-attach').click();
-      await (await chooser).setFiles(media(name));
-      await expect(
-        customer.locator(
-          `[data-testid="sandbox-message"][data-direction="in"][data-type="${type}"]`,
-        ),
-      ).toHaveCount(1);
-    }
-    const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
-    const session = await findSession(parley.url, token, number);
-    await openChat(page, session.session_id);
-    for (const type of Object.keys(files)) {
-      await expect(
-        page.locator(`[data-testid="message-item"][data-direction="in"][data-type="${type}"]`),
-      ).toHaveCount(1);
-    }
+  await login(page, freshSeat.account, freshSeat.password);
+  await openSandbox(customer, freshSeat.phone, number);
+  // The customer sends each, one pick at a time.
+  for (const [type, name] of Object.entries(files)) {
+    const chooser = customer.waitForEvent('filechooser');
+    await customer.getByTestId('sandbox-attach').click();
+    await (await chooser).setFiles(media(name));
+    await expect(
+      customer.locator(`[data-testid="sandbox-message"][data-direction="in"][data-type="${type}"]`),
+    ).toHaveCount(1);
+  }
+  const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
+  const session = await findSession(parley.url, token, number);
+  await openChat(page, session.session_id);
+  for (const type of Object.keys(files)) {
+    await expect(
+      page.locator(`[data-testid="message-item"][data-direction="in"][data-type="${type}"]`),
+    ).toHaveCount(1);
+  }
 
-    // The operator sends the three together; the customer gets each as its kind, downloadable.
-    const chooser = page.waitForEvent('filechooser');
-    await page.getByTestId('composer-attach').click();
-    await (await chooser).setFiles(Object.values(files).map(media));
-    for (const type of Object.keys(files)) {
-      const line = customer.locator(
-        `[data-testid="sandbox-message"][data-direction="out"][data-type="${type}"]`,
-      );
-      await expect(line).toHaveCount(1);
-      const href = await line.getByTestId('sandbox-media-link').getAttribute('href');
-      const res = await customer.request.get(href!);
-      expect(res.status()).toBe(200);
-      expect((await res.body()).length).toBeGreaterThan(0);
-    }
-  } finally {
-    await customerContext.close();
+  // The operator sends the three together; the customer gets each as its kind, downloadable.
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('composer-attach').click();
+  await (await chooser).setFiles(Object.values(files).map(media));
+  for (const type of Object.keys(files)) {
+    const line = customer.locator(
+      `[data-testid="sandbox-message"][data-direction="out"][data-type="${type}"]`,
+    );
+    await expect(line).toHaveCount(1);
+    const href = await line.getByTestId('sandbox-media-link').getAttribute('href');
+    const res = await customer.request.get(href!);
+    expect(res.status()).toBe(200);
+    expect((await res.body()).length).toBeGreaterThan(0);
   }
 });
