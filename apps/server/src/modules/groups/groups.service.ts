@@ -12,7 +12,7 @@ import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { sortGroups, toGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 import { inTransaction } from '../../lib/tx.js';
-import { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../../realtime/seat-events.js';
 
 type DoGroup = CallRequest<'/v1/seat/chat/doGroup'>;
 
@@ -45,7 +45,7 @@ export async function groupListOf(
 export class GroupsService {
   constructor(
     private readonly db: Db,
-    private readonly events = new SeatEvents(),
+    private readonly events: SeatEvents,
   ) {}
 
   list(

@@ -21,7 +21,7 @@ import { messagesRepository } from './messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
-import { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../../realtime/seat-events.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
@@ -40,8 +40,8 @@ export class MessagesService {
     private readonly db: Db,
     private readonly config: Pick<Config, 'deleteForAllWindowMinutes'>,
     private readonly media: MediaService,
-    private readonly events = new SeatEvents(),
-    private readonly outbox: OutboxWriter | null = null,
+    private readonly events: SeatEvents,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
@@ -181,7 +181,7 @@ export class MessagesService {
         });
         await this.events.messageCreated(trx, seatId, this.present(message));
         // In the same transaction: an acknowledged message is always queued for its channel.
-        await this.outbox?.enqueue(trx, account.channel, {
+        await this.outbox.enqueue(trx, account.channel, {
           seat_id: seatId,
           msg_id: message.id,
           kind: 'message',
@@ -192,7 +192,7 @@ export class MessagesService {
         }
         return message;
       });
-      this.outbox?.notify();
+      this.outbox.notify();
       return this.present(row);
     } catch (err) {
       // The same id sent twice at once: the first insert won; answer with it.
@@ -358,7 +358,7 @@ export class MessagesService {
         const session = await sessionsRepository.findForSeat(trx, seatId, message.session_id);
         const account = session && (await accountsRepository.findByPhone(trx, session.send_phone));
         if (account) {
-          await this.outbox?.enqueue(trx, account.channel, {
+          await this.outbox.enqueue(trx, account.channel, {
             seat_id: seatId,
             msg_id: message.id,
             kind: 'delete',
@@ -379,7 +379,7 @@ export class MessagesService {
       }
       await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
-    if (input.scope === 'all') this.outbox?.notify();
+    if (input.scope === 'all') this.outbox.notify();
     return answer;
   }
 }

@@ -9,7 +9,7 @@ import type { SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
-import { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import type { GroupsService } from '../groups/groups.service.js';
@@ -59,7 +59,7 @@ export class SessionsService {
     private readonly db: Db,
     private readonly groups: GroupsService,
     private readonly urls: MediaUrls,
-    private readonly events = new SeatEvents(),
+    private readonly events: SeatEvents,
   ) {}
 
   /** One change of a chat and its events, together. */

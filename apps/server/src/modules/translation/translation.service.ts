@@ -9,7 +9,7 @@ import {
   type TranslationLanguageCode,
 } from '@parley/protocol';
 import { inTransaction } from '../../lib/tx.js';
-import { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../../realtime/seat-events.js';
 import type { Db } from '../../db/database.js';
 import type { TranslationMemoryTable } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/app-error.js';
@@ -78,7 +78,7 @@ export class TranslationService {
     private readonly db: Db,
     private readonly providers: TranslationProvider[],
     private readonly log: TranslationLog = { warn: () => {} },
-    private readonly events = new SeatEvents(),
+    private readonly events: SeatEvents,
   ) {}
 
   /**
