@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 import type { PlatformOutbound } from '@parley/protocol';
 import {
   checkSignature,
@@ -46,10 +46,9 @@ export async function startReceiver(
       res.end(JSON.stringify(status === 200 ? { external_id: `ext-${key}` } : { error: 'no' }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const base = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}/parley`,
+    url: `${base}/parley`,
     raw,
     delivered,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
