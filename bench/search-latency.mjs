@@ -554,7 +554,7 @@ async function main() {
   const target = opt.pg
     ? pgTarget(opt.pg, `parley_search_bench_${Date.now()}`)
     : { kind: 'sqlite', dataDir: mkdtempSync(path.join(os.tmpdir(), 'parley-bench-')) };
-  const env = { ...process.env, PARLEY_DEMO: 'off', LOG_LEVEL: 'warn', LOG_PRETTY: '0' };
+  const env = { ...process.env, PARLEY_DEMO: 'off', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' };
   delete env.DATABASE_URL;
   if (target.kind === 'sqlite') {
     env.PARLEY_DATA_DIR = target.dataDir;

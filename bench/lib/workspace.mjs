@@ -112,7 +112,7 @@ export async function createTarget(pgUrl) {
     ...process.env,
     PARLEY_DEMO: 'off',
     LOG_LEVEL: 'warn',
-    LOG_PRETTY: '0',
+    LOG_FORMAT: 'json',
     NODE_ENV: 'production',
   };
   delete env.DATABASE_URL;

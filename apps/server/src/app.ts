@@ -26,6 +26,7 @@ import { translationRoutes } from './modules/translation/translation.routes.js';
 import { telegramRoutes } from './modules/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
+import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerHealth } from './plugins/health.js';
 import { registerStatic } from './plugins/static.js';
@@ -57,15 +58,21 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(config.logPretty
+      ...(config.logFormat === 'pretty'
         ? {
             transport: {
               target: 'pino-pretty',
-              options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+              // The request line already says it all in its message.
+              options: {
+                translateTime: 'HH:MM:ss',
+                ignore: 'pid,hostname,reqId,method,path,status,code,ms',
+              },
             },
           }
         : {}),
     },
+    // One line per request instead of two (plugins/request-log.ts).
+    logController: new RequestLog(),
     // Large enough for a 4096-character message with room to spare.
     bodyLimit: 1024 * 1024,
   });
@@ -73,6 +80,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Order matters and is kept visible: errors, db, services, auth + calls, media, health,
   // static.
   registerErrorHandling(app);
+  registerRequestLog(app);
   const database = await registerDb(app, config);
   const bus = new RecordingEventBus();
   const services = await createServices(database.db, config, app.log, bus);

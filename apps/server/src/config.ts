@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { MEDIA_MAX_BYTES_DEFAULT, type MediaKind } from '@parley/protocol';
 
 export type DemoMode = 'auto' | 'on' | 'off';
+export type LogFormat = 'pretty' | 'json';
 
 export interface Config {
   port: number;
@@ -15,8 +16,8 @@ export interface Config {
   /** PostgreSQL schema to use (search_path); tests isolate each file in its own. */
   pgSchema: string | null;
   logLevel: string;
-  /** Human-readable logs (pino-pretty): LOG_PRETTY=1/0, else when stdout is a terminal. */
-  logPretty: boolean;
+  /** `pretty`: one readable line per event, for a person (default); `json`: pino's JSON lines. */
+  logFormat: LogFormat;
   tokenTtlHours: number;
   demo: DemoMode;
   webDir: string;
@@ -147,6 +148,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const logFormat = (env.LOG_FORMAT ?? 'pretty').trim() || 'pretty';
+  if (logFormat !== 'pretty' && logFormat !== 'json') {
+    throw new ConfigError(`LOG_FORMAT must be pretty or json (got "${logFormat}")`);
+  }
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL');
@@ -163,7 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     pgSchema: null,
     logLevel,
-    logPretty: env.LOG_PRETTY ? env.LOG_PRETTY === '1' : Boolean(process.stdout.isTTY),
+    logFormat,
     // Fractions allowed (e.g. 0.01 = 36 s) to try the expired-login flow by hand.
     tokenTtlHours: num(env, 'PARLEY_TOKEN_TTL_HOURS', 168, 0.001, 24 * 365, false),
     demo,

@@ -12,6 +12,7 @@ describe('config', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: null,
       logLevel: 'info',
+      logFormat: 'pretty',
       tokenTtlHours: 168,
       demo: 'auto',
       loginMaxFailures: 5,
@@ -53,6 +54,7 @@ describe('config', () => {
       { DATABASE_URL: 'mysql://x' },
       { PARLEY_LOGIN_MAX_FAILURES: '2.5' },
       { LOG_LEVEL: 'loud' },
+      { LOG_FORMAT: 'xml' },
       { PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '0' },
       { PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: '1.5' },
     ]) {

@@ -38,7 +38,7 @@ export async function createTestDatabaseConfig(
     databaseUrl: null,
     pgSchema: null,
     logLevel: 'silent',
-    logPretty: false,
+    logFormat: 'json',
     tokenTtlHours: 168,
     demo: 'off',
     webDir: path.join(dataDir, 'no-web'),

@@ -54,4 +54,102 @@ describe('the built server', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('prints, at the default level, one readable line per call and none for polls', async () => {
+    const run = await startBuilt({});
+    try {
+      const token = await run.login();
+      for (let i = 0; i < 3; i++) {
+        await fetch(`${run.url}/healthz`);
+        await run.call('/v1/seat/chat/getGroupList', token, { seat_id: 1, reply: 0 });
+        await fetch(`${run.url}/v1/sandbox/accounts`);
+      }
+      await run.call('/v1/seat/chat/login', null, { account: 'demo', password: 'wrong' });
+      const out = await run.stop();
+      const lines = out.split('\n').filter((l) => l.trim() !== '');
+      // Readable for a person: no JSON line.
+      expect(lines.filter((l) => l.trimStart().startsWith('{'))).toEqual([]);
+      // One line per call, saying what happened; nothing for the polls and health checks.
+      const logins = lines.filter((l) => l.includes('/v1/seat/chat/login'));
+      expect(logins).toHaveLength(2);
+      expect(logins[1]).toMatch(/POST \/v1\/seat\/chat\/login \d{3} 100005 [\d.]+ ms/);
+      expect(lines.filter((l) => /healthz|getGroupList|sandbox/.test(l))).toEqual([]);
+      expect(lines.filter((l) => /incoming request|request completed/.test(l))).toEqual([]);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it('prints JSON lines with LOG_FORMAT=json', async () => {
+    const run = await startBuilt({ LOG_FORMAT: 'json' });
+    try {
+      await run.login();
+      const out = await run.stop();
+      const lines = out.split('\n').filter((l) => l.trimStart().startsWith('{'));
+      const entries = lines.map((l) => JSON.parse(l) as { path?: string; msg: string });
+      const login = entries.filter((e) => e.path === '/v1/seat/chat/login');
+      expect(login).toHaveLength(1);
+      expect(login[0]).toMatchObject({ method: 'POST', status: 200 });
+    } finally {
+      await run.stop();
+    }
+  });
 });
+
+/** The built server on a fresh data directory, with the default log settings unless given. */
+async function startBuilt(env: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-main-'));
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PARLEY_DATA_DIR: dataDir,
+    ...env,
+  };
+  delete childEnv.LOG_LEVEL;
+  delete childEnv.LOG_FORMAT;
+  Object.assign(childEnv, env);
+  const child = spawn(process.execPath, [MAIN], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
+    child.stdout.on('data', () => {
+      const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const call = async (p: string, token: string | null, body: unknown) => {
+    const res = await fetch(`${url}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as { code: string; data: { token: string } };
+  };
+  return {
+    url,
+    call,
+    login: async () =>
+      (await call('/v1/seat/chat/login', null, { account: 'demo', password: 'parley-demo' })).data
+        .token,
+    /** SIGTERM, wait for the exit, and return everything it printed. */
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { CallPath } from '@parley/protocol';
+
+/** The group-list poll every console makes each 10 s: routine, not news. */
+const POLL_PATH: CallPath = '/v1/seat/chat/getGroupList';
+/** `{"code":"100005",...`: the envelope's code, read off the serialized answer's start. */
+const ENVELOPE_CODE = /^\{"code":"?(\d{3,6})/;
+const codes = new WeakMap<FastifyReply, string>();
+
+/**
+ * One log line per request, once it is answered, instead of Fastify's two (incoming,
+ * completed): method, path, HTTP status, the envelope's code when it is not a success, and
+ * the time taken. Polls, health checks, static files, media and the sandbox page's polls
+ * (every GET) log at debug, so the default level shows what a person needs.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    const path = request.url.split('?', 1)[0]!;
+    const code = codes.get(reply);
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const fields = { method: request.method, path, status: reply.statusCode, code, ms };
+    const line = `${request.method} ${path} ${reply.statusCode}${code ? ` ${code}` : ''} ${ms} ms`;
+    if (error) return request.log.error({ ...fields, err: error }, line);
+    const quiet = request.method === 'GET' || request.method === 'HEAD' || path === POLL_PATH;
+    request.log[quiet ? 'debug' : 'info'](fields, line);
+  }
+}
+
+/** Notes each answer's envelope code for the request's log line. */
+export function registerRequestLog(app: FastifyInstance) {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (typeof payload === 'string') {
+      const code = ENVELOPE_CODE.exec(payload)?.[1];
+      if (code && code !== '000000' && code !== '200') codes.set(reply, code);
+    }
+    return payload;
+  });
+}
