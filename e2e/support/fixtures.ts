@@ -60,6 +60,17 @@ function seatFactory(server: ParleyServer, workerIndex: number): () => Promise<S
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // The console runs under the server's Content-Security-Policy: any violation a page reports
+  // (a blocked script, style, image, media or connection) fails the test.
+  context: async ({ context }, use) => {
+    const violations: string[] = [];
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await use(context);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+
   parley: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {

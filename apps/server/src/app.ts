@@ -27,6 +27,7 @@ import { telegramRoutes } from './modules/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
 import { RequestLog, registerRequestLog } from './plugins/request-log.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerHealth } from './plugins/health.js';
 import { registerStatic } from './plugins/static.js';
@@ -73,14 +74,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     },
     // One line per request instead of two (plugins/request-log.ts).
     logController: new RequestLog(),
+    trustProxy: config.trustProxy,
     // Large enough for a 4096-character message with room to spare.
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, db, services, auth + calls, media, health,
+  // Order matters and is kept visible: errors, request log, security headers, db, services, auth + calls, media, health,
   // static.
   registerErrorHandling(app);
   registerRequestLog(app);
+  await registerSecurityHeaders(app);
   const database = await registerDb(app, config);
   const bus = new RecordingEventBus();
   const services = await createServices(database.db, config, app.log, bus);

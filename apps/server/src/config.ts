@@ -18,6 +18,8 @@ export interface Config {
   logLevel: string;
   /** `pretty`: one readable line per event, for a person (default); `json`: pino's JSON lines. */
   logFormat: LogFormat;
+  /** Fastify's trustProxy: whether X-Forwarded-* (client address, https) are believed. */
+  trustProxy: boolean | string;
   tokenTtlHours: number;
   demo: DemoMode;
   webDir: string;
@@ -139,6 +141,14 @@ function mediaCap(env: NodeJS.ProcessEnv, kind: MediaKind): number {
   return Math.round(num(env, name, MEDIA_MAX_BYTES_DEFAULT[kind] / MB, 0.001, 4096, false) * MB);
 }
 
+/** `1`/`true`: any proxy; an address list (`10.0.0.1,10.1.0.0/16`): those; unset: none. */
+function trustProxy(raw: string | undefined): boolean | string {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demo = (env.PARLEY_DEMO ?? 'auto').trim() || 'auto';
   if (demo !== 'auto' && demo !== 'on' && demo !== 'off') {
@@ -169,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgSchema: null,
     logLevel,
     logFormat,
+    trustProxy: trustProxy(env.PARLEY_TRUST_PROXY),
     // Fractions allowed (e.g. 0.01 = 36 s) to try the expired-login flow by hand.
     tokenTtlHours: num(env, 'PARLEY_TOKEN_TTL_HOURS', 168, 0.001, 24 * 365, false),
     demo,

@@ -39,6 +39,7 @@ export async function createTestDatabaseConfig(
     pgSchema: null,
     logLevel: 'silent',
     logFormat: 'json',
+    trustProxy: false,
     tokenTtlHours: 168,
     demo: 'off',
     webDir: path.join(dataDir, 'no-web'),
