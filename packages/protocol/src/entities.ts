@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { GROUP_NAME_MAX } from './limits.js';
 
-/** Ids are positive integers; times are Unix epoch milliseconds. */
-export const id = z.number().int().positive();
-export const epochMs = z.number().int().nonnegative();
+/**
+ * Ids are positive integers that fit PostgreSQL's `integer` (and SQLite's rowid); times are
+ * Unix epoch milliseconds up to the end of year 9999, which every browser's Date can show.
+ */
+export const ID_MAX = 2_147_483_647;
+export const EPOCH_MS_MAX = 253_402_300_799_999;
+export const id = z.number().int().positive().max(ID_MAX);
+export const epochMs = z.number().int().nonnegative().max(EPOCH_MS_MAX);
 
 /** A phone account or customer number: digits, optional leading +, 5-20 digits. */
 export const PHONE_PATTERN = /^\+?[0-9]{5,20}$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, messageStatus, messageType, phone } from './entities.js';
+import { epochMs, id, messageStatus, messageType, phone } from './entities.js';
 
 /**
  * The messaging platform's side of Parley (docs/platform-api.md): signed requests to
@@ -31,7 +31,7 @@ export const platformMessage = z.object({
     })
     .optional(),
   /** When the customer sent it (epoch ms); default: when Parley took it. */
-  sent_at: z.number().int().nonnegative().optional(),
+  sent_at: epochMs.optional(),
 });
 export type PlatformMessage = z.infer<typeof platformMessage>;
 

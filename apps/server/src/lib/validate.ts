@@ -1,5 +1,5 @@
 import { ERROR_CODES, ERROR_MESSAGES } from '@parley/protocol';
-import { AppError } from './app-error.js';
+import { AppError, invalidField } from './app-error.js';
 
 interface Issue {
   path: PropertyKey[];
@@ -18,8 +18,28 @@ export interface ParseOptions {
   phoneFormatFields?: readonly string[];
 }
 
-/** Parse a body with its protocol schema; 100001 names the first offending field. */
+/**
+ * The path of the first string (key or value) holding a character a database refuses:
+ * PostgreSQL stores no NUL in text or JSON, and SQLite's full-text query syntax breaks on it.
+ */
+function refusedTextPath(value: unknown, path: string[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, 'key'].join('.');
+    const found = refusedTextPath(child, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Parse a body with its protocol schema; 100001 names the first offending field. Every input
+ * of the service passes here, so text no database can store is refused here, once.
+ */
 export function parseBody<T>(schema: Schema, body: unknown, options: ParseOptions = {}): T {
+  const refused = refusedTextPath(body);
+  if (refused !== null) throw invalidField(refused, 'NUL characters are not allowed');
   const result = schema.safeParse(body ?? {});
   if (result.success || !result.error) return result.data as T;
   const fields = result.error.issues.map((issue) => ({

@@ -1,32 +1,13 @@
-import { RECENT_WINDOW_MS, type CallRequest, type CallResponse } from '@parley/protocol';
+import { z } from 'zod';
+import { RECENT_WINDOW_MS, id, type CallRequest, type CallResponse } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import { invalidField } from '../../lib/app-error.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { toAddressBookEntry } from './address-book.presenter.js';
 import { addressBookRepository, type BookKey } from './address-book.repository.js';
 
-/** Cursors are opaque to clients: base64url of [receiver_phone, session_id]. */
-export function encodeBookCursor(key: BookKey): string {
-  return Buffer.from(JSON.stringify([key.receiverPhone, key.id])).toString('base64url');
-}
-
-export function decodeBookCursor(cursor: string): BookKey {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      value[0].length <= 32 &&
-      Number.isSafeInteger(value[1]) &&
-      (value[1] as number) > 0
-    ) {
-      return { receiverPhone: value[0], id: value[1] as number };
-    }
-  } catch {
-    // fall through
-  }
-  throw invalidField('cursor', 'invalid cursor');
-}
+/** The address book's keyset: [receiver_phone, session_id]. */
+const bookKey = z.tuple([z.string().max(32), id]);
+const toBookKey = ([receiverPhone, id]: [string, number]): BookKey => ({ receiverPhone, id });
 
 export class AddressBookService {
   constructor(private readonly db: Db) {}
@@ -39,7 +20,7 @@ export class AddressBookService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/addressBook'>,
   ): Promise<CallResponse<'/v1/seat/chat/addressBook'>> {
-    const after = input.cursor ? decodeBookCursor(input.cursor) : null;
+    const after = input.cursor ? toBookKey(decodeCursor(input.cursor, bookKey)) : null;
     const filter = { seatId, keyword: input.keyword || undefined };
     const [rows, total] = await Promise.all([
       addressBookRepository.page(this.db, filter, after, input.page_size + 1),
@@ -52,9 +33,7 @@ export class AddressBookService {
       list: page.map((row) => toAddressBookEntry(row, recentSince)),
       total,
       next_cursor:
-        rows.length > input.page_size && last
-          ? encodeBookCursor({ receiverPhone: last.receiver_phone, id: last.id })
-          : null,
+        rows.length > input.page_size && last ? encodeCursor([last.receiver_phone, last.id]) : null,
     };
   }
 }

@@ -1,27 +1,13 @@
-import { RECENT_WINDOW_MS, type CallRequest, type CallResponse } from '@parley/protocol';
+import { z } from 'zod';
+import { RECENT_WINDOW_MS, id, type CallRequest, type CallResponse } from '@parley/protocol';
 import type { Db, DialectName } from '../../db/database.js';
-import { invalidField } from '../../lib/app-error.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { toSearchHits } from './search.presenter.js';
 import { searchRepository } from './search.repository.js';
 
-/** Cursors are opaque to clients: base64url of [last msg_id of the page]. */
-export function encodeSearchCursor(msgId: number): string {
-  return Buffer.from(JSON.stringify([msgId])).toString('base64url');
-}
-
-export function decodeSearchCursor(cursor: string): number {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 1 && Number.isSafeInteger(value[0])) {
-      const id = value[0] as number;
-      if (id > 0) return id;
-    }
-  } catch {
-    // fall through
-  }
-  throw invalidField('cursor', 'invalid cursor');
-}
+/** The search's keyset: [last msg_id of the page]. */
+const searchKey = z.tuple([id]);
 
 export class SearchService {
   constructor(
@@ -38,7 +24,7 @@ export class SearchService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/searchMessage'>,
   ): Promise<CallResponse<'/v1/seat/chat/searchMessage'>> {
-    const beforeId = input.cursor ? decodeSearchCursor(input.cursor) : null;
+    const beforeId = input.cursor ? decodeCursor(input.cursor, searchKey)[0] : null;
     const rows = await searchRepository.page(this.db, this.dialect, {
       seatId,
       keyword: input.keyword,
@@ -51,7 +37,7 @@ export class SearchService {
     const last = page[page.length - 1];
     return {
       list: toSearchHits(page, sessions, Date.now() - RECENT_WINDOW_MS, this.urls),
-      next_cursor: rows.length > input.page_size && last ? encodeSearchCursor(last.id) : null,
+      next_cursor: rows.length > input.page_size && last ? encodeCursor([last.id]) : null,
     };
   }
 }

@@ -1,10 +1,14 @@
 import {
   ERROR_CODES,
   RECENT_WINDOW_MS,
+  epochMs,
+  id,
   type CallRequest,
   type CallResponse,
 } from '@parley/protocol';
+import { z } from 'zod';
 import type { Db } from '../../db/database.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -30,29 +34,13 @@ function present(row: SessionRow) {
   return toSessionItem(row, Date.now() - RECENT_WINDOW_MS);
 }
 
-/** Cursors are opaque to clients: base64url of [is_top, latest_time, session_id]. */
-export function encodeCursor(key: SessionKey): string {
-  return Buffer.from(JSON.stringify([key.isTop, key.latestTime, key.id])).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): SessionKey {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 3 &&
-      value.every((n) => Number.isSafeInteger(n) && n >= 0)
-    ) {
-      const [isTop, latestTime, id] = value as number[];
-      return { isTop: isTop!, latestTime: latestTime!, id: id! };
-    }
-  } catch {
-    // fall through
-  }
-  throw new AppError(ERROR_CODES.PARAMETER_ERROR, 'Parameter error: cursor', {
-    fields: [{ path: 'cursor', message: 'invalid cursor' }],
-  });
-}
+/** The user list's keyset: [is_top, latest_time, session_id]. */
+const sessionKey = z.tuple([z.number().int().min(0).max(1), epochMs, id]);
+const toSessionKey = ([isTop, latestTime, id]: [number, number, number]): SessionKey => ({
+  isTop,
+  latestTime,
+  id,
+});
 
 export class SessionsService {
   constructor(
@@ -81,7 +69,7 @@ export class SessionsService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<CallResponse<'/v1/seat/chat/getGroupInfo'>> {
-    const after = input.cursor ? decodeCursor(input.cursor) : null;
+    const after = input.cursor ? toSessionKey(decodeCursor(input.cursor, sessionKey)) : null;
     await this.groups.requireGroup(seatId, input.group_id);
     const recentSince = Date.now() - RECENT_WINDOW_MS;
     const filter = {
@@ -103,7 +91,7 @@ export class SessionsService {
       total,
       next_cursor:
         rows.length > input.page_size && last
-          ? encodeCursor({ isTop: last.is_top, latestTime: last.latest_time, id: last.id })
+          ? encodeCursor([last.is_top, last.latest_time, last.id])
           : null,
     };
   }
