@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,10 @@ describe('the built server', () => {
       expect(body.data.token).toBeTruthy();
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(await health.json()).toEqual({ status: 'ok' });
+      // It holds bot tokens and the media signing secret: the server's user alone reads it.
+      for (const file of ['parley.db', 'parley.db-wal']) {
+        expect(statSync(path.join(dataDir, file)).mode & 0o777, file).toBe(0o600);
+      }
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -33,8 +33,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'pg';
   } else {
-    mkdirSync(config.dataDir, { recursive: true });
-    const sqlite = new SQLite(path.join(config.dataDir, 'parley.db'));
+    const file = path.join(config.dataDir, 'parley.db');
+    ownerOnly(config.dataDir, file);
+    const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
@@ -53,4 +54,15 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     throw err;
   }
   return { db, dialect, embedded: dialect === 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * The database holds Telegram bot tokens and the media signing secret: its directory and file
+ * are for the server's user alone (0700 / 0600), set on every start so an older install is
+ * mended too. SQLite gives its -wal and -shm files the database file's mode.
+ */
+function ownerOnly(dir: string, file: string) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
 }
