@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DECODE_MAX_PIXELS } from '../src/modules/media/media-images.js';
 import { UPLOAD_PATH } from '@parley/protocol';
 import { createSeat, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
@@ -359,5 +361,38 @@ describe('upload: file names', () => {
     expect(served.headers['content-disposition']).toBe(
       `attachment; filename="_____.pdf"; filename*=UTF-8''${encodeURIComponent('отчёт.pdf')}`,
     );
+  });
+});
+
+describe('images too large to decode', () => {
+  /** A tiny PNG whose header claims width x height (one flat colour compresses to little). */
+  const flatPng = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#8ab' } })
+      .png()
+      .toBuffer();
+
+  it('past the decode cap: kept with their dimensions, never decoded for a thumbnail', async () => {
+    for (const [width, height] of [
+      [7000, 5200], // 36 MP: was decoded (+90-130 MB a time)
+      [9000, 7000], // 63 MP: was refused as unreadable
+    ] as const) {
+      const content = await flatPng(width, height);
+      const res = await upload(t, seat.token, 'image', { name: 'big.png', content });
+      expect(res.code, res.raw).toBe('000000');
+      expect(res.data).toMatchObject({ width, height, thumb_url: null, size: content.length });
+      // The original still comes back for the browser to show.
+      const served = await fetchMedia(t, res.data.url);
+      expect(served.rawPayload.equals(content)).toBe(true);
+    }
+  });
+
+  it('under the cap (a 12 MP phone photo): a thumbnail as before', async () => {
+    expect(4032 * 3024).toBeLessThanOrEqual(DECODE_MAX_PIXELS);
+    const res = await upload(t, seat.token, 'image', {
+      name: 'phone.png',
+      content: await flatPng(4032, 3024),
+    });
+    expect(res.code, res.raw).toBe('000000');
+    expect(res.data.thumb_url).not.toBeNull();
   });
 });

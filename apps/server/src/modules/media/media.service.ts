@@ -201,7 +201,7 @@ export class MediaService {
 
     await this.storage.putFile(spooled.sha256, spooled.path);
     let thumbSha: string | null = null;
-    if (image) {
+    if (image?.thumb) {
       thumbSha = createHash('sha256').update(image.thumb).digest('hex');
       await this.storage.putBuffer(thumbSha, image.thumb);
     }
