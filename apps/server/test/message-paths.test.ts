@@ -286,4 +286,20 @@ describe('changes and their events commit together', () => {
       content: 'keep me',
     });
   });
+
+  it('a group change whose event cannot be recorded changes nothing', async () => {
+    const allow = await refuseEvents(seat.seatId);
+    try {
+      const res = await t.call(
+        '/v1/seat/chat/doGroup',
+        { type: 'add', group_name: 'Never made' },
+        seat.token,
+      );
+      expect(res.code).not.toBe('000000');
+    } finally {
+      await allow();
+    }
+    const list = await t.call('/v1/seat/chat/getGroupList', {}, seat.token);
+    expect(list.data.group_list.map((g) => g.group_name)).not.toContain('Never made');
+  });
 });
