@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { test, restartableTest, expect } from '../support/fixtures';
-import { login } from '../support/app';
+import { expectBadge, login, userItem } from '../support/app';
 import { bubble, customerPhone, openFreshChat, uniqueText } from '../support/chat';
+import { receiveChat } from '../support/chats';
 
 /**
  * Push: a customer's message (from another process: the CLI) reaches the open console by the
@@ -48,6 +49,45 @@ test('a customer message appears in the open chat and a new chat in the list, pu
   await expect(page).toHaveTitle(/^\(2\) /);
   await setVisibility(page, 'visible');
   await expect(page).not.toHaveTitle(/^\(\d+\) /);
+});
+
+test('"mark all read" in one console clears the chat list badges of another console of the seat, pushed', async ({
+  page,
+  browser,
+  parley: server,
+  freshSeat,
+}) => {
+  const a = await receiveChat(server, freshSeat, ['a1', 'a2']);
+  const b = await receiveChat(server, freshSeat, ['b1']);
+  await login(page, freshSeat.account, freshSeat.password);
+
+  // A second console of the same seat (another browser), its push socket up.
+  const context = await browser.newContext({ baseURL: server.url });
+  const other = await context.newPage();
+  let socketReady = false;
+  other.on('websocket', (ws) =>
+    ws.on('framereceived', (f) => {
+      if (String(f.payload).includes('"kind":"ready"')) socketReady = true;
+    }),
+  );
+  await login(other, freshSeat.account, freshSeat.password);
+  await expect.poll(() => socketReady).toBe(true);
+  await expectBadge(userItem(other, a.session_id).getByTestId('user-unread'), 2);
+  await expectBadge(userItem(other, b.session_id).getByTestId('user-unread'), 1);
+  // From here the second console's chat list cannot be refreshed by its poll: only the push
+  // can clear its badges.
+  await other.route('**/v1/seat/chat/getGroupInfo', (route) => route.abort());
+
+  await page.getByTestId('read-all').click();
+  await page.getByTestId('read-all-confirm').getByTestId('confirm-ok').click();
+  await expectBadge(page.getByTestId('total-unread'), 0);
+
+  await expectBadge(other.getByTestId('user-unread'), 0);
+  await expectBadge(other.getByTestId('total-unread'), 0);
+  await expectBadge(other.getByTestId('group-unread'), 0);
+  await expect(userItem(other, a.session_id)).toBeVisible();
+  await expect(userItem(other, b.session_id)).toBeVisible();
+  await context.close();
 });
 
 test('a message that arrives before the push socket is up is not lost: the first connection refetches', async ({

@@ -114,6 +114,29 @@ test('a customer and the operator chat through the bridge: text, images, ticks, 
   await expect(bubble(page, refused)).toHaveCount(0);
 });
 
+test('a chat the operator adds: its greeting reaches the customer, and shows read', async ({
+  page,
+  customer,
+  freshSeat,
+}) => {
+  const number = customerPhone();
+  await login(page, freshSeat.account, freshSeat.password);
+  await openSandbox(customer, freshSeat.phone, number);
+
+  const greeting = uniqueText('Hello from Parley, how can we help');
+  await page.getByTestId('add-chat-open').click();
+  await page.getByTestId('add-chat-number').fill(number);
+  await page.getByTestId('add-chat-greeting').fill(greeting);
+  await page.getByTestId('add-chat-submit').click();
+  await expect(page.getByTestId('add-chat-dialog')).toHaveCount(0);
+
+  const line = customer.getByTestId('sandbox-message').filter({ hasText: greeting });
+  await expect(line).toHaveAttribute('data-direction', 'out');
+  await expect(customer.getByTestId('sandbox-message')).toHaveCount(1);
+  // The customer's page shows it: the operator's tick on the greeting becomes "read".
+  await expect(bubble(page, greeting)).toHaveAttribute('data-status', 'read');
+});
+
 test('audio, video and a file go both ways through the bridge, each as its kind', async ({
   page,
   customer,

@@ -93,7 +93,7 @@ export async function createServices(
     accounts: new AccountsService(db),
     groups,
     translation: new TranslationService(db, createProviders(config.translation), log, events),
-    sessions: new SessionsService(db, groups, urls, events),
+    sessions: new SessionsService(db, groups, urls, events, messages),
     messages,
     quickReplies: new QuickRepliesService(db, media),
     media,

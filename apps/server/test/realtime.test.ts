@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run.js';
 import { authRepository } from '../src/modules/auth/auth.repository.js';
-import { createChat, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { createChat, createGroup, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { PushClient } from './ws-client.js';
 
@@ -234,6 +234,49 @@ describe('each change reaches its own seat only', () => {
             (e.data as { session: { session_id: number } }).session.session_id === bChat.sessionId,
         ),
     ).toBe(false);
+  });
+
+  it('one-click read tells every console of the seat which chats are read, with the counts', async () => {
+    const seat = await createSeat(t, 'rt-read-all');
+    const leads = await createGroup(t, seat, 'Leads');
+    const a = await createChat(t.db, seat, { unread: 2 });
+    const b = await createChat(t.db, seat, { unread: 1, groupId: leads });
+    const c = await createChat(t.db, seat, { unread: 3 });
+    const read = await createChat(t.db, seat);
+    // Two consoles of the same seat: the one that clicks and another one.
+    const { client: other } = await consoleOf(seat);
+
+    // One group first: only its chats.
+    const one = await t.call('/v1/seat/chat/oneClickRead', { group_id: leads }, seat.token);
+    expect(one.data).toEqual({ cleared: 1 });
+    const first = await other.waitForEvent('sessions.read');
+    expect(first.data).toEqual({ session_ids: [b.sessionId] });
+    await other.waitForEvent('groups.changed', (d) => d.un_read_count === 5);
+
+    const all = await t.call('/v1/seat/chat/oneClickRead', {}, seat.token);
+    expect(all.data).toEqual({ cleared: 5 });
+    const second = await other.waitForEvent(
+      'sessions.read',
+      (d) => !d.session_ids.includes(b.sessionId),
+    );
+    const ids = (second.data as { session_ids: number[] }).session_ids;
+    expect([...ids].sort()).toEqual([a.sessionId, c.sessionId].sort());
+    expect(ids).not.toContain(read.sessionId);
+    await other.waitForEvent('groups.changed', (d) => d.un_read_count === 0);
+
+    // Nothing left to read: nothing is pushed.
+    const count = other.events().length;
+    expect((await t.call('/v1/seat/chat/oneClickRead', {}, seat.token)).data).toEqual({
+      cleared: 0,
+    });
+    await t.call('/v1/seat/chat/set_remark', { session_id: a.sessionId, remark: 'x' }, seat.token);
+    await other.waitForEvent('session.updated', (d) => d.session.remark === 'x');
+    expect(
+      other
+        .events()
+        .slice(count)
+        .map((e) => e.type),
+    ).toEqual(['session.updated']);
   });
 
   it('brings a message the CLI received (another process) to the open console', async () => {

@@ -131,6 +131,33 @@ describe('customer sandbox', () => {
     );
   });
 
+  it("a new chat's greeting reaches the sandbox customer, once", async () => {
+    const customer = nextPhone('+4481');
+    const added = await t.call(
+      '/v1/seat/chat/addSession',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        greeting: 'Hello from Parley, can we help?',
+        client_msg_id: 'sandbox-greeting-0001',
+      },
+      seat.token,
+    );
+    expect(added.code, added.raw).toBe('000000');
+    await until(async () =>
+      expect((await chatOf(customer)).map((e) => [e.direction, e.content])).toEqual([
+        ['out', 'Hello from Parley, can we help?'],
+      ]),
+    );
+    // The customer's page showed it: the operator sees it read.
+    await until(async () =>
+      expect((await record(customer))[0]).toMatchObject({
+        msg_id: added.data.message.msg_id,
+        status: 'read',
+      }),
+    );
+  });
+
   it('a blocked chat: the customer sees the message refused', async () => {
     const customer = nextPhone('+4481');
     await sandboxSend({ account: seat.phones[0], customer, content: 'first' });

@@ -112,6 +112,35 @@ describe('operator messages reach the customer on Telegram', () => {
     expect(tg.bot(botToken).sent).toHaveLength(2);
   });
 
+  it('a chat added again with a greeting: the greeting reaches the customer on Telegram, once', async () => {
+    const { seat, botToken, user, customer } = await customerChat('tg-greet');
+    const sessionId = (await record(seat, customer)).data.list[0]!.session_id;
+    // The operator deleted the chat; the bot knows the customer, so it can start it again.
+    await t.call('/v1/seat/chat/delSession', { session_id: sessionId }, seat.token);
+    const added = await t.call(
+      '/v1/seat/chat/addSession',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        greeting: 'Hello again from the console',
+        client_msg_id: `tg-greet-${process.pid}`,
+      },
+      seat.token,
+    );
+    expect(added.code, added.raw).toBe('000000');
+    await vi.waitFor(
+      () =>
+        expect(tg.bot(botToken).sent).toEqual([
+          expect.objectContaining({
+            method: 'sendMessage',
+            chat_id: String(user.id),
+            text: 'Hello again from the console',
+          }),
+        ]),
+      { timeout: 15_000, interval: 25 },
+    );
+  });
+
   it('a rate limit is waited out and sent once; a user who blocked the bot marks it failed', async () => {
     const { seat, botToken, user, customer } = await customerChat('tg-e2e-err');
     tg.failNext('sendMessage', {

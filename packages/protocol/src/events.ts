@@ -24,6 +24,11 @@ export const EVENT_PAYLOADS = {
   /** A chat changed: moved, pinned, blocked or unblocked, remark, language, read. */
   'session.updated': z.object({ session: sessionItem }),
   'session.deleted': z.object({ session_id: id }),
+  /**
+   * Chats read at once (oneClickRead, from any console of the seat): these chats' unread
+   * counts are now 0. The group list's counts come in the groups.changed that follows.
+   */
+  'sessions.read': z.object({ session_ids: z.array(id) }),
   /** The seat's groups or unread counts changed: the group list as getGroupList answers it. */
   'groups.changed': z.object({
     group_list: z.array(group),

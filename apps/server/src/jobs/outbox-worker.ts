@@ -88,10 +88,11 @@ export class OutboxWorker extends WorkerLoop {
       result = { ok: false, retryable: true, error: (err as Error).message };
     }
     if (result.ok) {
-      await outboxRepository.finish(this.db, row.id, 'done', null);
+      // The message's status first: a row seen done has its delivery recorded.
       if (row.kind === 'message') {
         await this.setStatus(row, 'sent', result.externalId);
       }
+      await outboxRepository.finish(this.db, row.id, 'done', null);
       return;
     }
     if (result.retryable && row.attempts < this.options.maxAttempts) {

@@ -53,6 +53,13 @@ export class SeatEvents {
     return this.bus.publish(db, seatId, 'session.deleted', { session_id: sessionId });
   }
 
+  /** These chats were read at once (their unread counts are now 0). */
+  async sessionsRead(db: Db, seatId: number, sessionIds: number[]): Promise<void> {
+    if (sessionIds.length > 0) {
+      await this.bus.publish(db, seatId, 'sessions.read', { session_ids: sessionIds });
+    }
+  }
+
   /** The group list with its unread counts, as getGroupList answers it without a filter. */
   async groupsChanged(db: Db, seatId: number): Promise<void> {
     await this.bus.publish(db, seatId, 'groups.changed', await groupListOf(db, seatId, false));

@@ -55,29 +55,20 @@ export class GroupsService {
     return groupListOf(this.db, seatId, input.reply === 1);
   }
 
-  async requireGroup(seatId: number, groupId: number): Promise<GroupRow> {
-    const group = await groupsRepository.findForSeat(this.db, seatId, groupId);
+  async requireGroup(seatId: number, groupId: number, db: Db = this.db): Promise<GroupRow> {
+    const group = await groupsRepository.findForSeat(db, seatId, groupId);
     if (!group) throw notFound();
     return group;
   }
 
+  /** The change and the group list it leaves (groups.changed) commit together. */
   async doGroup(seatId: number, input: DoGroup): Promise<CallResponse<'/v1/seat/chat/doGroup'>> {
-    const answer = await this.changeGroup(seatId, input);
-    // A snapshot of the list after the change (a lost one is made good by the client's poll).
-    await this.events.groupsChanged(this.db, seatId);
-    return answer;
-  }
-
-  private async changeGroup(seatId: number, input: DoGroup) {
     try {
-      switch (input.type) {
-        case 'add':
-          return await this.add(seatId, input.group_name);
-        case 'edit':
-          return await this.rename(seatId, input.group_id, input.group_name);
-        case 'del':
-          return await this.remove(seatId, input.group_id);
-      }
+      return await inTransaction(this.db, async (trx) => {
+        const answer = await this.changeGroup(trx, seatId, input);
+        await this.events.groupsChanged(trx, seatId);
+        return answer;
+      });
     } catch (err) {
       // Two racing creates of the same name: the unique index decides.
       if (isUniqueViolation(err)) throw new AppError(ERROR_CODES.DATA_EXISTS);
@@ -85,11 +76,22 @@ export class GroupsService {
     }
   }
 
-  private async add(seatId: number, name: string) {
-    if (await groupsRepository.findByName(this.db, seatId, name)) {
+  private changeGroup(trx: Db, seatId: number, input: DoGroup) {
+    switch (input.type) {
+      case 'add':
+        return this.add(trx, seatId, input.group_name);
+      case 'edit':
+        return this.rename(trx, seatId, input.group_id, input.group_name);
+      case 'del':
+        return this.remove(trx, seatId, input.group_id);
+    }
+  }
+
+  private async add(trx: Db, seatId: number, name: string) {
+    if (await groupsRepository.findByName(trx, seatId, name)) {
       throw new AppError(ERROR_CODES.DATA_EXISTS);
     }
-    const row = await groupsRepository.insert(this.db, {
+    const row = await groupsRepository.insert(trx, {
       seat_id: seatId,
       name,
       type: 'custom',
@@ -98,37 +100,34 @@ export class GroupsService {
     return { group: toGroup(row, 0), moved_sessions: 0 };
   }
 
-  private async rename(seatId: number, groupId: number, name: string) {
-    const group = await this.requireGroup(seatId, groupId);
+  private async rename(trx: Db, seatId: number, groupId: number, name: string) {
+    const group = await this.requireGroup(seatId, groupId, trx);
     if (group.type !== 'custom') throw forbidden();
-    const same = await groupsRepository.findByName(this.db, seatId, name);
+    const same = await groupsRepository.findByName(trx, seatId, name);
     if (same && same.id !== group.id) throw new AppError(ERROR_CODES.DATA_EXISTS);
-    await groupsRepository.rename(this.db, group.id, name);
+    await groupsRepository.rename(trx, group.id, name);
     return {
-      group: toGroup({ ...group, name }, await this.unreadOf(seatId, group.id)),
+      group: toGroup({ ...group, name }, await this.unreadOf(trx, seatId, group.id)),
       moved_sessions: 0,
     };
   }
 
   /** Its chats move to Ungrouped and the group goes, together or not at all. */
-  private async remove(seatId: number, groupId: number) {
-    const group = await this.requireGroup(seatId, groupId);
+  private async remove(trx: Db, seatId: number, groupId: number) {
+    const group = await this.requireGroup(seatId, groupId, trx);
     if (group.type !== 'custom') throw forbidden();
-    const { ungrouped, moved } = await inTransaction(this.db, async (trx) => {
-      const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
-      if (!ungrouped) throw new Error(`seat ${seatId} has no Ungrouped group`);
-      const moved = await sessionsRepository.moveGroup(trx, seatId, group.id, ungrouped.id);
-      await groupsRepository.delete(trx, group.id);
-      return { ungrouped, moved };
-    });
+    const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
+    if (!ungrouped) throw new Error(`seat ${seatId} has no Ungrouped group`);
+    const moved = await sessionsRepository.moveGroup(trx, seatId, group.id, ungrouped.id);
+    await groupsRepository.delete(trx, group.id);
     return {
-      group: toGroup(ungrouped, await this.unreadOf(seatId, ungrouped.id)),
+      group: toGroup(ungrouped, await this.unreadOf(trx, seatId, ungrouped.id)),
       moved_sessions: moved,
     };
   }
 
-  private async unreadOf(seatId: number, groupId: number): Promise<number> {
-    const rows = await groupsRepository.unreadByGroup(this.db, seatId, 0, false, groupId);
+  private async unreadOf(db: Db, seatId: number, groupId: number): Promise<number> {
+    const rows = await groupsRepository.unreadByGroup(db, seatId, 0, false, groupId);
     return rows[0]?.unread ?? 0;
   }
 
@@ -138,9 +137,11 @@ export class GroupsService {
   ): Promise<CallResponse<'/v1/seat/chat/oneClickRead'>> {
     if (input.group_id !== undefined) await this.requireGroup(seatId, input.group_id);
     const cleared = await inTransaction(this.db, async (trx) => {
-      const n = await sessionsRepository.clearUnreadForSeat(trx, seatId, input.group_id);
-      if (n > 0) await this.events.groupsChanged(trx, seatId);
-      return n;
+      const read = await sessionsRepository.clearUnreadForSeat(trx, seatId, input.group_id);
+      // Every console of the seat drops these chats' badges at once, not at its next poll.
+      await this.events.sessionsRead(trx, seatId, read.sessionIds);
+      if (read.sessionIds.length > 0) await this.events.groupsChanged(trx, seatId);
+      return read.messages;
     });
     return { cleared };
   }

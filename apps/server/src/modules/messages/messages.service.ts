@@ -10,7 +10,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import type { MessageRow } from '../../db/schema.js';
+import type { MessageRow, SessionRow } from '../../db/schema.js';
+import type { ChannelName } from '../../channels/channel.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { toStoredMedia } from '../media/media.presenter.js';
@@ -18,7 +19,7 @@ import type { MediaService } from '../media/media.service.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
-import { inTransaction } from '../../lib/tx.js';
+import { afterCommit, inTransaction } from '../../lib/tx.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
@@ -34,6 +35,19 @@ export const MESSAGE_MEDIA: Record<Exclude<MessageType, 'text'>, readonly MediaK
   file: ['image', 'audio', 'video', 'file'],
 };
 const ANY_KIND = MESSAGE_MEDIA.file;
+
+/** An operator's message as MessagesService.createOutgoing takes it (the rules are checked). */
+export interface OutgoingMessage {
+  session: SessionRow & { group_type: string };
+  /** The channel of the chat's account: the outbox row goes to its adapter. */
+  channel: ChannelName;
+  clientMsgId: string;
+  type: MessageType;
+  content: string;
+  originalContent?: string | null | undefined;
+  media: Awaited<ReturnType<MediaService['ownedFor']>> | null;
+  at: number;
+}
 
 export class MessagesService {
   constructor(
@@ -124,6 +138,106 @@ export class MessagesService {
     };
   }
 
+  /**
+   * The one way an operator's message is created (a reply, addSession's greeting, a batch
+   * item), inside the caller's transaction after the caller checked its rules: the message,
+   * the chat's latest activity, its events and its outbox row commit together, so a message
+   * the API acknowledged always reaches its channel. A Telegram link moves the chat to TG link
+   * pushed.
+   */
+  async createOutgoing(trx: Db, out: OutgoingMessage): Promise<MessageRow> {
+    const { session } = out;
+    const message = await messagesRepository.insert(trx, {
+      session_id: session.id,
+      seat_id: session.seat_id,
+      client_msg_id: out.clientMsgId,
+      direction: 'out',
+      type: out.type,
+      content: out.content,
+      original_content: out.originalContent?.trim() ? out.originalContent : null,
+      media: out.media ? JSON.stringify(toStoredMedia(out.media)) : null,
+      media_id: out.media?.media_id ?? null,
+      status: 'sent',
+      created_at: out.at,
+      deleted_for_me: 0,
+      deleted_for_all: 0,
+    });
+    // A Telegram link invites the customer over: the chat moves to TG link pushed.
+    let moved = false;
+    if (
+      session.group_type !== 'tg_link_pushed' &&
+      (hasTelegramLink(out.content) || hasTelegramLink(out.originalContent))
+    ) {
+      const pushed = await groupsRepository.findByType(trx, session.seat_id, 'tg_link_pushed');
+      if (pushed) {
+        await sessionsRepository.update(trx, session.seat_id, session.id, { group_id: pushed.id });
+        moved = true;
+      }
+    }
+    await sessionsRepository.recordOutgoing(trx, session.id, {
+      time: out.at,
+      preview: previewOf(out.type, out.content),
+      type: out.type,
+    });
+    await this.events.messageCreated(trx, session.seat_id, this.present(message));
+    if (
+      await this.outbox.enqueue(trx, out.channel, {
+        seat_id: session.seat_id,
+        msg_id: message.id,
+        kind: 'message',
+      })
+    ) {
+      afterCommit(trx, () => this.outbox.notify());
+    }
+    if (moved) {
+      await this.events.sessionUpdated(trx, session.seat_id, session.id);
+      await this.events.groupsChanged(trx, session.seat_id);
+    }
+    return message;
+  }
+
+  /**
+   * The one way a message is retracted ("deleted for all"), inside the caller's transaction:
+   * by the seat (del_message: the customer's channel is told through the outbox) or by the
+   * channel (the customer deleted it there: nothing to tell). Its content goes, the chat's
+   * preview follows, and the events commit with the change.
+   */
+  async retract(trx: Db, message: MessageRow, by: 'seat' | 'channel'): Promise<void> {
+    const seatId = message.seat_id;
+    await messagesRepository.deleteForAll(trx, message.id);
+    if (by === 'seat') {
+      const session = await sessionsRepository.findForSeat(trx, seatId, message.session_id);
+      const account = session && (await accountsRepository.findByPhone(trx, session.send_phone));
+      if (
+        account &&
+        (await this.outbox.enqueue(trx, account.channel, {
+          seat_id: seatId,
+          msg_id: message.id,
+          kind: 'delete',
+        }))
+      ) {
+        afterCommit(trx, () => this.outbox.notify());
+      }
+    }
+    await this.refreshLastMessage(trx, message.session_id);
+    const retracted = await messagesRepository.findForSeat(trx, seatId, message.id);
+    // Hidden for this seat already: its consoles no longer hold it.
+    if (retracted && retracted.deleted_for_me === 0) {
+      await this.events.messageUpdated(trx, seatId, this.present(retracted));
+    }
+    await this.events.sessionUpdated(trx, seatId, message.session_id);
+  }
+
+  /** The chat's preview follows its newest message still shown. */
+  private async refreshLastMessage(trx: Db, sessionId: number): Promise<void> {
+    const latest = await messagesRepository.latestShown(trx, sessionId);
+    await sessionsRepository.setLastMessage(trx, sessionId, {
+      last_direction: latest?.direction ?? null,
+      last_type: latest?.type ?? null,
+      last_preview: latest ? previewOf(latest.type, latest.content) : null,
+    });
+  }
+
   /** Sent once per (seat, client_msg_id): a retry gets the stored message back. */
   async send(
     seatId: number,
@@ -144,55 +258,19 @@ export class MessagesService {
     if (session.blocked === 1 || session.group_type === 'blocked') throw forbidden();
     const media = await this.mediaFor(this.db, seatId, input.type, input.media_id);
 
-    const now = Date.now();
     try {
-      const row = await inTransaction(this.db, async (trx) => {
-        const message = await messagesRepository.insert(trx, {
-          session_id: session.id,
-          seat_id: seatId,
-          client_msg_id: input.client_msg_id,
-          direction: 'out',
+      const row = await inTransaction(this.db, (trx) =>
+        this.createOutgoing(trx, {
+          session,
+          channel: account.channel,
+          clientMsgId: input.client_msg_id,
           type: input.type,
           content: input.content,
-          original_content: input.original_content?.trim() ? input.original_content : null,
-          media: media ? JSON.stringify(toStoredMedia(media)) : null,
-          media_id: media?.media_id ?? null,
-          status: 'sent',
-          created_at: now,
-          deleted_for_me: 0,
-          deleted_for_all: 0,
-        });
-        // A Telegram link invites the customer over: the chat moves to TG link pushed.
-        let moved = false;
-        if (
-          session.group_type !== 'tg_link_pushed' &&
-          (hasTelegramLink(input.content) || hasTelegramLink(input.original_content))
-        ) {
-          const pushed = await groupsRepository.findByType(trx, seatId, 'tg_link_pushed');
-          if (pushed) {
-            await sessionsRepository.update(trx, seatId, session.id, { group_id: pushed.id });
-            moved = true;
-          }
-        }
-        await sessionsRepository.recordOutgoing(trx, session.id, {
-          time: now,
-          preview: previewOf(input.type, input.content),
-          type: input.type,
-        });
-        await this.events.messageCreated(trx, seatId, this.present(message));
-        // In the same transaction: an acknowledged message is always queued for its channel.
-        await this.outbox.enqueue(trx, account.channel, {
-          seat_id: seatId,
-          msg_id: message.id,
-          kind: 'message',
-        });
-        if (moved) {
-          await this.events.sessionUpdated(trx, seatId, session.id);
-          await this.events.groupsChanged(trx, seatId);
-        }
-        return message;
-      });
-      this.outbox.notify();
+          originalContent: input.original_content,
+          media,
+          at: Date.now(),
+        }),
+      );
       return this.present(row);
     } catch (err) {
       // The same id sent twice at once: the first insert won; answer with it.
@@ -352,34 +430,12 @@ export class MessagesService {
       }
     }
     await inTransaction(this.db, async (trx) => {
-      if (input.scope === 'me') await messagesRepository.hideForMe(trx, message.id);
-      else {
-        await messagesRepository.deleteForAll(trx, message.id);
-        const session = await sessionsRepository.findForSeat(trx, seatId, message.session_id);
-        const account = session && (await accountsRepository.findByPhone(trx, session.send_phone));
-        if (account) {
-          await this.outbox.enqueue(trx, account.channel, {
-            seat_id: seatId,
-            msg_id: message.id,
-            kind: 'delete',
-          });
-        }
-      }
-      const latest = await messagesRepository.latestShown(trx, message.session_id);
-      await sessionsRepository.setLastMessage(trx, message.session_id, {
-        last_direction: latest?.direction ?? null,
-        last_type: latest?.type ?? null,
-        last_preview: latest ? previewOf(latest.type, latest.content) : null,
-      });
-      if (input.scope === 'me') {
-        await this.events.messageDeleted(trx, seatId, message.session_id, message.id);
-      } else {
-        const retracted = await messagesRepository.findForSeat(trx, seatId, message.id);
-        if (retracted) await this.events.messageUpdated(trx, seatId, this.present(retracted));
-      }
+      if (input.scope === 'all') return this.retract(trx, message, 'seat');
+      await messagesRepository.hideForMe(trx, message.id);
+      await this.refreshLastMessage(trx, message.session_id);
+      await this.events.messageDeleted(trx, seatId, message.session_id, message.id);
       await this.events.sessionUpdated(trx, seatId, message.session_id);
     });
-    if (input.scope === 'all') this.outbox.notify();
     return answer;
   }
 }

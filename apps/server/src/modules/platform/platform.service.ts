@@ -16,10 +16,7 @@ import { parseBody } from '../../lib/validate.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { MediaService } from '../media/media.service.js';
-import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
-import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
-import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { checkSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './platform-signature.js';
 import { platformRepository } from './platform.repository.js';
 
@@ -200,24 +197,8 @@ export class PlatformService {
     const message = await platformRepository.messageWithChat(this.db, seen.msg_id);
     if (!message) throw notFound();
     if (message.deleted_for_all === 1) return { msg_id: message.id };
-    const row = await inTransaction(this.db, async (trx) => {
-      await messagesRepository.deleteForAll(trx, message.id);
-      const latest = await messagesRepository.latestShown(trx, message.session_id);
-      await sessionsRepository.setLastMessage(trx, message.session_id, {
-        last_direction: latest?.direction ?? null,
-        last_type: latest?.type ?? null,
-        last_preview: latest ? previewOf(latest.type, latest.content) : null,
-      });
-      return trx
-        .selectFrom('messages')
-        .selectAll()
-        .where('id', '=', message.id)
-        .executeTakeFirstOrThrow();
-    });
-    if (row.deleted_for_me === 0) {
-      await this.events.messageUpdated(this.db, row.seat_id, toChatMessage(row, this.media.urls));
-    }
-    await this.events.sessionUpdated(this.db, row.seat_id, row.session_id);
+    // The same retraction as the seat's own, minus telling the channel (it told us).
+    await inTransaction(this.db, (trx) => this.messages.retract(trx, message, 'channel'));
     return { msg_id: message.id };
   }
 }

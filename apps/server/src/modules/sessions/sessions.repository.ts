@@ -172,8 +172,12 @@ export const sessionsRepository = {
       .execute();
   },
 
-  /** Returns the number of unread messages cleared. */
-  async clearUnreadForSeat(db: Db, seatId: number, groupId?: number): Promise<number> {
+  /** Clears the unread chats of a seat (of one group); answers the messages and chats read. */
+  async clearUnreadForSeat(
+    db: Db,
+    seatId: number,
+    groupId?: number,
+  ): Promise<{ messages: number; sessionIds: number[] }> {
     let sum = db
       .selectFrom('sessions')
       .select((eb) => eb.fn.sum<number>('un_read_count').as('n'))
@@ -188,8 +192,8 @@ export const sessionsRepository = {
       update = update.where('group_id', '=', groupId);
     }
     const { n } = await sum.executeTakeFirstOrThrow();
-    await update.execute();
-    return Number(n ?? 0);
+    const read = await update.returning('id').execute();
+    return { messages: Number(n ?? 0), sessionIds: read.map((r) => r.id) };
   },
 
   async moveGroup(db: Db, seatId: number, fromGroup: number, toGroup: number): Promise<number> {

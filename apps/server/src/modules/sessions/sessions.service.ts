@@ -20,6 +20,7 @@ import type { GroupsService } from '../groups/groups.service.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
+import type { MessagesService } from '../messages/messages.service.js';
 import { telegramRepository } from '../telegram/telegram.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository, type SessionKey } from './sessions.repository.js';
@@ -48,6 +49,7 @@ export class SessionsService {
     private readonly groups: GroupsService,
     private readonly urls: MediaUrls,
     private readonly events: SeatEvents,
+    private readonly messages: MessagesService,
   ) {}
 
   /** One change of a chat and its events, together. */
@@ -251,23 +253,22 @@ export class SessionsService {
           customer_language: null,
           blocked: 0,
         });
-        const message = await messagesRepository.insert(trx, {
-          session_id: session.id,
-          seat_id: seatId,
-          client_msg_id: input.client_msg_id,
-          direction: 'out',
+        await this.events.sessionCreated(trx, seatId, session.id);
+        // The greeting is an operator's message like any other: stored, queued for the
+        // customer's channel and pushed, with the chat, in this transaction.
+        const message = await this.messages.createOutgoing(trx, {
+          session: { ...session, group_type: ungrouped.type },
+          channel: account.channel,
+          clientMsgId: input.client_msg_id,
           type: 'text',
           content: input.greeting,
           media: null,
-          status: 'sent',
-          created_at: now,
-          deleted_for_me: 0,
-          deleted_for_all: 0,
+          at: now,
         });
-        await this.events.sessionCreated(trx, seatId, session.id);
-        await this.events.messageCreated(trx, seatId, toChatMessage(message, this.urls));
         await this.events.groupsChanged(trx, seatId);
-        return { session, message };
+        // As it now is (a Telegram link in the greeting moved it to TG link pushed).
+        const stored = await sessionsRepository.findForSeat(trx, seatId, session.id);
+        return { session: stored ?? session, message };
       });
       return { session: present(session), message: toChatMessage(message, this.urls) };
     } catch (err) {

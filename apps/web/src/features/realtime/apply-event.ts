@@ -4,7 +4,11 @@ import { writeItem } from '../../lib/storage';
 import { appendServerMessage, chatKey, type ChatData } from '../chat/api/chat-queries';
 import { appendToChatWindows } from '../chat/api/chat-window-query';
 import { groupListKey } from '../groups/api/group-queries';
-import { applySessionRemoved, applySessionUpdate } from '../session-actions/api/session-cache';
+import {
+  applySessionRemoved,
+  applySessionsRead,
+  applySessionUpdate,
+} from '../session-actions/api/session-cache';
 
 /** Any cached form of a chat (the record, a window at a search hit): pages of messages. */
 interface MessagePages {
@@ -89,6 +93,11 @@ export function applyEvent(qc: QueryClient, event: PushEvent, effects: EventEffe
     case 'session.deleted': {
       const { session_id } = event.data as EventPayload<'session.deleted'>;
       applySessionRemoved(qc, session_id, PUSHED);
+      return;
+    }
+    case 'sessions.read': {
+      const { session_ids } = event.data as EventPayload<'sessions.read'>;
+      applySessionsRead(qc, session_ids);
       return;
     }
     case 'groups.changed': {

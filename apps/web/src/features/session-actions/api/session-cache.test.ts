@@ -3,7 +3,13 @@ import type { InfiniteData } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
 import type { GroupListData } from '../../groups/api/group-queries';
 import type { SessionPage } from '../../sessions/api/session-queries';
-import { clearGroupsUnread, clearListUnread, removeFromList, upsertInList } from './session-cache';
+import {
+  clearGroupsUnread,
+  clearListUnread,
+  markListRead,
+  removeFromList,
+  upsertInList,
+} from './session-cache';
 
 function item(session_id: number, patch: Partial<SessionItem> = {}): SessionItem {
   return {
@@ -52,6 +58,22 @@ describe('user-list cache after a chat action', () => {
     expect(next.pages.flatMap((p) => p.account_list.map((s) => s.un_read_count))).toEqual([
       0, 0, 0,
     ]);
+  });
+});
+
+describe('user-list cache after chats were read elsewhere (pushed sessions.read)', () => {
+  it('clears the badges of those chats only, leaving untouched pages as they were', () => {
+    const next = markListRead(list, new Set([3, 7]))!;
+    expect(next.pages.flatMap((p) => p.account_list.map((s) => s.un_read_count))).toEqual([
+      1, 1, 0,
+    ]);
+    expect(next.pages[0]).toBe(list.pages[0]);
+  });
+
+  it('changes nothing when none of them is listed unread', () => {
+    expect(markListRead(list, new Set([9]))).toBe(list);
+    const read = markListRead(list, new Set([1]))!;
+    expect(markListRead(read, new Set([1]))).toBe(read);
   });
 });
 

@@ -71,6 +71,28 @@ export function clearListUnread(data: ListData | undefined): ListData | undefine
   };
 }
 
+/** A cached user list with these chats read (the same object when none of them shows unread). */
+export function markListRead(
+  data: ListData | undefined,
+  sessionIds: ReadonlySet<number>,
+): ListData | undefined {
+  const unread = (s: SessionItem) => s.un_read_count > 0 && sessionIds.has(s.session_id);
+  if (!data || !data.pages.some((p) => p.account_list.some(unread))) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) =>
+      page.account_list.some(unread)
+        ? {
+            ...page,
+            account_list: page.account_list.map((s) =>
+              unread(s) ? { ...s, un_read_count: 0 } : s,
+            ),
+          }
+        : page,
+    ),
+  };
+}
+
 /**
  * The group list after a one-click read of one group (or of all when `groupId` is absent).
  * For one group the time tabs' split is unknown here: the refetch that follows sets them.
@@ -160,4 +182,14 @@ export function applyRead(qc: QueryClient, groupId?: number): void {
     if (groupId === undefined || listGroup === groupId) qc.setQueryData(key, clearListUnread(data));
   }
   refetchLists(qc);
+}
+
+/**
+ * Pushed sessions.read (a one-click read in any console of the seat): these chats' badges drop
+ * in every cached user list at once. Nothing is refetched: the counts of the group list come
+ * in the groups.changed pushed with it.
+ */
+export function applySessionsRead(qc: QueryClient, sessionIds: readonly number[]): void {
+  const read = new Set(sessionIds);
+  qc.setQueriesData<ListData>({ queryKey: ['sessions'] }, (d) => markListRead(d, read));
 }
