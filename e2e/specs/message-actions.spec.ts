@@ -146,7 +146,7 @@ test.describe('message actions', () => {
     await expect(bubble(page, text)).toBeVisible();
   });
 
-  test('translate asks for translation to be enabled first; enabled without an engine, it says "Translation error"', async ({
+  test('translate asks for translation to be enabled first; enabled without an engine, the chat says so', async ({
     page,
     parley,
     freshSeat,
@@ -167,7 +167,11 @@ test.describe('message actions', () => {
     await openChat(page, chat.session_id);
     await (await bubbleMenu(page, text)).getByTestId('message-action-translate').click();
     await expect(page.getByTestId('message-context-menu')).toBeHidden();
-    await expect(toast(page, 'Translation error')).toBeVisible();
+    const notice = page.getByTestId('translation-unserved');
+    await expect(notice).toHaveAttribute('data-reason', 'not_configured');
+    await expect(notice).toContainText('No translation engine is configured on the server.');
+    await expect(notice).toContainText('An engine such as DeepL or LibreTranslate would serve it.');
+    await expect(toast(page, 'Translation error')).toHaveCount(0);
     await expect(bubble(page, text).getByTestId('message-translation')).toHaveCount(0);
     await expect(toast(page, 'Translation must be enabled before translating')).toHaveCount(0);
     // The settings dialog cannot tell the engine's languages either.

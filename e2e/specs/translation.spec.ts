@@ -1,9 +1,11 @@
 import type { Locator, Page, Request } from '@playwright/test';
 import { TRANSLATION_CACHE_MINUTES } from '@parley/protocol';
 import { login } from '../support/app';
-import { expect } from '../support/fixtures';
+import { expect, type Seat } from '../support/fixtures';
+import type { ParleyServer } from '../support/server';
 import { bubble, findSession, openChat, receiveChat, seatToken } from '../support/chats';
 import { chatRecord } from '../support/chat';
+import { call } from '../support/api';
 import { translationTest as test } from '../support/translation';
 
 /**
@@ -74,6 +76,21 @@ async function storedHistory(page: Page) {
       ).hisTranslateMsg ?? [],
   );
 }
+
+/** A chat of Portuguese messages whose customer language is set to Portuguese (PT). */
+async function portugueseChat(parley: ParleyServer, seat: Seat, texts: string[]) {
+  const chat = await receiveChat(parley, seat, texts);
+  const token = await seatToken(parley.url, seat);
+  await call(
+    parley.url,
+    '/v1/seat/chat/set_customer_language',
+    { session_id: chat.session_id, customer_language: 'PT' },
+    token,
+  );
+  return chat;
+}
+
+const toasts = (page: Page) => page.locator('.mantine-Notification-root');
 
 const isTranslateCall = (r: Request) => r.url().endsWith('/v1/seat/chat/translate/text_v2');
 const sessionOf = (r: Request) => (r.postDataJSON() as { session_id?: number }).session_id;
@@ -299,5 +316,71 @@ test.describe('translation (Apertium APY)', () => {
     await dialog.getByTestId('translation-clear-all').click();
     await expect(dialog.getByTestId('translation-history-count')).toHaveText('0 translations kept');
     expect(await storedHistory(page)).toEqual([]);
+  });
+
+  test('a Portuguese chat in whole-chat mode says once, in the chat, that Apertium cannot translate Portuguese → English; no toast', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    // Five customer messages through the CLI (one process each) before and during the test.
+    test.setTimeout(150_000);
+    const texts = ['Bom dia', 'Quero comprar uma casa', 'O cão come pão'];
+    const chat = await portugueseChat(parley, freshSeat, texts);
+    const other = await receiveChat(parley, freshSeat, ['Buenos días']);
+    await login(page, freshSeat.account, freshSeat.password);
+    await storeSettings(page, 'auto_all');
+    const asked: number[] = [];
+    page.on('request', (r) => {
+      if (isTranslateCall(r)) asked.push(sessionOf(r) ?? 0);
+    });
+
+    await openChat(page, chat.session_id);
+    const notice = page.getByTestId('chat-pane').getByTestId('translation-unserved');
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Portuguese (PT) → English (EN)');
+    // What the configured engine does translate, and what would serve this pair.
+    await expect(notice).toContainText('Apertium: English ↔ Spanish');
+    await expect(notice).toContainText('DeepL or LibreTranslate');
+    await expect(page.getByTestId('translation-unserved')).toHaveCount(1);
+    for (const text of texts) await expect(translationOf(page, text)).toHaveCount(0);
+
+    // A new message, leaving and coming back: no further request for this chat and pair.
+    const late = 'Preciso de ajuda';
+    await parley.cli('chat:receive', freshSeat.phone, chat.receiver_phone, late);
+    await expect(bubble(page, late)).toBeVisible({ timeout: 25_000 });
+    await openChat(page, other.session_id);
+    await expect(translationOf(page, 'Buenos días')).toHaveText('Good morning');
+    await expect(page.getByTestId('translation-unserved')).toHaveCount(0);
+    await openChat(page, chat.session_id);
+    await expect(page.getByTestId('translation-unserved')).toHaveCount(1);
+    expect(asked.filter((id) => id === chat.session_id)).toHaveLength(1);
+    await expect(toasts(page)).toHaveCount(0);
+  });
+
+  test('single mode: translating a Portuguese message shows the same notice in the chat, not a toast', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    const text = 'Quero comprar uma casa';
+    const chat = await portugueseChat(parley, freshSeat, [text, 'Bom dia']);
+    await login(page, freshSeat.account, freshSeat.password);
+    await storeSettings(page, 'single');
+    await openChat(page, chat.session_id);
+    await expect(page.getByTestId('translation-unserved')).toHaveCount(0);
+
+    for (let i = 0; i < 2; i++) {
+      await bubble(page, text).click({ button: 'right' });
+      await page.getByTestId('message-action-translate').click();
+      await expect(page.getByTestId('chat-pane').getByTestId('translation-unserved')).toHaveCount(
+        1,
+      );
+    }
+    await expect(page.getByTestId('translation-unserved')).toContainText(
+      'Portuguese (PT) → English (EN)',
+    );
+    await expect(translationOf(page, text)).toHaveCount(0);
+    await expect(toasts(page)).toHaveCount(0);
   });
 });

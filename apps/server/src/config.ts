@@ -92,7 +92,7 @@ export type TranslationProviderConfig =
   | { name: 'libretranslate'; url: string; apiKey: string | null }
   | { name: 'apertium'; url: string };
 export interface TranslationConfig {
-  /** Engines in fallback order; empty: translation calls answer 500001 "Translation error". */
+  /** Engines in fallback order; empty: translation calls answer 501002 "Translation error". */
   providers: TranslationProviderConfig[];
   /** Per request to an engine. */
   timeoutMs: number;

@@ -118,19 +118,40 @@ describe('Apertium APY, the real engine', () => {
     expect(out).not.toContain('Hola');
   });
 
-  it('an unsupported pair answers 500001 "Translation error"', async () => {
+  it('a pair no engine offers (Portuguese -> English) answers 422001 naming the pair and what the engine offers', async () => {
+    const chat = await createChat(t.db, seat);
     const res = await t.call(
       TEXT_V2,
-      { texts: ['Hello'], source_lang: 'EN', target_lang: 'RU' },
+      {
+        session_id: chat.sessionId,
+        texts: ['Bom dia', 'Quero comprar uma casa'],
+        source_lang: 'PT',
+        target_lang: 'EN',
+      },
       seat.token,
     );
-    expect(res.code).toBe('500001');
+    expect(res.status).toBeLessThan(500);
+    expect(res.code).toBe('422001');
     expect(res.msg).toBe('Translation error');
-    expect(res.data).toEqual({
+    expect(res.data).toMatchObject({
       message: 'translationError',
       reason: 'unsupported_pair',
       attempts: [{ engine: 'apertium', reason: 'unsupported_pair' }],
+      pair: { source: 'PT', target: 'EN' },
+      suggested_engines: ['deepl', 'libretranslate'],
     });
+    // What the configured engine does translate, so the console can say it.
+    const { offers } = res.data as unknown as {
+      offers: { engine: string; pairs: { source: string; target: string }[] }[];
+    };
+    expect(offers.map((o) => o.engine)).toEqual(['apertium']);
+    expect(offers[0]!.pairs).toEqual(
+      expect.arrayContaining([
+        { source: 'ES', target: 'EN' },
+        { source: 'EN', target: 'ES' },
+      ]),
+    );
+    expect(offers[0]!.pairs.some((p) => p.source === 'PT')).toBe(false);
   });
 
   it('lists the installed pairs for the settings dialog', async () => {
@@ -141,6 +162,9 @@ describe('Apertium APY, the real engine', () => {
       engines: ['apertium'],
       auto_detect: false,
     });
+    expect(res.data.offers).toEqual([
+      expect.objectContaining({ engine: 'apertium', auto_detect: false, pairs: res.data.pairs }),
+    ]);
     expect(res.data.pairs).toEqual(
       expect.arrayContaining([
         { source: 'ES', target: 'EN' },

@@ -230,19 +230,23 @@ describe('the engine and its languages', () => {
     }
   });
 
-  it('without any engine configured, both calls answer 500001 "Translation error"', async () => {
+  it('without any engine configured, both calls answer 501002 "Translation error", not a 5xx', async () => {
     const seat = await createSeat(bare, 'calls-bare');
     for (const [path, body] of [
-      [TEXT_V2, { texts: ['hola'], target_lang: 'EN' }],
+      [TEXT_V2, { texts: ['hola'], source_lang: 'ES', target_lang: 'EN' }],
       [LANGUAGES, {}],
     ] as const) {
       const res = await bare.call(path, body, seat.token);
-      expect(res.code).toBe('500001');
-      expect(res.msg).toBe('Translation error');
-      expect(res.data).toEqual({
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.code, path).toBe('501002');
+      expect(res.msg, path).toBe('Translation error');
+      expect(res.data, path).toEqual({
         message: 'translationError',
         reason: 'not_configured',
         attempts: [],
+        ...(path === TEXT_V2 ? { pair: { source: 'ES', target: 'EN' } } : {}),
+        offers: [],
+        suggested_engines: ['deepl', 'libretranslate'],
       });
     }
   });

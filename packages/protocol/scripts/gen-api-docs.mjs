@@ -42,8 +42,9 @@ const lines = [
   `| ${SUCCESS_CODE} | success |`,
   ...Object.values(ERROR_CODES).map((c) => `| ${c} | ${ERROR_MESSAGES[c]} |`),
   '',
-  '`404001` (unknown path or method) and `501001` (a call whose feature has not shipped yet) are',
-  'Parley extensions; every other code is from the original catalogue.',
+  '`404001` (unknown path or method), `501001` (a call whose feature has not shipped yet),',
+  '`422001` (no configured translation engine offers the pair) and `501002` (no translation',
+  'engine configured) are Parley extensions; every other code is from the original catalogue.',
   '',
   'Other messages the console shows: ' +
     Object.values(OTHER_MESSAGES)

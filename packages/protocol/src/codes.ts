@@ -28,6 +28,10 @@ export const ERROR_CODES = {
   // Parley extensions (not in the spec's catalogue); documented in docs/api.md.
   ROUTE_NOT_FOUND: '404001',
   NOT_IMPLEMENTED: '501001',
+  /** No configured translation engine translates the asked language pair. */
+  TRANSLATION_PAIR_UNSUPPORTED: '422001',
+  /** The server has no translation engine configured. */
+  TRANSLATION_NOT_CONFIGURED: '501002',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -61,6 +65,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '500006': 'Chat with target number exists',
   '404001': 'Interface does not exist',
   '501001': 'Not implemented yet',
+  '422001': 'No configured translation engine translates this language pair',
+  '501002': 'No translation engine is configured',
 };
 
 /**

@@ -141,7 +141,7 @@ export const CALLS = {
   '/v1/seat/chat/translate/text_v2': call(
     translation.translateTextRequest,
     translation.translateTextResponse,
-    'Translate one or many texts of a chat through the configured engines (with fallback), served from the shared translation memory when known. Errors: 500001 "Translation error" (no engine, or no engine offers the pair), 500005 "Translation failed" (engines unreachable, busy or out of quota); data says why.',
+    'Translate one or many texts of a chat through the configured engines (with fallback), served from the shared translation memory when known. Errors: 422001 (no configured engine offers the pair) and 501002 (no engine configured), both "Translation error" with the pair asked and what each engine offers in data; 500005 "Translation failed" (engines unreachable, busy or out of quota); data says why.',
   ),
   '/v1/seat/tg/userInfo': call(
     telegram.tgUserInfoRequest,
@@ -167,7 +167,7 @@ export const CALLS = {
   '/v1/seat/chat/translate/languages': extension(
     translation.translationLanguagesRequest,
     translation.translationLanguagesResponse,
-    'The translation engine in use and the languages or pairs it offers. Errors: 500001 "Translation error" (no engine configured), 500005 "Failed to get language list" (no engine could tell).',
+    'The translation engine in use and the languages or pairs it offers, and what each configured engine offers. Errors: 501002 "Translation error" (no engine configured), 500005 "Failed to get language list" (no engine could tell).',
   ),
   '/v1/seat/chat/set_customer_language': extension(
     translation.setCustomerLanguageRequest,

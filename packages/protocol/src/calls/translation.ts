@@ -52,6 +52,22 @@ export const translateTextResponse = z.object({
   customer_language: translationLanguage.nullable(),
 });
 
+/** The pairs it translates; null when any source goes to any target. */
+const languagePairs = z
+  .array(z.object({ source: translationLanguage, target: translationLanguage }))
+  .nullable();
+
+/** What one configured engine translates. */
+export const engineOffer = z.object({
+  engine: z.string(),
+  /** The engine detects the source language (`source_lang: "auto"`). */
+  auto_detect: z.boolean(),
+  sources: z.array(translationLanguage),
+  targets: z.array(translationLanguage),
+  pairs: languagePairs,
+});
+export type EngineOffer = z.infer<typeof engineOffer>;
+
 /** The engine in use and what it offers, for the translation settings dialog. */
 export const translationLanguagesRequest = z.object({});
 export const translationLanguagesResponse = z.object({
@@ -63,8 +79,12 @@ export const translationLanguagesResponse = z.object({
   auto_detect: z.boolean(),
   sources: z.array(translationLanguage),
   targets: z.array(translationLanguage),
-  /** The pairs it translates; null when any source goes to any target. */
-  pairs: z.array(z.object({ source: translationLanguage, target: translationLanguage })).nullable(),
+  pairs: languagePairs,
+  /**
+   * What each configured engine translates, in fallback order (an engine that could not tell
+   * is left out): together they say which pairs can be translated at all.
+   */
+  offers: z.array(engineOffer),
 });
 
 /** Remember (or clear, with null) a chat's customer language; the seat's own chats only. */
@@ -78,10 +98,11 @@ export const setCustomerLanguageResponse = z.object({
 });
 
 /**
- * `data` of a translation failure. 500001 "Translation error": nothing can translate this
- * (no engine configured, or no engine offers the pair); 500005 "Translation failed" (or
- * "Failed to get language list"): the engines failed for now (unreachable, 5xx after retries,
- * rate limit, quota). `message` is the key of the text in OTHER_MESSAGES.
+ * `data` of a translation failure. 422001: no configured engine offers the pair; 501002: no
+ * engine is configured (both "Translation error": asking again will not help). 500005
+ * "Translation failed" (or "Failed to get language list"): the engines failed for now
+ * (unreachable, 5xx after retries, rate limit, quota). `message` is the key of the text in
+ * OTHER_MESSAGES.
  */
 export const translationFailureReason = z.enum([
   'not_configured',
@@ -98,5 +119,19 @@ export const translationErrorData = z.object({
   reason: translationFailureReason,
   /** What each engine answered, in fallback order. */
   attempts: z.array(z.object({ engine: z.string(), reason: translationFailureReason })),
+  /** 422001 / 501002 of a translation: the pair that was asked. */
+  pair: z
+    .object({
+      source: z.union([translationLanguage, z.literal('auto')]),
+      target: translationLanguage,
+    })
+    .optional(),
+  /** 422001 / 501002: what each configured engine translates (empty: none is configured). */
+  offers: z.array(engineOffer).optional(),
+  /**
+   * 422001 / 501002: engines that are not configured here and translate most languages (e.g.
+   * `deepl`, `libretranslate`); empty when every such engine is configured already.
+   */
+  suggested_engines: z.array(z.string()).optional(),
 });
 export type TranslationErrorData = z.infer<typeof translationErrorData>;

@@ -4,6 +4,8 @@ import {
   OTHER_MESSAGES,
   type CallRequest,
   type CallResponse,
+  type EngineOffer,
+  type ErrorCode,
   type TranslationErrorData,
   type TranslationFailureReason,
   type TranslationLanguageCode,
@@ -12,11 +14,13 @@ import { inTransaction } from '../../lib/tx.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 import type { Db } from '../../db/database.js';
 import type { TranslationMemoryTable } from '../../db/schema.js';
+import { TRANSLATION_ENGINES } from '../../config.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { toListedCode } from '../../translation/languages.js';
 import { reassemble, segment, translatableRuns, type Segment } from '../../translation/protect.js';
 import {
   TranslationProviderError,
+  type ProviderLanguages,
   type ProviderTranslation,
   type TranslationProvider,
 } from '../../translation/provider.js';
@@ -42,25 +46,33 @@ function hashText(text: string): string {
 }
 
 function failure(
-  code: typeof ERROR_CODES.SERVICE_ERROR | typeof ERROR_CODES.SERVER_BUSY,
+  code: ErrorCode,
   message: TranslationErrorData['message'],
   reason: TranslationFailureReason,
   attempts: Attempt[],
+  more: Partial<TranslationErrorData> = {},
 ): AppError {
-  const data: TranslationErrorData = { message, reason, attempts };
+  const data: TranslationErrorData = { message, reason, attempts, ...more };
   return new AppError(code, OTHER_MESSAGES[message], data);
 }
 
-/** 500001 when no engine could ever do it (none offers the pair), else 500005 (try later). */
-function translateFailure(attempts: Attempt[]): AppError {
-  const other = attempts.find((a) => a.reason !== 'unsupported_pair');
-  return other
-    ? failure(ERROR_CODES.SERVER_BUSY, 'translationFailed', other.reason, attempts)
-    : failure(ERROR_CODES.SERVICE_ERROR, 'translationError', 'unsupported_pair', attempts);
+/** Engines that translate most languages: what would serve a pair the others do not offer. */
+const BROAD_ENGINES: readonly string[] = ['deepl', 'libretranslate'];
+
+/** The broad engines this server does not use yet (in the order of TRANSLATION_ENGINES). */
+function suggestedEngines(configured: readonly string[]): string[] {
+  return TRANSLATION_ENGINES.filter((e) => BROAD_ENGINES.includes(e) && !configured.includes(e));
 }
 
-const notConfigured = () =>
-  failure(ERROR_CODES.SERVICE_ERROR, 'translationError', 'not_configured', []);
+const offerOf = (engine: string, langs: ProviderLanguages): EngineOffer => ({
+  engine,
+  auto_detect: langs.autoDetect,
+  sources: langs.sources,
+  targets: langs.targets,
+  pairs: langs.pairs,
+});
+
+type Pair = NonNullable<TranslationErrorData['pair']>;
 
 /** The language most of the text was written in (by length); null when none was detected. */
 function dominant(items: { length: number; language: string | null }[]): string | null {
@@ -95,10 +107,9 @@ export class TranslationService {
         ? null
         : await sessionsRepository.findForSeat(this.db, seatId, input.session_id);
     if (input.session_id !== undefined && !session) throw notFound();
-    if (this.providers.length === 0) throw notConfigured();
-
     const source = input.source_lang;
     const target = input.target_lang;
+    if (this.providers.length === 0) throw this.notConfigured({ source, target });
     const segments = new Map<string, Segment[]>();
     const results = new Map<string, Translated>();
     for (const text of new Set(input.texts)) {
@@ -159,7 +170,7 @@ export class TranslationService {
         attempts.push({ engine: provider.name, reason: err.reason });
       }
     }
-    if (pending.length > 0) throw translateFailure(attempts);
+    if (pending.length > 0) throw await this.translateFailure(attempts, { source, target });
 
     const translations = input.texts.map((t) => results.get(t)!);
     let customerLanguage = toListedCode(session?.customer_language);
@@ -227,36 +238,76 @@ export class TranslationService {
     return out;
   }
 
-  /** The first engine, in fallback order, that can tell what it offers. */
-  async languages(): Promise<CallResponse<'/v1/seat/chat/translate/languages'>> {
-    if (this.providers.length === 0) throw notConfigured();
-    const attempts: Attempt[] = [];
-    for (const provider of this.providers) {
-      try {
-        const langs = await provider.languages(AbortSignal.timeout(TRANSLATE_BUDGET_MS));
-        return {
-          engine: provider.name,
-          engines: this.providers.map((p) => p.name),
-          auto_detect: langs.autoDetect,
-          sources: langs.sources,
-          targets: langs.targets,
-          pairs: langs.pairs,
-        };
-      } catch (err) {
-        if (!(err instanceof TranslationProviderError)) throw err;
-        this.log.warn(
-          { engine: provider.name, reason: err.reason, err: err.message },
-          'language list failed',
-        );
-        attempts.push({ engine: provider.name, reason: err.reason });
-      }
-    }
-    throw failure(
-      ERROR_CODES.SERVER_BUSY,
-      'languageListFailed',
-      attempts[0]?.reason ?? 'unavailable',
+  /**
+   * 422001 when no engine could ever do it (each said it does not offer the pair), with what
+   * each one does offer; else 500005 (try later).
+   */
+  private async translateFailure(attempts: Attempt[], pair: Pair): Promise<AppError> {
+    const other = attempts.find((a) => a.reason !== 'unsupported_pair');
+    if (other) return failure(ERROR_CODES.SERVER_BUSY, 'translationFailed', other.reason, attempts);
+    const { offers } = await this.offers();
+    return failure(
+      ERROR_CODES.TRANSLATION_PAIR_UNSUPPORTED,
+      'translationError',
+      'unsupported_pair',
       attempts,
+      { pair, offers, suggested_engines: suggestedEngines(this.providers.map((p) => p.name)) },
     );
+  }
+
+  private notConfigured(pair?: Pair): AppError {
+    return failure(
+      ERROR_CODES.TRANSLATION_NOT_CONFIGURED,
+      'translationError',
+      'not_configured',
+      [],
+      {
+        ...(pair ? { pair } : {}),
+        offers: [],
+        suggested_engines: suggestedEngines([]),
+      },
+    );
+  }
+
+  /** What each engine offers, asked of all at once; one that cannot tell is left out. */
+  private async offers(): Promise<{ offers: EngineOffer[]; attempts: Attempt[] }> {
+    const signal = AbortSignal.timeout(TRANSLATE_BUDGET_MS);
+    const answers = await Promise.allSettled(this.providers.map((p) => p.languages(signal)));
+    const offers: EngineOffer[] = [];
+    const attempts: Attempt[] = [];
+    answers.forEach((answer, i) => {
+      const engine = this.providers[i]!.name;
+      if (answer.status === 'fulfilled') return offers.push(offerOf(engine, answer.value));
+      const err: unknown = answer.reason;
+      if (!(err instanceof TranslationProviderError)) throw err;
+      this.log.warn({ engine, reason: err.reason, err: err.message }, 'language list failed');
+      attempts.push({ engine, reason: err.reason });
+    });
+    return { offers, attempts };
+  }
+
+  /** The first engine, in fallback order, that can tell what it offers, and what each offers. */
+  async languages(): Promise<CallResponse<'/v1/seat/chat/translate/languages'>> {
+    if (this.providers.length === 0) throw this.notConfigured();
+    const { offers, attempts } = await this.offers();
+    const first = offers[0];
+    if (!first) {
+      throw failure(
+        ERROR_CODES.SERVER_BUSY,
+        'languageListFailed',
+        attempts[0]?.reason ?? 'unavailable',
+        attempts,
+      );
+    }
+    return {
+      engine: first.engine,
+      engines: this.providers.map((p) => p.name),
+      auto_detect: first.auto_detect,
+      sources: first.sources,
+      targets: first.targets,
+      pairs: first.pairs,
+      offers,
+    };
   }
 
   async setCustomerLanguage(

@@ -1,10 +1,16 @@
 import { TRANSLATE_TEXTS_MAX, type ChatMessage } from '@parley/protocol';
 import type { DisplayMessage } from '../chat/api/merge-messages';
-import { translateTexts, translationProblem, type TranslationProblem } from './api/translation-api';
+import {
+  translateTexts,
+  translationProblem,
+  unservedAnswer,
+  type TranslationProblem,
+} from './api/translation-api';
 import { lookupTranslation } from './translation-index';
 import { incomingSource } from './translation-languages';
 import { isPending, markPending, unmarkPending } from './translation-pending.store';
 import { translation } from './translation.store';
+import { clearUnserved, markUnserved, unservedPair } from './unserved-pairs.store';
 
 /** A stored message with words to translate (a text, or a media message's caption). */
 export function translatableMessage(
@@ -32,6 +38,8 @@ export type IncomingResult =
   | { kind: 'done'; customerLanguage: string | null }
   | { kind: 'same_language' }
   | { kind: 'aborted' }
+  /** Nothing on the server translates the chat's pair (unserved-pairs.store holds why). */
+  | { kind: 'unserved' }
   | { kind: 'failed'; problem: TranslationProblem | null };
 
 function chunks<T>(list: readonly T[], size: number): T[][] {
@@ -51,6 +59,8 @@ export async function translateIncoming(job: IncomingJob): Promise<IncomingResul
   if (source === null) return { kind: 'same_language' };
   const target = settings.targetLanguage;
   const sid = job.sessionId;
+  // The server said so already: asking again would get the same answer.
+  if (unservedPair(sid, source, target)) return { kind: 'unserved' };
   const todo = job.messages
     .filter((m) => !isPending(sid, m.msg_id))
     .filter((m) => job.force || !lookupTranslation(settings.hisTranslateMsg, sid, m.msg_id, target))
@@ -88,8 +98,14 @@ export async function translateIncoming(job: IncomingJob): Promise<IncomingResul
           })),
         );
         customerLanguage = answer.customer_language ?? customerLanguage;
+        clearUnserved(sid);
       } catch (err) {
         if (job.signal?.aborted) return { kind: 'aborted' };
+        const unserved = unservedAnswer(err);
+        if (unserved) {
+          markUnserved(sid, { source, target, ...unserved });
+          return { kind: 'unserved' };
+        }
         return { kind: 'failed', problem: translationProblem(err) };
       } finally {
         unmarkPending(

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useConsole } from '../../console/console.store';
 import { openProfileCard } from '../../profile/profile-card.store';
 import { ChatHeaderActions } from '../../session-actions/components/chat-header-actions';
+import { UnservedPairNotice } from '../../translation/components/unserved-pair-notice';
 import { useSendMedia } from '../hooks/use-send-media';
 import { useSendMessage } from '../hooks/use-send-message';
 import { ChatDropZone } from './chat-drop-zone';
@@ -61,6 +62,7 @@ export function ChatPane() {
           <ChatHeaderActions user={user} />
         </Group>
       </Group>
+      <UnservedPairNotice user={user} />
       <div className="chat-backdrop" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
         <MessageList key={user.session_id} user={user} onRetry={retry} />
       </div>

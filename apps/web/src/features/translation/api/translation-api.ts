@@ -4,6 +4,7 @@ import {
   translationErrorData,
   type CallInput,
   type CallResponse,
+  type EngineOffer,
   type TranslationLanguageCode,
 } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
@@ -50,4 +51,26 @@ export function translationProblem(err: unknown): TranslationProblem | null {
   const data = translationErrorData.safeParse(err.data);
   if (data.success) return data.data.message;
   return err.code === ERROR_CODES.SERVER_BUSY ? 'translationFailed' : 'translationError';
+}
+
+/** What the server said of a pair nothing can translate (422001, 501002); null otherwise. */
+export function unservedAnswer(err: unknown): {
+  reason: 'unsupported_pair' | 'not_configured';
+  offers: EngineOffer[];
+  suggestedEngines: string[];
+} | null {
+  if (!(err instanceof ApiError)) return null;
+  const reason =
+    err.code === ERROR_CODES.TRANSLATION_PAIR_UNSUPPORTED
+      ? 'unsupported_pair'
+      : err.code === ERROR_CODES.TRANSLATION_NOT_CONFIGURED
+        ? 'not_configured'
+        : null;
+  if (!reason) return null;
+  const data = translationErrorData.safeParse(err.data);
+  return {
+    reason,
+    offers: data.success ? (data.data.offers ?? []) : [],
+    suggestedEngines: data.success ? (data.data.suggested_engines ?? []) : [],
+  };
 }

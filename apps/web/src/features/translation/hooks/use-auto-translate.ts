@@ -58,6 +58,9 @@ export function useAutoTranslate(user: SessionItem, messages: readonly DisplayMe
       if (result.kind === 'failed') {
         current.failed = true;
         showTranslationProblem(result.problem);
+      } else if (result.kind === 'unserved') {
+        // Said once, in the chat (UnservedPairNotice), and not asked again.
+        current.failed = true;
       } else if (result.kind === 'done') {
         applyCustomerLanguage(qc, sessionId, result.customerLanguage);
       }

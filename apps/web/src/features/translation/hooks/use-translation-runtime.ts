@@ -8,6 +8,7 @@ import { applyCustomerLanguage } from '../customer-language-cache';
 import { translateIncoming, translatableMessage } from '../translate-incoming';
 import { showTranslationNotice, showTranslationProblem } from '../translation-notice';
 import { translation, useTranslationSettings } from '../translation.store';
+import { showUnserved } from '../unserved-pairs.store';
 
 const PRUNE_EVERY_MS = 60_000;
 
@@ -30,6 +31,8 @@ async function translateOne(qc: QueryClient, m: ChatMessage): Promise<void> {
     force: true,
   });
   if (result.kind === 'failed') showTranslationProblem(result.problem);
+  // The chat's notice says it (shown again if the operator had closed it).
+  else if (result.kind === 'unserved') showUnserved(m.session_id);
   else if (result.kind === 'same_language') showTranslationNotice('sameLanguage');
   else if (result.kind === 'done') applyCustomerLanguage(qc, m.session_id, result.customerLanguage);
 }
