@@ -37,6 +37,9 @@ const refused = (reason: string) =>
  * delivery receipts and customer-side deletions. Every request is checked (signature, age,
  * shape, account) before anything is stored; a message is stored once per platform id.
  */
+/** Attempts at storing one inbound message when concurrent requests create its chat. */
+const MAX_ATTEMPTS = 3;
+
 export class PlatformService {
   constructor(
     private readonly db: Db,
@@ -134,33 +137,38 @@ export class PlatformService {
       mediaId = row.media_id;
     }
     let result;
-    try {
-      result = await inTransaction(this.db, async (trx) => {
-        const got = await this.messages.receive(
-          {
-            sendPhone: input.account,
-            receiverPhone: input.customer,
-            content: input.content,
-            type: input.type,
-            ...(mediaId ? { mediaId } : {}),
-            ...(input.sent_at !== undefined ? { at: input.sent_at } : {}),
-          },
-          trx,
-        );
-        const msgId = 'blocked' in got ? null : got.message.msg_id;
-        await platformRepository.recordInbound(trx, input.account, input.id, msgId);
-        if (msgId !== null) await platformRepository.setExternalId(trx, msgId, input.id);
-        return got;
-      });
-    } catch (err) {
-      // The same id at the same time: the other request stored it.
-      if (isUniqueViolation(err)) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        result = await inTransaction(this.db, async (trx) => {
+          const got = await this.messages.receive(
+            {
+              sendPhone: input.account,
+              receiverPhone: input.customer,
+              content: input.content,
+              type: input.type,
+              ...(mediaId ? { mediaId } : {}),
+              // Never in the future: a wrong clock must not pin a chat to the top for ever.
+              ...(input.sent_at !== undefined ? { at: Math.min(input.sent_at, Date.now()) } : {}),
+            },
+            trx,
+          );
+          const msgId = 'blocked' in got ? null : got.message.msg_id;
+          await platformRepository.recordInbound(trx, input.account, input.id, msgId);
+          if (msgId !== null) await platformRepository.setExternalId(trx, msgId, input.id);
+          return got;
+        });
+        break;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        // The same id at the same time: the other request stored it.
         const stored = await platformRepository.findInbound(this.db, input.account, input.id);
         if (stored) {
           return { msg_id: stored.msg_id, blocked: stored.msg_id === null, duplicate: true };
         }
+        // Another request (a message of the same new customer, or the operator's addSession)
+        // created the chat first; it exists now, so the next attempt writes into it.
+        if (attempt === MAX_ATTEMPTS) throw err;
       }
-      throw err;
     }
     if ('blocked' in result) return { msg_id: null, blocked: true, duplicate: false };
 
