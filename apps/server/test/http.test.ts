@@ -101,7 +101,7 @@ describe('routing and envelopes', () => {
       headers,
     });
     expect(malformed.code).toBe('100001');
-    expect(malformed.status).toBe(400);
+    expect(malformed.status).toBe(200);
     expect(malformed.msg).toBe('Parameter error: body');
     const array = await t.raw({
       method: 'POST',

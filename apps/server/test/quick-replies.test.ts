@@ -151,7 +151,7 @@ describe('quick replies', () => {
         a.token,
       );
       expect(edit.code).toBe('400001');
-      expect(edit.status).toBe(404);
+      expect(edit.status).toBe(200);
       expect((await t.call(DO, { type: 'del', id }, a.token)).code).toBe('400001');
     }
     expect(await rowsOf(b)).toEqual(before);

@@ -185,7 +185,7 @@ describe('tg/userInfo', () => {
 
     const foreign = await t.call(TG, { session_id: chat.sessionId }, other.token);
     expect(foreign.code).toBe('400001');
-    expect(foreign.status).toBe(404);
+    expect(foreign.status).toBe(200);
     expect(foreign.raw).not.toContain('private_person');
     expect((await t.call(TG, { session_id: 999999 }, other.token)).code).toBe('400001');
     for (const body of [{}, { session_id: 0 }, { session_id: 'x' }]) {

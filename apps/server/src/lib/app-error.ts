@@ -1,6 +1,10 @@
 import { ERROR_CODES, ERROR_MESSAGES, type ErrorCode } from '@parley/protocol';
 
-/** HTTP status that goes with each code; the body always carries the code. */
+/**
+ * HTTP status that goes with each code where HTTP is itself the protocol: the platform's signed
+ * API (it retries 5xx), media GETs (`<img>` reads 404), unknown paths. A call of the console's
+ * protocol answers 200 whatever its code (docs/api.md, "HTTP status").
+ */
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   [ERROR_CODES.PARAMETER_ERROR]: 400,
   [ERROR_CODES.PASSWORD_ERROR]: 401,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CALLS, type CallPath, type CallRequest, type CallResponse } from '@parley/protocol';
 import { parseBody, type ParseOptions } from '../lib/validate.js';
 import type { AuthSeat, AuthService } from '../modules/auth/auth.service.js';
-import { sendSuccess } from './errors.js';
+import { CODED_CALL, sendSuccess } from './errors.js';
 
 export type AuthedHandler<P extends CallPath> = (
   input: CallRequest<P>,
@@ -54,6 +54,8 @@ export class CallRegistry {
     // The protocol says which calls need a token; a route may not disagree.
     if (CALLS[path].auth !== authRequired) throw new Error(`call ${path}: auth mismatch`);
     this.registered.add(path);
-    this.app.post(path, async (request, reply) => sendSuccess(reply, await run(request)));
+    this.app.post(path, CODED_CALL, async (request, reply) =>
+      sendSuccess(reply, await run(request)),
+    );
   }
 }

@@ -2,14 +2,36 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_MESSAGES, SUCCESS_CODE, type ErrorCode } from '@parley/protocol';
 import { AppError, httpStatusOf } from '../lib/app-error.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A call of the console's protocol (docs/api.md, "HTTP status"): every answer the server
+     * produced is HTTP 200 and the outcome is the envelope's code. Its clients read the code;
+     * a 4xx for a wrong password or a duplicate name is normal use, not a failed resource.
+     */
+    codedCall?: boolean;
+  }
+}
+
+/** Route options of a call of the console's protocol. */
+export const CODED_CALL = { config: { codedCall: true } } as const;
+
+/** An unexpected fault (a bug, the database gone): HTTP 500 on every route. */
+const FAULT_STATUS = 500;
+
+function statusOf(reply: FastifyReply, code: ErrorCode): number {
+  return reply.request.routeOptions.config?.codedCall ? 200 : httpStatusOf(code);
+}
+
 export function sendCoded(
   reply: FastifyReply,
   code: ErrorCode,
   msg?: string,
   data: unknown = null,
+  status: number = statusOf(reply, code),
 ) {
   return reply
-    .status(httpStatusOf(code))
+    .status(status)
     .type('application/json; charset=utf-8')
     .send({ code, msg: msg ?? ERROR_MESSAGES[code], data });
 }
@@ -52,6 +74,6 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendCoded(reply, e.code, e.message, e.data);
     }
     request.log.error({ err }, 'unhandled error');
-    return sendCoded(reply, ERROR_CODES.SERVICE_ERROR);
+    return sendCoded(reply, ERROR_CODES.SERVICE_ERROR, undefined, null, FAULT_STATUS);
   });
 }

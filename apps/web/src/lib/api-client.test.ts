@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { callApi, configureApi } from './api-client';
 import { ApiError } from './api-core';
 
@@ -74,5 +76,88 @@ describe('callApi', () => {
       callApi('/v1/seat/chat/doGroup', { type: 'add', group_name: 'x' }, { notify: false }),
     ).rejects.toMatchObject({ code: '500002', message: 'Data already exists' });
     expect(h.onError).not.toHaveBeenCalled();
+  });
+});
+
+/**
+ * A real HTTP server whose answer stops after the headers and the first bytes of the body,
+ * like a slow getChatRecord that a superseded query cancels while it arrives.
+ */
+async function slowBodyServer(
+  onStalled: (res: ServerResponse) => void,
+  onHeaders: () => void = () => undefined,
+) {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"code":"000000","msg":"success","data":{"list":[');
+    onStalled(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const realFetch = globalThis.fetch;
+  // callApi asks for a path, as in the browser: the page's origin is this server.
+  vi.stubGlobal('fetch', async (path: string, init?: RequestInit) => {
+    const res = await realFetch(`http://127.0.0.1:${port}${path}`, init);
+    onHeaders();
+    return res;
+  });
+  return {
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('callApi on a real connection', () => {
+  it('rejects a call cancelled while its body arrives as an abort, without a toast', async () => {
+    let headersArrived!: () => void;
+    const stalled = new Promise<void>((resolve) => (headersArrived = resolve));
+    const server = await slowBodyServer(
+      () => undefined,
+      () => headersArrived(),
+    );
+    try {
+      const h = hooks();
+      const controller = new AbortController();
+      const call = callApi('/v1/seat/chat/getChatRecord', { page_size: 20 } as never, {
+        signal: controller.signal,
+      });
+      await stalled;
+      controller.abort();
+      const err = await call.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DOMException);
+      expect((err as DOMException).name).toBe('AbortError');
+      expect(h.onError).not.toHaveBeenCalled();
+      expect(h.onExpired).not.toHaveBeenCalled();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('shows server busy when the connection drops while the body arrives', async () => {
+    const server = await slowBodyServer((res) => res.destroy());
+    try {
+      const h = hooks();
+      await expect(callApi('/v1/seat/chat/getGroupList', {})).rejects.toMatchObject({
+        code: '500005',
+      });
+      expect(h.onError).toHaveBeenCalledWith('Servidor ocupado', '500005');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('returns the data of a body that arrives slowly', async () => {
+    const server = await slowBodyServer((res) => {
+      setTimeout(() => res.end(']}}'), 50);
+    });
+    try {
+      const h = hooks();
+      await expect(callApi('/v1/seat/chat/getGroupList', {})).resolves.toEqual({ list: [] });
+      expect(h.onError).not.toHaveBeenCalled();
+    } finally {
+      await server.close();
+    }
   });
 });

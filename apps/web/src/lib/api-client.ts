@@ -50,6 +50,21 @@ export function networkError(notify: boolean): ApiError {
   return new ApiError(ERROR_CODES.SERVER_BUSY, busy);
 }
 
+/** The decoded body, or null when it is not JSON (a proxy's error page: no coded answer). */
+function parseAnswer(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** What a cancelled call rejects with: a DOMException 'AbortError', as fetch itself does. */
+function abortError(err: unknown): DOMException {
+  if (err instanceof DOMException && err.name === 'AbortError') return err;
+  return new DOMException('The request was cancelled', 'AbortError');
+}
+
 export interface CallOptions {
   /** Show the generic error toast (default true). */
   notify?: boolean;
@@ -84,9 +99,12 @@ export async function callApi<P extends CallPath>(
       body: JSON.stringify(stripEmpty(body ?? {})),
       signal: controller.signal,
     });
-    decoded = await res.json().catch(() => null);
+    // The body is part of the answer: a cancel or a dropped connection while it arrives rejects
+    // here like one before the headers (res.json().catch(() => null) read a cancel as busy).
+    decoded = parseAnswer(await res.text());
   } catch (err) {
-    if (options.signal?.aborted && !timedOut) throw err;
+    // Cancelled by the caller (a superseded query, a chat left): the operator never sees it.
+    if (options.signal?.aborted && !timedOut) throw abortError(err);
     throw networkError(notify);
   } finally {
     clearTimeout(timer);

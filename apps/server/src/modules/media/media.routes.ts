@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ERROR_MESSAGES, MEDIA_PATH_PREFIX, UPLOAD_PATH } from '@parley/protocol';
 import { invalidField } from '../../lib/app-error.js';
 import { contentDisposition } from '../../lib/file-name.js';
-import { sendSuccess } from '../../plugins/errors.js';
+import { CODED_CALL, sendSuccess } from '../../plugins/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { MediaService } from './media.service.js';
 import { parseRange } from './range.js';
@@ -21,7 +21,7 @@ export async function mediaRoutes(app: FastifyInstance, auth: AuthService, media
   await app.register(async (scope) => {
     // Past the cap the file part is cut and read to its end (our spool counts and refuses).
     await scope.register(multipart, { throwFileSizeLimit: false });
-    scope.post(UPLOAD_PATH, async (request, reply) => {
+    scope.post(UPLOAD_PATH, CODED_CALL, async (request, reply) => {
       const seat = await auth.authenticateHeader(request.headers.authorization);
       if (!request.isMultipart()) {
         throw invalidField('file', 'send multipart/form-data with a file part');

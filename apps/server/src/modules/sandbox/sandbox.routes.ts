@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SANDBOX_PATHS, phone } from '@parley/protocol';
 import { invalidField, notFound } from '../../lib/app-error.js';
-import { sendSuccess } from '../../plugins/errors.js';
+import { CODED_CALL, sendSuccess } from '../../plugins/errors.js';
 import type { SandboxService } from './sandbox.service.js';
 
 function phoneParam(value: unknown, name: string): string {
@@ -12,10 +12,10 @@ function phoneParam(value: unknown, name: string): string {
 
 /** The customer sandbox's calls (no seat token: it plays a customer). Registered only when on. */
 export function sandboxRoutes(app: FastifyInstance, sandbox: SandboxService, bodyLimit: number) {
-  app.get(SANDBOX_PATHS.accounts, async (_req, reply) =>
+  app.get(SANDBOX_PATHS.accounts, CODED_CALL, async (_req, reply) =>
     sendSuccess(reply, { list: await sandbox.accounts() }),
   );
-  app.get(SANDBOX_PATHS.chat, async (req, reply) => {
+  app.get(SANDBOX_PATHS.chat, CODED_CALL, async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const list = await sandbox.chat(
       phoneParam(q.account, 'account'),
@@ -24,7 +24,7 @@ export function sandboxRoutes(app: FastifyInstance, sandbox: SandboxService, bod
     );
     return sendSuccess(reply, { list });
   });
-  app.post(SANDBOX_PATHS.send, { bodyLimit }, async (req, reply) =>
+  app.post(SANDBOX_PATHS.send, { ...CODED_CALL, bodyLimit }, async (req, reply) =>
     sendSuccess(reply, await sandbox.send(req.body)),
   );
   app.get(`${SANDBOX_PATHS.media}/:id`, async (req, reply) => {

@@ -44,8 +44,9 @@ function editChat(qc: QueryClient, sessionId: number, edit: (l: ChatMessage[]) =
   qc.setQueriesData<MessagePages>({ queryKey: chatKey(sessionId) }, (d) => editMessages(d, edit));
 }
 
-// The group list's counts come in their own event (groups.changed) when they change.
-const PUSHED = { refetchGroups: false };
+// A push carries the whole change: the chat is placed in the cached lists, and the group
+// list's counts come in their own event (groups.changed) when they change. Nothing is refetched.
+const PUSHED = { refetchGroups: false, refetchSessions: false };
 
 /** What the console does besides the caches (the open chat's reading, the attention). */
 export interface EventEffects {

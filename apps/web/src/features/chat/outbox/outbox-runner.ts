@@ -4,6 +4,7 @@ import { callApi } from '../../../lib/api-client';
 import { ApiError, errorText } from '../../../lib/api-core';
 import { i18n, translateCode } from '../../../lib/i18n';
 import { readToken } from '../../../lib/storage';
+import { realtimeOnline } from '../../realtime/realtime.store';
 import { appendServerMessage, chatKey, type ChatData } from '../api/chat-queries';
 import { appendToChatWindows } from '../api/chat-window-query';
 import {
@@ -159,7 +160,9 @@ class OutboxRunner {
       // A chat opened at a search hit shows it too once its newest page is loaded.
       if (qc) appendToChatWindows(qc, saved);
       removeLocal(sessionId, cid);
-      void qc?.invalidateQueries({ queryKey: ['sessions'] });
+      // The chat's new place in the lists comes by push (message.created carries the chat);
+      // only without a live socket is the list fetched anew.
+      if (realtimeOnline.get() !== true) void qc?.invalidateQueries({ queryKey: ['sessions'] });
     } catch (err) {
       if (seatId !== this.seatId) return;
       this.onFailure(local, err);

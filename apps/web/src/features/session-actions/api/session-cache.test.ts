@@ -30,20 +30,51 @@ function item(session_id: number, patch: Partial<SessionItem> = {}): SessionItem
   };
 }
 
+// In the server's order: latest activity first.
 const list: InfiniteData<SessionPage> = {
   pages: [
-    { account_list: [item(1), item(2)], total: 3, next_cursor: 'c' },
-    { account_list: [item(3)], total: 3, next_cursor: null },
+    {
+      account_list: [item(1, { latest_time: 30 }), item(2, { latest_time: 20 })],
+      total: 3,
+      next_cursor: 'c',
+    },
+    { account_list: [item(3, { latest_time: 10 })], total: 3, next_cursor: null },
   ],
   pageParams: [null, 'c'],
 };
 
+const ids = (data: InfiniteData<SessionPage>) =>
+  data.pages.map((p) => p.account_list.map((s) => s.session_id));
+
 describe('user-list cache after a chat action', () => {
-  it('replaces the chat where it is listed', () => {
-    const next = upsertInList(list, item(3, { is_top: true }), true)!;
-    expect(next.pages[1]!.account_list[0]!.is_top).toBe(true);
-    expect(next.pages[0]).toBe(list.pages[0]);
-    expect(upsertInList(list, item(9), true)).toBe(list);
+  it('replaces the chat where it is listed when its place is unchanged', () => {
+    const next = upsertInList(list, item(2, { latest_time: 20, remark: 'VIP' }), true)!;
+    expect(next.pages[0]!.account_list[1]!.remark).toBe('VIP');
+    expect(next.pages[1]).toBe(list.pages[1]);
+    expect(next.pages[0]!.total).toBe(3);
+  });
+
+  it('moves a chat with a new message, or pinned, to where the server lists it', () => {
+    expect(ids(upsertInList(list, item(3, { latest_time: 40 }), true)!)).toEqual([[3, 1, 2], []]);
+    expect(ids(upsertInList(list, item(3, { is_top: true }), true)!)).toEqual([[3, 1, 2], []]);
+    expect(ids(upsertInList(list, item(1, { latest_time: 15 }), true)!)).toEqual([[2, 1], [3]]);
+    expect(upsertInList(list, item(1, { latest_time: 40 }), true)!.pages[0]!.total).toBe(3);
+  });
+
+  it('adds a chat new to the list where it sorts, counting it', () => {
+    const next = upsertInList(list, item(9, { latest_time: 25 }), true)!;
+    expect(ids(next)).toEqual([[1, 9, 2], [3]]);
+    expect(next.pages[0]!.total).toBe(4);
+    expect(ids(upsertInList(list, item(8, { latest_time: 5 }), true)!)).toEqual([
+      [1, 2],
+      [3, 8],
+    ]);
+  });
+
+  it('leaves a chat that sorts past the loaded pages to the page that holds it', () => {
+    const partial = { ...list, pages: [list.pages[0]!] };
+    expect(upsertInList(partial, item(9, { latest_time: 5 }), true)).toBe(partial);
+    expect(ids(upsertInList(partial, item(1, { latest_time: 5 }), true)!)).toEqual([[2]]);
   });
 
   it('drops a chat that left the list, lowering the total', () => {

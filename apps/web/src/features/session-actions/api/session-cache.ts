@@ -16,30 +16,55 @@ type ListData = InfiniteData<SessionPage>;
 /** ['sessions', groupId, userTimeType, reply] (sessionListKey). */
 type ListKey = readonly ['sessions', number, 1 | 2, 0 | 1];
 
+/** The server's list order (is_top desc, latest_time desc, id desc): negative when `a` goes first. */
+export function compareInList(a: SessionItem, b: SessionItem): number {
+  if (a.is_top !== b.is_top) return a.is_top ? -1 : 1;
+  if (a.latest_time !== b.latest_time) return b.latest_time - a.latest_time;
+  return b.session_id - a.session_id;
+}
+
 /**
- * A cached user list after a chat changed: replaced where it is listed, or dropped when it
- * no longer belongs to the list (`belongs` false: moved to another group or time tab). A chat
- * newly belonging to the list is added by the refetch that follows.
+ * A cached user list after a chat changed, in the server's order: the chat leaves its old
+ * place and goes where it now sorts, or is dropped when it no longer belongs to the list
+ * (`belongs` false: moved to another group, time tab or reply filter). A chat that sorts past
+ * the loaded pages is left to the page that holds it; the total counts the chats in the list.
  */
 export function upsertInList(
   data: ListData | undefined,
   updated: SessionItem,
   belongs: boolean,
 ): ListData | undefined {
-  if (!data) return data;
-  if (!belongs) return removeFromList(data, updated.session_id);
-  let changed = false;
-  const pages = data.pages.map((page) => {
-    if (!page.account_list.some((s) => s.session_id === updated.session_id)) return page;
-    changed = true;
-    return {
-      ...page,
-      account_list: page.account_list.map((s) =>
-        s.session_id === updated.session_id ? updated : s,
-      ),
-    };
-  });
-  return changed ? { ...data, pages } : data;
+  if (!data || data.pages.length === 0) return data;
+  const id = updated.session_id;
+  const listed = data.pages.some((p) => p.account_list.some((s) => s.session_id === id));
+  if (!belongs) return removeFromList(data, id);
+  const complete = !data.pages[data.pages.length - 1]?.next_cursor;
+  const lists = data.pages.map((p) => p.account_list.filter((s) => s.session_id !== id));
+  // Where it sorts among the loaded chats: right after the last one that goes before it.
+  const flat = lists.flat();
+  let at = flat.findIndex((s) => compareInList(updated, s) < 0);
+  if (at === -1 && complete) at = flat.length;
+  const placed = at !== -1;
+  if (placed) {
+    let before = at; // chats before it, counted page by page
+    let page = 0;
+    while (page < lists.length - 1 && before > lists[page]!.length) {
+      before -= lists[page]!.length;
+      page += 1;
+    }
+    lists[page]!.splice(before, 0, updated);
+  }
+  const pages = data.pages.map((page, i) =>
+    sameChats(lists[i]!, page.account_list) ? page : { ...page, account_list: lists[i]! },
+  );
+  // Newly shown: counted as new to the list (a chat moving up from past the loaded pages is
+  // over-counted by one until the list's next poll).
+  if (placed && !listed && pages[0]) pages[0] = { ...pages[0], total: pages[0].total + 1 };
+  return pages.every((p, i) => p === data.pages[i]) ? data : { ...data, pages };
+}
+
+function sameChats(a: readonly SessionItem[], b: readonly SessionItem[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
 /** A cached user list without one chat (its total lowered by one). */
@@ -115,10 +140,19 @@ export function clearGroupsUnread(data: GroupListData, groupId?: number): GroupL
   };
 }
 
-/** `groups` false: the caller has the group list already (a pushed groups.changed brings it). */
-function refetchLists(qc: QueryClient, groups = true): void {
-  if (groups) void qc.invalidateQueries({ queryKey: ['groupList'] });
-  void qc.invalidateQueries({ queryKey: ['sessions'] });
+/**
+ * What to fetch anew after the caches were updated. A push carries the whole change: the chat
+ * (placed in every list by upsertInList) and the group counts (their own groups.changed), so
+ * it refetches nothing; an action's answer refetches to confirm the counts.
+ */
+export interface RefetchOptions {
+  refetchGroups?: boolean;
+  refetchSessions?: boolean;
+}
+
+function refetchLists(qc: QueryClient, opts: RefetchOptions = {}): void {
+  if (opts.refetchGroups ?? true) void qc.invalidateQueries({ queryKey: ['groupList'] });
+  if (opts.refetchSessions ?? true) void qc.invalidateQueries({ queryKey: ['sessions'] });
 }
 
 export function findCachedGroup(qc: QueryClient, groupId: number) {
@@ -136,11 +170,15 @@ export function findCachedGroup(qc: QueryClient, groupId: number) {
 export function applySessionUpdate(
   qc: QueryClient,
   updated: SessionItem,
-  opts: { refetchGroups?: boolean } = {},
+  opts: RefetchOptions = {},
 ): void {
   for (const [key, data] of qc.getQueriesData<ListData>({ queryKey: ['sessions'] })) {
-    const [, groupId, userTimeType] = key as unknown as ListKey;
-    const belongs = groupId === updated.group_id && userTimeType === updated.user_time_type;
+    const [, groupId, userTimeType, reply] = key as unknown as ListKey;
+    const belongs =
+      groupId === updated.group_id &&
+      userTimeType === updated.user_time_type &&
+      // The reply filter lists the chats waiting for a reply: the customer spoke last.
+      (reply === 0 || updated.last_message?.direction === 'in');
     qc.setQueryData(key, upsertInList(data, updated, belongs));
   }
   const state = consoleStore.get();
@@ -154,20 +192,20 @@ export function applySessionUpdate(
   } else {
     refreshTag(updated);
   }
-  refetchLists(qc, opts.refetchGroups ?? true);
+  refetchLists(qc, opts);
 }
 
 /** A deleted chat leaves every list, its tag, its cached record and the chat pane. */
 export function applySessionRemoved(
   qc: QueryClient,
   sessionId: number,
-  opts: { refetchGroups?: boolean } = {},
+  opts: RefetchOptions = {},
 ): void {
   qc.setQueriesData<ListData>({ queryKey: ['sessions'] }, (d) => removeFromList(d, sessionId));
   if (consoleStore.get().selectedUser?.session_id === sessionId) selectUser(null);
   removeTag(sessionId);
   qc.removeQueries({ queryKey: chatKey(sessionId) });
-  refetchLists(qc, opts.refetchGroups ?? true);
+  refetchLists(qc, opts);
 }
 
 /** After oneClickRead: the badges drop at once; the refetch confirms the server's numbers. */
