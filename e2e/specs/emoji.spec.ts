@@ -59,6 +59,22 @@ test.describe('emoji picker', () => {
     }
   });
 
+  test('Escape closes the picker, after opening it and after a pick', async ({ page }) => {
+    const picker = page.getByTestId('emoji-picker');
+    await page.getByTestId('emoji-open').click();
+    await expect(picker).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
+
+    // A pick puts the focus back in the composer; Escape still closes the picker.
+    await pick(page, 'food', '🍕');
+    await expect(page.getByTestId('composer-input')).toBeFocused();
+    await expect(picker).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
+    await expect(page.getByTestId('composer-input')).toHaveValue('🍕');
+  });
+
   test('the frequent category learns what this operator picks, and keeps it', async ({ page }) => {
     await page.getByTestId('emoji-open').click();
     await page.getByTestId('emoji-category-frequent').click();

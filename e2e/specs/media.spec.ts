@@ -151,6 +151,45 @@ test('an audio file, a video and a PDF picked together go as their kinds and pla
   await check();
 });
 
+test('uploaded audio and video show their length before they are played, in one clock', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const { session } = await openFreshChat(page, parley, freshSeat);
+  // One-second files (fixtures/media/README.md), sent without a recorded duration.
+  await pickFiles(page, 'tone.mp3', 'clip.mp4');
+  const check = async () => {
+    const audio = mediaBubbles(page, 'audio');
+    const video = mediaBubbles(page, 'video');
+    await expect(audio).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+    await expect(video).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+    await expect(audio.getByTestId('media-duration')).toHaveText('0:01');
+    await expect(video.getByTestId('media-duration')).toHaveText('0:01');
+    // The audio player shows one clock: not the browser's controls (which add their own).
+    await expect(audio.getByTestId('audio-player')).toBeVisible();
+    await expect(audio.getByTestId('media-duration')).toHaveCount(1);
+    await expect(audio.getByTestId('message-audio')).not.toHaveAttribute('controls');
+    await expect(audio.getByTestId('audio-toggle')).toHaveAttribute('data-playing', 'false');
+    return audio;
+  };
+  const audio = await check();
+
+  // Played to its end, it shows its length again.
+  await audio.getByTestId('audio-toggle').click();
+  await expect
+    .poll(() =>
+      audio.getByTestId('message-audio').evaluate((a: HTMLAudioElement) => a.played.length),
+    )
+    .toBeGreaterThan(0);
+  await expect(audio.getByTestId('audio-toggle')).toHaveAttribute('data-playing', 'false');
+  await expect(audio.getByTestId('media-duration')).toHaveText('0:01');
+
+  await page.reload();
+  await openChat(page, session.session_id);
+  await check();
+});
+
 test('an image pasted into the composer and a file dropped on the chat are sent', async ({
   page,
   parley,

@@ -179,4 +179,15 @@ test('audio, video and a file go both ways through the bridge, each as its kind'
     expect(res.status()).toBe(200);
     expect((await res.body()).length).toBeGreaterThan(0);
   }
+  // The operator's file shows with its name and downloads under it; audio and video show
+  // their length before they are played.
+  const out = (type: string) =>
+    customer.locator(`[data-testid="sandbox-message"][data-direction="out"][data-type="${type}"]`);
+  await expect(out('file').getByTestId('sandbox-file-name')).toHaveText(files.file);
+  const download = customer.waitForEvent('download');
+  await out('file').getByTestId('sandbox-media-link').click();
+  expect((await download).suggestedFilename()).toBe(files.file);
+  await expect(out('audio').getByTestId('sandbox-file-name')).toHaveText(files.audio);
+  await expect(out('audio').getByTestId('media-duration')).toHaveText('0:01');
+  await expect(out('video').getByTestId('media-duration')).toHaveText('0:01');
 });

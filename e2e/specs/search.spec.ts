@@ -115,6 +115,27 @@ test.describe('message search', () => {
     expect(searches.map((s) => JSON.parse(s).keyword)).toEqual([word]);
   });
 
+  test('a word too short after a search clears the previous results while it shows the error', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    const word = `kiwi${tag()}`;
+    await parley.cli('chat:receive', freshSeat.phone, customerPhone(), `I ordered ${word} twice`);
+    await login(page, freshSeat.account, freshSeat.password);
+    const input = await openSearch(page, word);
+    const results = page.getByTestId('message-search-results');
+    await expect(results.getByTestId('message-search-hit')).toHaveCount(1);
+
+    await input.fill('abcde');
+    await page.getByTestId('message-search-submit').click();
+    await expect(await fieldError(input)).toHaveText(
+      `Search word must be at least ${SEARCH_WORD_MIN} characters`,
+    );
+    await expect(results).toHaveCount(0);
+    await expect(page.getByTestId('message-search-hit')).toHaveCount(0);
+  });
+
   test('a hit far back in a long chat opens it at the highlighted hit; scrolling loads older and newer', async ({
     page,
     parley,

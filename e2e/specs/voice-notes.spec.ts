@@ -27,7 +27,7 @@ test.describe('with the microphone allowed', () => {
     const note = page.locator('[data-testid="message-item"][data-type="audio"]');
     await expect(note).toHaveCount(1);
     await expect(note).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
-    await expect(note.getByTestId('message-audio')).toBeVisible();
+    await expect(note.getByTestId('audio-player')).toBeVisible();
     await expect(note.getByTestId('media-error')).toHaveCount(0);
 
     const stored = (await chatRecord(parley.url, token, session)).filter((m) => m.type === 'audio');
@@ -36,7 +36,10 @@ test.describe('with the microphone allowed', () => {
     expect(media.mime).toMatch(/^audio\/(webm|ogg)/);
     expect(media.duration_ms).toBeGreaterThanOrEqual(2_000);
     expect(media.size).toBeGreaterThan(0);
+    // One clock: the note's length (the browser's own controls would show a second one).
     await expect(note.getByTestId('media-duration')).toHaveText(/^0:0[2-9]$/);
+    await expect(note.getByTestId('media-duration')).toHaveCount(1);
+    await expect(note.getByTestId('message-audio')).not.toHaveAttribute('controls');
 
     // The browser can play it back (its metadata loads).
     await expect

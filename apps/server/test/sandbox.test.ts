@@ -158,6 +158,48 @@ describe('customer sandbox', () => {
     );
   });
 
+  it("the operator's file reaches the customer with its name and size, downloaded under it", async () => {
+    const customer = nextPhone('+4481');
+    await sandboxSend({ account: seat.phones[0], customer, content: 'Send me the form' });
+    const doc = await uploaded(t, seat.token, 'file', 'doc.pdf');
+    const sent = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'file',
+        content: '',
+        media_id: doc.media_id,
+        client_msg_id: 'sandbox-file-0001',
+      },
+      seat.token,
+    );
+    expect(sent.code).toBe('000000');
+    await until(async () => expect((await chatOf(customer)).length).toBe(2));
+    const out = (await chatOf(customer))[1]!;
+    expect(out).toMatchObject({
+      direction: 'out',
+      type: 'file',
+      file_name: 'doc.pdf',
+      size: corpus('doc.pdf').length,
+    });
+    const served = await t.app.inject({ method: 'GET', url: out.media_url! });
+    expect(served.headers['content-disposition']).toMatch(/^attachment; filename="doc\.pdf"/);
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.rawPayload.equals(corpus('doc.pdf'))).toBe(true);
+
+    // The customer's own media carries its name too; text has none.
+    const [text] = await chatOf(customer);
+    expect(text).toMatchObject({ file_name: null, size: null, duration_ms: null });
+    const voice = await sandboxSend({
+      account: seat.phones[0],
+      customer,
+      type: 'audio',
+      media: { data: corpus('voice.ogg').toString('base64'), file_name: 'note.ogg' },
+    });
+    expect(voice.data).toMatchObject({ type: 'audio', file_name: 'note.ogg' });
+  });
+
   it('a blocked chat: the customer sees the message refused', async () => {
     const customer = nextPhone('+4481');
     await sandboxSend({ account: seat.phones[0], customer, content: 'first' });

@@ -102,6 +102,10 @@ export const sandboxEntry = z.object({
   content: z.string(),
   /** Where the sandbox serves its media (null: text). */
   media_url: z.string().nullable(),
+  /** The media's original file name, size in bytes and length (audio, video; when known). */
+  file_name: z.string().nullable(),
+  size: z.number().int().nullable(),
+  duration_ms: z.number().int().nullable(),
   deleted: z.boolean(),
   /** A customer message the chat did not take (blocked). */
   blocked: z.boolean(),

@@ -2,17 +2,24 @@ import type { Db } from '../../db/database.js';
 import type { SandboxEntriesTable, SandboxEntryRow } from '../../db/schema.js';
 import type { Insertable } from 'kysely';
 
+const withMedia = (db: Db) =>
+  db
+    .selectFrom('sandbox_entries as e')
+    .leftJoin('media as m', 'm.media_id', 'e.media_id')
+    .selectAll('e')
+    .select(['m.file_name', 'm.size', 'm.duration_ms']);
+
+export type SandboxEntryWithMedia = Awaited<ReturnType<typeof sandboxRepository.findWithMedia>>;
+
 export const sandboxRepository = {
-  /** The chat's newest entries, oldest first. */
+  /** The chat's newest entries, oldest first, with their media's name, size and length. */
   async chat(db: Db, sendPhone: string, receiverPhone: string, limit: number) {
-    const rows = await db
-      .selectFrom('sandbox_entries')
-      .selectAll()
-      .where('send_phone', '=', sendPhone)
-      .where('receiver_phone', '=', receiverPhone)
-      .orderBy('send_phone', 'desc')
-      .orderBy('receiver_phone', 'desc')
-      .orderBy('id', 'desc')
+    const rows = await withMedia(db)
+      .where('e.send_phone', '=', sendPhone)
+      .where('e.receiver_phone', '=', receiverPhone)
+      .orderBy('e.send_phone', 'desc')
+      .orderBy('e.receiver_phone', 'desc')
+      .orderBy('e.id', 'desc')
       .limit(limit)
       .execute();
     return rows.reverse();
@@ -29,6 +36,11 @@ export const sandboxRepository = {
       .where('direction', '=', 'out')
       .where('msg_id', '=', msgId)
       .executeTakeFirst();
+  },
+
+  /** One entry, with its media's name, size and length. */
+  findWithMedia(db: Db, id: number) {
+    return withMedia(db).where('e.id', '=', id).executeTakeFirstOrThrow();
   },
 
   findById(db: Db, id: number) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SANDBOX_PATHS, phone } from '@parley/protocol';
 import { invalidField, notFound } from '../../lib/app-error.js';
+import { contentDisposition } from '../../lib/file-name.js';
 import { CODED_CALL, sendSuccess } from '../../plugins/errors.js';
 import type { SandboxService } from './sandbox.service.js';
 
@@ -31,8 +32,15 @@ export function sandboxRoutes(app: FastifyInstance, sandbox: SandboxService, bod
     const id = Number((req.params as { id: string }).id);
     if (!Number.isInteger(id) || id <= 0) throw notFound();
     const media = await sandbox.mediaOf(id);
+    // Downloaded under its original name; nothing served here may run (as the seat's media).
     return reply
-      .type(media.mime)
+      .type(media.contentType)
+      .header(
+        'content-disposition',
+        contentDisposition(media.inline ? 'inline' : 'attachment', media.fileName),
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'private, max-age=3600')
       .send(media.stream);
   });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  SANDBOX_PATHS,
   sandboxSend,
   type SandboxAccount,
   type SandboxEntry,
@@ -13,9 +12,11 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { ERROR_CODES } from '@parley/protocol';
 import { parseBody } from '../../lib/validate.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
+import { isInlineMime } from '../media/media-sniff.js';
 import type { MediaService } from '../media/media.service.js';
 import { signedHeaders } from '../platform/platform-signature.js';
 import type { PlatformRequestKind, PlatformService } from '../platform/platform.service.js';
+import { toEntry } from './sandbox.presenter.js';
 import { sandboxRepository } from './sandbox.repository.js';
 import type { ChannelName } from '../../channels/channel.js';
 
@@ -122,7 +123,7 @@ export class SandboxService {
       blocked: answer.blocked ? 1 : 0,
       created_at: Date.now(),
     });
-    return toEntry(entry);
+    return toEntry(await sandboxRepository.findWithMedia(this.db, entry.id));
   }
 
   /** Delivery from the operator (the sandbox adapter); a repeat of the same message is one. */
@@ -171,19 +172,13 @@ export class SandboxService {
     if (!account?.seat_id) throw notFound();
     const stored = await this.media.stored(account.seat_id, entry.media_id);
     if (!stored) throw notFound();
-    return { mime: stored.row.mime, fileName: stored.row.file_name, stream: await stored.open() };
+    const inline = isInlineMime(stored.row.mime);
+    return {
+      // Like the seat's media: only what is safe to show inline is served as its type.
+      contentType: inline ? stored.row.mime : 'application/octet-stream',
+      inline,
+      fileName: stored.row.file_name,
+      stream: await stored.open(),
+    };
   }
-}
-
-function toEntry(row: SandboxEntryRow): SandboxEntry {
-  return {
-    id: row.id,
-    direction: row.direction,
-    type: row.type,
-    content: row.deleted === 1 ? '' : row.content,
-    media_url: row.media_id && row.deleted === 0 ? `${SANDBOX_PATHS.media}/${row.id}` : null,
-    deleted: row.deleted === 1,
-    blocked: row.blocked === 1,
-    created_at: row.created_at,
-  };
 }

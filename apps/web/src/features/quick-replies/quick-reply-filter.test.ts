@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuickReply } from '@parley/protocol';
-import { filterQuickReplies, materialProblems, slashToken } from './quick-reply-filter';
+import { filterQuickReplies, materialProblems, slashToken, textFirst } from './quick-reply-filter';
 
 const item = (id: number, kind: QuickReply['kind'], name: string, content: string): QuickReply => ({
   id,
@@ -25,6 +25,16 @@ describe('quick reply helpers', () => {
     expect(filterQuickReplies(list, '').map((q) => q.id)).toEqual([1, 2, 3]);
     expect(filterQuickReplies(list, 'pri', 'image').map((q) => q.id)).toEqual([3]);
     expect(filterQuickReplies(list, 'pri', 'text').map((q) => q.id)).toEqual([]);
+  });
+
+  it('lists text replies before media, keeping the order within each', () => {
+    const mixed = [
+      item(4, 'audio', 'Jingle', 'a'),
+      item(3, 'image', 'Price list', 'b'),
+      item(2, 'text', 'Shipping', 'c'),
+      item(1, 'text', 'Greeting', 'd'),
+    ];
+    expect(textFirst(mixed).map((q) => q.id)).toEqual([2, 1, 4, 3]);
   });
 
   it('finds the /word before the caret', () => {

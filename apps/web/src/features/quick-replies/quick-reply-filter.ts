@@ -16,6 +16,11 @@ export function filterQuickReplies(
   );
 }
 
+/** Text replies before image and audio materials, each in the order given (a stable sort). */
+export function textFirst(list: readonly QuickReply[]): QuickReply[] {
+  return [...list].sort((a, b) => Number(a.kind !== 'text') - Number(b.kind !== 'text'));
+}
+
 /**
  * The `/word` being typed just before the caret: a slash at the start of the text or after a
  * space, followed by no space. Null when the caret is not in one.

@@ -1,10 +1,11 @@
 import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { Group, Textarea } from '@mantine/core';
+import { Group, Stack, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_TEXT_MAX, type SessionItem } from '@parley/protocol';
+import { MESSAGE_TEXT_MAX, type QuickReply, type SessionItem } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { insertIntoTextarea } from '../../../lib/insert-at-caret';
 import { EmojiPicker } from '../../emoji/components/emoji-picker';
+import { PendingMaterial } from '../../quick-replies/components/pending-material';
 import { QuickReplyButton } from '../../quick-replies/components/quick-reply-button';
 import { SlashSuggestions } from '../../quick-replies/components/slash-suggestions';
 import { translationProblem } from '../../translation/api/translation-api';
@@ -12,6 +13,7 @@ import { ComposerTranslateToggle } from '../../translation/components/composer-t
 import { ComposerTranslationPreview } from '../../translation/components/composer-translation-preview';
 import { useOutgoingTranslation } from '../../translation/hooks/use-outgoing-translation';
 import { showTranslationProblem } from '../../translation/translation-notice';
+import { useSendMaterial } from '../../quick-replies/hooks/use-send-material';
 import { useSlashSuggestions } from '../../quick-replies/hooks/use-slash-suggestions';
 import { pastedFiles } from '../hooks/use-file-drop';
 import type { VoiceNote } from '../hooks/use-voice-recorder';
@@ -28,20 +30,31 @@ interface Props {
   onVoice: (note: VoiceNote) => void;
 }
 
-/** Text composer: Enter sends, Shift+Enter starts a new line. */
+/**
+ * Text composer: Enter sends, Shift+Enter starts a new line. An image or audio material picked
+ * from the slash list waits above it as an attachment, sent with the next Send (before the
+ * text, if any) or removed.
+ */
 export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
   const { t } = useTranslation('chat');
   const [text, setText] = useState('');
+  const [attachment, setAttachment] = useState<QuickReply | null>(null);
   const [translating, setTranslating] = useState(false);
   const outgoing = useOutgoingTranslation(user, text);
+  const sendMaterial = useSendMaterial();
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const slash = useSlashSuggestions({ inputRef, text, setText });
+  const slash = useSlashSuggestions({ inputRef, text, setText, onAttach: setAttachment });
   const insert = (value: string) =>
     insertIntoTextarea(inputRef.current, text, setText, value, MESSAGE_TEXT_MAX);
 
   const submit = () => {
+    if (disabled || translating) return;
+    if (attachment) {
+      sendMaterial(user, attachment);
+      setAttachment(null);
+    }
     const value = text.trim();
-    if (!value || disabled || translating) return;
+    if (!value) return;
     if (!outgoing.active) {
       onSend(value);
       setText('');
@@ -76,46 +89,47 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
   };
 
   return (
-    <Group
-      gap="xs"
-      align="flex-end"
+    <Stack
+      gap={6}
       p="sm"
-      wrap="nowrap"
       pos="relative"
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
       <SlashSuggestions slash={slash} />
       <ComposerTranslationPreview outgoing={outgoing} />
-      <EmojiPicker disabled={disabled} onPick={insert} />
-      <QuickReplyButton disabled={disabled} onInsert={insert} />
-      <AttachButton disabled={disabled} onFiles={onFiles} />
-      <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
-      <Textarea
-        ref={inputRef}
-        {...slash.inputProps}
-        flex={1}
-        autosize
-        minRows={1}
-        maxRows={6}
-        maxLength={MESSAGE_TEXT_MAX}
-        value={text}
-        disabled={disabled}
-        placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
-        onChange={(e) => setText(e.currentTarget.value)}
-        onKeyDown={onKeyDown}
-        onPaste={onPaste}
-        data-testid="composer-input"
-        aria-label={t('composer.placeholder')}
-      />
-      <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
-      <ThrottledButton
-        onClick={submit}
-        disabled={disabled || !text.trim()}
-        loading={translating}
-        data-testid="composer-send"
-      >
-        {t('composer.send')}
-      </ThrottledButton>
-    </Group>
+      {attachment && <PendingMaterial item={attachment} onRemove={() => setAttachment(null)} />}
+      <Group gap="xs" align="flex-end" wrap="nowrap">
+        <EmojiPicker disabled={disabled} onPick={insert} />
+        <QuickReplyButton disabled={disabled} onInsert={insert} />
+        <AttachButton disabled={disabled} onFiles={onFiles} />
+        <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
+        <Textarea
+          ref={inputRef}
+          {...slash.inputProps}
+          flex={1}
+          autosize
+          minRows={1}
+          maxRows={6}
+          maxLength={MESSAGE_TEXT_MAX}
+          value={text}
+          disabled={disabled}
+          placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          data-testid="composer-input"
+          aria-label={t('composer.placeholder')}
+        />
+        <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
+        <ThrottledButton
+          onClick={submit}
+          disabled={disabled || (!text.trim() && !attachment)}
+          loading={translating}
+          data-testid="composer-send"
+        >
+          {t('composer.send')}
+        </ThrottledButton>
+      </Group>
+    </Stack>
   );
 }

@@ -73,3 +73,18 @@ export const MovieIcon = (p: Props) => (
     ]}
   />
 );
+
+export const PlayIcon = (p: Props) => (
+  <Icon {...p} paths={['M7 4v16l13 -8z']} fill="currentColor" />
+);
+
+export const PauseIcon = (p: Props) => (
+  <Icon
+    {...p}
+    paths={[
+      'M6 5m0 1a1 1 0 0 1 1 -1h2a1 1 0 0 1 1 1v12a1 1 0 0 1 -1 1h-2a1 1 0 0 1 -1 -1z',
+      'M14 5m0 1a1 1 0 0 1 1 -1h2a1 1 0 0 1 1 1v12a1 1 0 0 1 -1 1h-2a1 1 0 0 1 -1 -1z',
+    ]}
+    fill="currentColor"
+  />
+);

@@ -8,6 +8,7 @@ import { useMessageListSource } from '../hooks/use-message-list-source';
 import type { LocalMessage } from '../local-messages.store';
 import { JumpToLatest } from './jump-to-latest';
 import { MessageBubble } from './message-bubble';
+import { MessageListSkeleton } from './message-list-skeleton';
 import { MessageContextMenu } from '../../message-actions/components/message-context-menu';
 import { useMessageContextMenu } from '../../message-actions/hooks/use-message-context-menu';
 import { useAutoTranslate } from '../../translation/hooks/use-auto-translate';
@@ -55,9 +56,7 @@ export function MessageList({ user, onRetry }: Props) {
   return (
     <div style={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid="message-list">
       {list.isPending ? (
-        <Center h="100%">
-          <Loader size="sm" />
-        </Center>
+        <MessageListSkeleton />
       ) : messages.length === 0 ? (
         <Center h="100%">
           <Text c="dimmed" size="sm">

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Media } from '@parley/protocol';
-import { formatDuration } from '../media/media-rules';
+import { AudioPlayer } from './audio-player';
 import { FileMedia } from './file-media';
-import classes from './message-media.module.css';
+import { VideoPlayer } from './video-player';
 
 interface Props {
   kind: 'audio' | 'video';
@@ -12,9 +12,9 @@ interface Props {
 }
 
 /**
- * Audio and video play inline with the browser's controls. When the browser cannot play
- * them, the spec's "Audio playback failed" (or its video counterpart) shows, and the file can
- * still be downloaded.
+ * Audio plays in our player (one clock); video inline with the browser's controls, its length
+ * under it before it is played. When the browser cannot play them, the spec's "Audio playback
+ * failed" (or its video counterpart) shows, and the file can still be downloaded.
  */
 export function PlayableMedia({ kind, media }: Props) {
   const { t } = useTranslation('media');
@@ -29,39 +29,6 @@ export function PlayableMedia({ kind, media }: Props) {
       </Stack>
     );
   }
-  const duration =
-    media.duration_ms !== null ? (
-      <Text size="xs" c="dimmed" data-testid="media-duration">
-        {formatDuration(media.duration_ms)}
-      </Text>
-    ) : null;
-  if (kind === 'audio') {
-    return (
-      <Stack gap={2}>
-        <audio
-          controls
-          preload="metadata"
-          src={media.url}
-          onError={() => setFailed(true)}
-          className={classes.audio}
-          data-testid="message-audio"
-        />
-        {duration}
-      </Stack>
-    );
-  }
-  return (
-    <Stack gap={2}>
-      <video
-        controls
-        preload="metadata"
-        src={media.url}
-        poster={media.thumb_url ?? undefined}
-        onError={() => setFailed(true)}
-        className={classes.video}
-        data-testid="message-video"
-      />
-      {duration}
-    </Stack>
-  );
+  if (kind === 'audio') return <AudioPlayer media={media} onError={() => setFailed(true)} />;
+  return <VideoPlayer media={media} onError={() => setFailed(true)} />;
 }

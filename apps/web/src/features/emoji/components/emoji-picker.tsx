@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Popover, SimpleGrid, Tabs, Text, UnstyledButton } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { EMOJI, EMOJI_CATEGORIES, type EmojiCategory } from '../emoji-data';
 import { rememberEmoji, useFrequentEmoji } from '../frequent-emoji';
@@ -19,6 +20,12 @@ export function EmojiPicker({ disabled, onPick }: Props) {
   const [category, setCategory] = useState<EmojiCategory>(
     frequent.length > 0 ? 'frequent' : 'gestures',
   );
+
+  // The popover closes on Escape only with the focus inside it; after a pick the focus is back
+  // in the composer (and on the button after opening), so listen on the window.
+  useWindowEvent('keydown', (e) => {
+    if (opened && e.key === 'Escape' && !e.isComposing) setOpened(false);
+  });
 
   const pick = (emoji: string) => {
     rememberEmoji(emoji);

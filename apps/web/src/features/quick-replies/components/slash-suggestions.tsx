@@ -28,6 +28,7 @@ export function SlashSuggestions({ slash }: { slash: Slash }) {
           onClick={() => slash.pick(item)}
           data-testid="slash-item"
           data-id={item.id}
+          data-kind={item.kind}
         >
           <Group gap={6} wrap="nowrap">
             {item.kind !== 'text' && (

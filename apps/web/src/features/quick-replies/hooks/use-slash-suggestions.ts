@@ -1,9 +1,7 @@
 import { useCallback, useMemo, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { QuickReply } from '@parley/protocol';
-import { consoleStore } from '../../console/console.store';
-import { filterQuickReplies, slashToken } from '../quick-reply-filter';
+import { filterQuickReplies, slashToken, textFirst } from '../quick-reply-filter';
 import { useQuickReplies } from './use-quick-replies';
-import { useSendMaterial } from './use-send-material';
 
 const MAX_SHOWN = 8;
 
@@ -11,15 +9,17 @@ interface Options {
   inputRef: RefObject<HTMLTextAreaElement | null>;
   text: string;
   setText: (text: string) => void;
+  /** An image or audio material picked: the composer holds it until the operator sends it. */
+  onAttach: (item: QuickReply) => void;
 }
 
 /**
  * `/` in the composer offers the materials, filtered by what follows the slash: arrows move,
- * Enter (or Tab) picks, Escape closes. A text material replaces the `/word`; an image or audio
- * one is sent to the open chat at once.
+ * Enter (or Tab) picks, Escape closes. Text replies are listed first. A text material replaces
+ * the `/word`; an image or audio one becomes the composer's pending attachment (never sent by
+ * the Enter that picked it).
  */
-export function useSlashSuggestions({ inputRef, text, setText }: Options) {
-  const sendMaterial = useSendMaterial();
+export function useSlashSuggestions({ inputRef, text, setText, onAttach }: Options) {
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
@@ -28,7 +28,7 @@ export function useSlashSuggestions({ inputRef, text, setText }: Options) {
   const { list } = useQuickReplies(token !== null);
   const query = open && token ? token.query : null;
   const items = useMemo(
-    () => (query === null ? [] : filterQuickReplies(list, query).slice(0, MAX_SHOWN)),
+    () => (query === null ? [] : textFirst(filterQuickReplies(list, query)).slice(0, MAX_SHOWN)),
     [query, list],
   );
   const index = Math.min(active, Math.max(items.length - 1, 0));
@@ -59,8 +59,7 @@ export function useSlashSuggestions({ inputRef, text, setText }: Options) {
     } else {
       setText(removeToken);
       setCaret(token.start);
-      const user = consoleStore.get().selectedUser;
-      if (user) sendMaterial(user, item);
+      onAttach(item);
     }
   };
 

@@ -1,6 +1,7 @@
-import { Anchor, Paper, Text } from '@mantine/core';
+import { Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SandboxEntry } from '@parley/protocol';
+import { SandboxMedia } from './sandbox-media';
 
 /** One message as the customer sees it: theirs on the right, the operator's on the left. */
 export function SandboxMessage({ entry }: { entry: SandboxEntry }) {
@@ -24,19 +25,7 @@ export function SandboxMessage({ entry }: { entry: SandboxEntry }) {
         </Text>
       ) : (
         <>
-          {entry.media_url && entry.type === 'image' && (
-            <img
-              src={entry.media_url}
-              alt={t('image')}
-              data-testid="sandbox-image"
-              style={{ maxWidth: 240, maxHeight: 240, display: 'block' }}
-            />
-          )}
-          {entry.media_url && entry.type !== 'image' && (
-            <Anchor href={entry.media_url} target="_blank" data-testid="sandbox-media-link">
-              {t(`kind.${entry.type}`)}
-            </Anchor>
-          )}
+          {entry.media_url && <SandboxMedia entry={entry} url={entry.media_url} />}
           {entry.content && (
             <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="sandbox-text">
               {entry.content}

@@ -27,6 +27,8 @@ export function MessageSearchDialog({ opened, onClose }: Props) {
     const valid = validSearchWord(input);
     if (valid === null) {
       setError(t('wordTooShort', { count: SEARCH_WORD_MIN }));
+      // The previous word's hits would read as answers to this one.
+      setWord('');
       return;
     }
     setError(null);
