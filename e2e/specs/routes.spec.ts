@@ -68,12 +68,7 @@ test.describe('route rules without a token', () => {
     expect(stored?.account).toBe(freshSeat.account);
   });
 
-  test('/auth with a bad token lands on /login', async ({ page }) => {
-    await page.goto('/auth?token=not-a-real-token&redirect=%2Fhome%2Fchat');
-    await expect(page).toHaveURL(/\/login(\?.*)?$/);
-    await expect(page.getByTestId('login-username')).toBeVisible();
-    expect(await storedUserInfo(page)).toBeNull();
-  });
+  // A bad token: specs/auth-link.spec.ts.
 });
 
 test.describe('route rules with a token', () => {

@@ -42,6 +42,7 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/batch_status': { batch_id: 'batch-0001' },
   '/v1/seat/chat/searchMessage': { keyword: 'abcdef' },
   '/v1/seat/chat/addressBook': {},
+  '/v1/seat/chat/logout': {},
 };
 
 const IMPLEMENTED: CallPath[] = [

@@ -139,6 +139,13 @@ export class RealtimeHub {
     }
   }
 
+  /** Closes the seat's sockets of a token just revoked (null: of all its tokens), as `expire`. */
+  expireTokens(seatId: number, tokenHash: string | null): void {
+    for (const conn of [...(this.bySeat.get(seatId) ?? [])]) {
+      if (tokenHash === null || conn.tokenHash === tokenHash) this.expire(conn);
+    }
+  }
+
   /** Closes a socket whose token is no longer valid, saying so first (400002). */
   expire(conn: Connection): void {
     const err = new AppError(ERROR_CODES.TOKEN_EXPIRED);

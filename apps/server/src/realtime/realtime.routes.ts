@@ -34,6 +34,8 @@ export async function registerRealtime(
     ? new RedisFanOut(redisUrl, hub, (err) => app.log.warn({ err }, 'redis'))
     : new PollingFanOut(db, hub, pollMs);
   bus.setNotifier((seatId) => fanOut.notify(seatId));
+  // A logout on this instance closes its sockets at once; other instances at their heartbeat.
+  auth.onRevoked(({ seatId, tokenHash }) => hub.expireTokens(seatId, tokenHash));
 
   await app.register(websocket, { options: { maxPayload: 4096 } });
 

@@ -25,7 +25,7 @@ export function ExpiredModal() {
           <Button variant="default" onClick={dismiss} data-testid="confirm-cancel">
             {t('actions.cancel')}
           </Button>
-          <Button onClick={logoutAndReload} data-testid="confirm-ok">
+          <Button onClick={() => void logoutAndReload()} data-testid="confirm-ok">
             {t('expired.relogin')}
           </Button>
         </Group>

@@ -31,11 +31,11 @@ export function configureApi(next: ApiHooks): void {
  * Turns a decoded answer into its data, or raises the ApiError after the usual side effects
  * (the expired-login dialog, the error toast). Shared by JSON calls and uploads.
  */
-export function settle<T>(decoded: unknown, notify: boolean): T {
+export function settle<T>(decoded: unknown, notify: boolean, expiredDialog = true): T {
   const outcome = classifyEnvelope<T>(decoded);
   if (outcome.kind === 'success') return outcome.data;
   if (outcome.kind === 'expired') {
-    hooks.onExpired();
+    if (expiredDialog) hooks.onExpired();
     throw new ApiError(ERROR_CODES.TOKEN_EXPIRED, 'Token expired');
   }
   const message = errorText(outcome.code, outcome.msg, hooks.translateCode);
@@ -68,6 +68,8 @@ function abortError(err: unknown): DOMException {
 export interface CallOptions {
   /** Show the generic error toast (default true). */
   notify?: boolean;
+  /** Open the login-expired dialog on 400002 (default true); false: only throw (logout, /auth). */
+  expiredDialog?: boolean;
   signal?: AbortSignal;
 }
 
@@ -110,5 +112,5 @@ export async function callApi<P extends CallPath>(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
-  return settle<CallResponse<P>>(decoded, notify);
+  return settle<CallResponse<P>>(decoded, notify, options.expiredDialog ?? true);
 }

@@ -10,3 +10,8 @@ export const loginResponse = userInfo;
 
 export const tokenLoginRequest = z.object({ token: z.string().trim().min(1, 'required').max(256) });
 export const tokenLoginResponse = userInfo;
+
+/** Ends the login of the token sent, or with `all_devices` every login of the seat. */
+export const logoutRequest = z.object({ all_devices: z.boolean().default(false) });
+/** How many logins ended (the token sent included). */
+export const logoutResponse = z.object({ revoked: z.number().int().nonnegative() });

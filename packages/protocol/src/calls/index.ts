@@ -169,6 +169,11 @@ export const CALLS = {
     translation.translationLanguagesResponse,
     'The translation engine in use and the languages or pairs it offers, and what each configured engine offers. Errors: 501002 "Translation error" (no engine configured), 500005 "Failed to get language list" (no engine could tell).',
   ),
+  '/v1/seat/chat/logout': extension(
+    auth.logoutRequest,
+    auth.logoutResponse,
+    'End the login of the token sent (logout), or with all_devices every login of the seat (this one included). The ended tokens answer 400002 from then on and their push sockets close.',
+  ),
   '/v1/seat/chat/set_customer_language': extension(
     translation.setCustomerLanguageRequest,
     translation.setCustomerLanguageResponse,

@@ -58,12 +58,25 @@ export const authRepository = {
       .execute();
   },
 
+  /** Revokes the seat's live tokens; answers how many. */
   async revokeSeatTokens(db: Db, seatId: number, now: number) {
-    await db
+    const result = await db
       .updateTable('tokens')
       .set({ revoked_at: now })
       .where('seat_id', '=', seatId)
       .where('revoked_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
+  /** Revokes one token (if still live); answers how many (0 or 1). */
+  async revokeToken(db: Db, tokenHash: string, now: number) {
+    const result = await db
+      .updateTable('tokens')
+      .set({ revoked_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   },
 };

@@ -13,6 +13,15 @@ import { authRepository } from './auth.repository.js';
 export interface AuthSeat {
   seatId: number;
   account: string;
+  /** The sha256 of the token the request carried (logout ends that one). */
+  tokenHash: string;
+}
+
+/** Logins just ended: the push sockets of these tokens (or of the whole seat) close. */
+export interface Revocation {
+  seatId: number;
+  /** Null: every token of the seat. */
+  tokenHash: string | null;
 }
 
 export function hashToken(token: string): string {
@@ -20,10 +29,32 @@ export function hashToken(token: string): string {
 }
 
 export class AuthService {
+  private readonly revokedListeners = new Set<(revocation: Revocation) => void>();
+
   constructor(
     private readonly db: Db,
     private readonly config: Config,
   ) {}
+
+  /** Called after logins end here (the push channel closes their sockets at once). */
+  onRevoked(listener: (revocation: Revocation) => void): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  /**
+   * Logout: revokes the token of the request, or every token of the seat (log out of every
+   * device). Answers how many logins ended.
+   */
+  async logout(seat: AuthSeat, allDevices: boolean): Promise<{ revoked: number }> {
+    const now = Date.now();
+    const revoked = allDevices
+      ? await authRepository.revokeSeatTokens(this.db, seat.seatId, now)
+      : await authRepository.revokeToken(this.db, seat.tokenHash, now);
+    const revocation = { seatId: seat.seatId, tokenHash: allDevices ? null : seat.tokenHash };
+    this.revokedListeners.forEach((listener) => listener(revocation));
+    return { revoked };
+  }
 
   async login(accountInput: string, password: string): Promise<UserInfo> {
     const account = accountInput.trim();
@@ -72,8 +103,8 @@ export class AuthService {
     const raw = (header ?? '').trim();
     const token = raw.replace(/^Bearer(\s+|$)/i, '').trim();
     if (!token) throw new AppError(ERROR_CODES.TOKEN_EXPIRED, OTHER_MESSAGES.missingAuth);
-    const { seatId, account } = await this.authenticateToken(token);
-    return { seatId, account };
+    const { seatId, account, tokenHash } = await this.authenticateToken(token);
+    return { seatId, account, tokenHash };
   }
 
   /** A raw token (the push channel's hello): the seat, or 400002. */
@@ -94,10 +125,11 @@ export class AuthService {
    */
   private async authenticateToken(token: string) {
     if (token.length > 256) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
-    const row = await authRepository.findToken(this.db, hashToken(token));
+    const tokenHash = hashToken(token);
+    const row = await authRepository.findToken(this.db, tokenHash);
     if (!row || row.revoked_at !== null || row.expires_at <= Date.now() || row.frozen) {
       throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
     }
-    return { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at };
+    return { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at, tokenHash };
   }
 }

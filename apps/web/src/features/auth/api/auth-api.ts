@@ -8,8 +8,13 @@ export async function login(account: string, password: string): Promise<UserInfo
   return info;
 }
 
+/** The /auth hand-off: its page says what went wrong (no toast, no login-expired dialog). */
 export async function tokenLogin(token: string): Promise<UserInfo> {
-  const info = await callApi('/v1/seat/chat/token_login', { token }, { notify: false });
+  const info = await callApi(
+    '/v1/seat/chat/token_login',
+    { token },
+    { notify: false, expiredDialog: false },
+  );
   writeItem('userInfo', info);
   return info;
 }

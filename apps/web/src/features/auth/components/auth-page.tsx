@@ -1,31 +1,20 @@
-import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { safeRedirect, tokenLogin } from '../api/auth-api';
+import { safeRedirect } from '../api/auth-api';
+import { useTokenHandOff } from '../hooks/use-token-hand-off';
+import { AuthLinkProblem } from './auth-link-problem';
 
 /** Single sign-on hand-off: /auth?token=T&redirect=/home/chat. */
 export function AuthPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
-  const redirect = params.get('redirect');
+  const target = safeRedirect(params.get('redirect'));
+  const { outcome, retry } = useTokenHandOff(params.get('token') ?? '', target);
 
-  useEffect(() => {
-    let cancelled = false;
-    if (!token) {
-      navigate('/login', { replace: true });
-      return;
-    }
-    tokenLogin(token)
-      .then(() => !cancelled && navigate(safeRedirect(redirect), { replace: true }))
-      .catch(() => !cancelled && navigate('/login', { replace: true }));
-    return () => {
-      cancelled = true;
-    };
-  }, [token, redirect, navigate]);
-
+  if (outcome.state !== 'checking') {
+    return <AuthLinkProblem outcome={outcome} target={target} onRetry={retry} />;
+  }
   return (
     <Center h="100vh">
       <Stack align="center">

@@ -13,10 +13,12 @@ const warningOpen = createStore(false);
 
 const useUnsentCount = () => useStore(localMessages, (m) => allLocals(m).length);
 
+export const hasUnsentMessages = () => allLocals().length > 0;
+
 /** The user menu's logout: asks first when messages are still unsent. */
 export function requestLogout(): void {
-  if (allLocals().length > 0) warningOpen.set(true);
-  else logoutAndReload();
+  if (hasUnsentMessages()) warningOpen.set(true);
+  else void logoutAndReload();
 }
 
 export function UnsentLogoutModal() {
@@ -32,7 +34,7 @@ export function UnsentLogoutModal() {
       danger
       testId="unsent-logout-modal"
       onCancel={() => warningOpen.set(false)}
-      onConfirm={logoutAndReload}
+      onConfirm={() => void logoutAndReload()}
     />
   );
 }
