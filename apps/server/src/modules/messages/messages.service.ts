@@ -176,7 +176,7 @@ export class MessagesService {
         }
         await sessionsRepository.recordOutgoing(trx, session.id, {
           time: now,
-          preview: previewOf(input.type, input.content),
+          preview: previewOf(message),
           type: input.type,
         });
         await this.events.messageCreated(trx, seatId, this.present(message));
@@ -293,7 +293,7 @@ export class MessagesService {
       });
       await sessionsRepository.recordIncoming(trx, session.id, {
         time: now,
-        preview: previewOf(type, input.content),
+        preview: previewOf(row),
         type,
       });
       const message = this.present(row);
@@ -369,7 +369,7 @@ export class MessagesService {
       await sessionsRepository.setLastMessage(trx, message.session_id, {
         last_direction: latest?.direction ?? null,
         last_type: latest?.type ?? null,
-        last_preview: latest ? previewOf(latest.type, latest.content) : null,
+        last_preview: latest ? previewOf(latest) : null,
       });
       if (input.scope === 'me') {
         await this.events.messageDeleted(trx, seatId, message.session_id, message.id);

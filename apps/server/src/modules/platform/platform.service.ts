@@ -206,7 +206,7 @@ export class PlatformService {
       await sessionsRepository.setLastMessage(trx, message.session_id, {
         last_direction: latest?.direction ?? null,
         last_type: latest?.type ?? null,
-        last_preview: latest ? previewOf(latest.type, latest.content) : null,
+        last_preview: latest ? previewOf(latest) : null,
       });
       return trx
         .selectFrom('messages')
