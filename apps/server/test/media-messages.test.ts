@@ -83,7 +83,7 @@ async function messageCount(seatId: number) {
 }
 
 describe('media messages', () => {
-  it('sends image, audio, video and file messages with signed media; the preview follows', async () => {
+  it('sends image, audio, video and file messages with signed media; the preview is the caption or the file name, never a placeholder', async () => {
     for (const [type, key] of [
       ['image', 'photo'],
       ['audio', 'voice'],
@@ -104,7 +104,8 @@ describe('media messages', () => {
       expect(item.last_message).toMatchObject({
         type,
         direction: 'out',
-        preview: caption || `[${type}]`,
+        // The console shows the type as its own translated label beside this.
+        preview: type === 'file' ? media[key]!.file_name : caption,
       });
       // The URL in the answer opens the bytes.
       expect((await fetchMedia(t, res.data.media!.url)).statusCode).toBe(200);
@@ -364,7 +365,7 @@ describe('inbound media', () => {
     const item = await chatItem(a, chat);
     expect(item).toMatchObject({
       un_read_count: 3,
-      last_message: { type: 'file', preview: '[file]', direction: 'in' },
+      last_message: { type: 'file', preview: 'page.html', direction: 'in' },
     });
     const list = await record(a, chat);
     expect(

@@ -60,6 +60,10 @@ export type Media = z.infer<typeof media>;
 export const lastMessage = z.object({
   type: messageType,
   direction: messageDirection,
+  /**
+   * The message's own words on one line (at most 100 characters): a text's text, a file's name,
+   * another media's caption (often empty). Never a placeholder: a client labels media by `type`.
+   */
   preview: z.string(),
   created_at: epochMs,
 });

@@ -11,6 +11,7 @@ import { searchMigration } from './migrations/006-search.js';
 import { telegramChannelMigration } from './migrations/011-telegram-channel.js';
 import { platformBridgeMigration } from './migrations/010-platform-bridge.js';
 import { eventsMigration } from './migrations/009-events.js';
+import { typedPreviewsMigration } from './migrations/012-typed-previews.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -28,6 +29,7 @@ class StaticProvider implements MigrationProvider {
       '011-telegram-channel': telegramChannelMigration(this.dialect),
       '010-platform-bridge': platformBridgeMigration(this.dialect),
       '009-events': eventsMigration(),
+      '012-typed-previews': typedPreviewsMigration(),
     };
   }
 }

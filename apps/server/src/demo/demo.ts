@@ -98,7 +98,7 @@ function seedChat(
       add_time: times[0]!,
       latest_time: latestTime,
       last_direction: last.direction,
-      last_preview: previewOf('text', last.content),
+      last_preview: previewOf({ type: 'text', content: last.content, media: null }),
       last_type: 'text',
       customer_language: texts.code,
       blocked: group.type === 'blocked' ? 1 : 0,

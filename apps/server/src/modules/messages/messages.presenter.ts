@@ -24,8 +24,15 @@ export function toChatMessage(row: MessageRow, urls: MediaUrls): ChatMessage {
   };
 }
 
-/** The one-line preview of a chat's last message in the user list. */
-export function previewOf(type: MessageRow['type'], content: string): string {
-  const text = content.replace(/\s+/g, ' ').trim();
-  return (text || `[${type}]`).slice(0, 100);
+/**
+ * The one-line preview of a chat's last message in the user list: a text's text, a file's name,
+ * another media's caption (often empty). Never a placeholder: the console shows the message's
+ * type as a translated label beside it (`last_message.type`).
+ */
+export function previewOf(message: Pick<MessageRow, 'type' | 'content' | 'media'>): string {
+  const fileName =
+    message.type === 'file' && message.media
+      ? (JSON.parse(message.media) as StoredMedia).file_name
+      : '';
+  return (fileName || message.content).replace(/\s+/g, ' ').trim().slice(0, 100);
 }

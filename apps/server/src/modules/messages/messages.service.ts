@@ -176,7 +176,7 @@ export class MessagesService {
     }
     await sessionsRepository.recordOutgoing(trx, session.id, {
       time: out.at,
-      preview: previewOf(out.type, out.content),
+      preview: previewOf(message),
       type: out.type,
     });
     await this.events.messageCreated(trx, session.seat_id, this.present(message));
@@ -234,7 +234,7 @@ export class MessagesService {
     await sessionsRepository.setLastMessage(trx, sessionId, {
       last_direction: latest?.direction ?? null,
       last_type: latest?.type ?? null,
-      last_preview: latest ? previewOf(latest.type, latest.content) : null,
+      last_preview: latest ? previewOf(latest) : null,
     });
   }
 
@@ -371,7 +371,7 @@ export class MessagesService {
       });
       await sessionsRepository.recordIncoming(trx, session.id, {
         time: now,
-        preview: previewOf(type, input.content),
+        preview: previewOf(row),
         type,
       });
       const message = this.present(row);

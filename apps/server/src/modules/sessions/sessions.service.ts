@@ -248,7 +248,7 @@ export class SessionsService {
           add_time: now,
           latest_time: now,
           last_direction: 'out',
-          last_preview: previewOf('text', input.greeting),
+          last_preview: previewOf({ type: 'text', content: input.greeting, media: null }),
           last_type: 'text',
           customer_language: null,
           blocked: 0,

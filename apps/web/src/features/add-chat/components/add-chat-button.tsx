@@ -3,17 +3,23 @@ import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { AddChatDialog } from './add-chat-dialog';
 
-/** Opens the add-chat dialog (above the user list). */
-export function AddChatButton() {
+interface Props {
+  /** Above the user list it is `add-chat-open`; an empty state's way out has its own id. */
+  testId?: string;
+  variant?: 'light' | 'filled';
+}
+
+/** Opens the add-chat dialog (above the user list, and in the empty states it fits). */
+export function AddChatButton({ testId = 'add-chat-open', variant = 'light' }: Props) {
   const { t } = useTranslation('add-chat');
   const [opened, setOpened] = useState(false);
   return (
     <>
       <Button
-        size="compact-xs"
-        variant="light"
+        size={variant === 'filled' ? 'sm' : 'compact-xs'}
+        variant={variant}
         onClick={() => setOpened(true)}
-        data-testid="add-chat-open"
+        data-testid={testId}
       >
         {t('open')}
       </Button>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { AddressBookEntry } from '@parley/protocol';
 import { useOpenChat } from '../../sessions/hooks/use-open-chat';
 import { useAddressBook } from '../hooks/use-address-book';
+import { AddressBookEmpty } from './address-book-empty';
 import { AddressBookItem } from './address-book-item';
 import { RemarkModal } from './remark-modal';
 
@@ -57,9 +58,7 @@ export function AddressBookPage() {
             <Loader size="sm" />
           </Center>
         ) : entries.length === 0 ? (
-          <Center h="100%" data-testid="address-book-empty">
-            <Text c="dimmed">{keyword ? t('noMatches', { keyword }) : t('empty')}</Text>
-          </Center>
+          <AddressBookEmpty keyword={keyword} onClear={() => setInput('')} />
         ) : (
           <Virtuoso
             style={{ height: '100%' }}

@@ -1,5 +1,7 @@
-import { Badge, Center, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../components/empty-state';
+import { AddChatButton } from '../../add-chat/components/add-chat-button';
 import { useConsole } from '../../console/console.store';
 import { openProfileCard } from '../../profile/profile-card.store';
 import { ChatHeaderActions } from '../../session-actions/components/chat-header-actions';
@@ -22,17 +24,21 @@ export function ChatPane() {
     return (
       <Stack h="100%" gap={0} data-testid="chat-pane" data-empty="true">
         <TagsView />
-        <Center flex={1} data-testid="empty-chat">
-          <Stack align="center" gap={4}>
-            <Text size="xl">💬</Text>
-            <Text c="dimmed">{t('emptyChat')}</Text>
-          </Stack>
-        </Center>
+        <Box flex={1} mih={0}>
+          <EmptyState
+            testId="empty-chat"
+            icon={<ChatIcon />}
+            title={t('noChatOpen.title')}
+            text={t('noChatOpen.text')}
+            action={<AddChatButton testId="empty-chat-add" variant="filled" />}
+          />
+        </Box>
       </Stack>
     );
   }
 
   const disabled = groupDisabled || user.blocked;
+  const sendLine = `${t('via', { phone: user.send_phone })}${user.remark ? ` · ${user.remark}` : ''}`;
   const onFiles = (files: File[]) => sendFiles(user, files);
   return (
     <ChatDropZone enabled={!disabled} onFiles={onFiles}>
@@ -41,19 +47,24 @@ export function ChatPane() {
         px="md"
         py="xs"
         justify="space-between"
+        wrap="nowrap"
         style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
       >
         {/* The customer's profile card opens from the header. */}
-        <UnstyledButton onClick={openProfileCard} data-testid="chat-header-profile">
+        <UnstyledButton
+          onClick={openProfileCard}
+          data-testid="chat-header-profile"
+          style={{ minWidth: 0 }}
+        >
           <Text fw={700} data-testid="chat-title">
             {user.receiver_phone}
           </Text>
-          <Text size="xs" c="dimmed" data-testid="chat-send-phone">
-            {t('via', { phone: user.send_phone })}
-            {user.remark ? ` · ${user.remark}` : ''}
+          {/* A long remark ends in an ellipsis on one line; the whole of it on hover. */}
+          <Text size="xs" c="dimmed" truncate title={sendLine} data-testid="chat-send-phone">
+            {sendLine}
           </Text>
         </UnstyledButton>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
           {disabled && (
             <Badge color="gray" variant="light" data-testid="chat-blocked">
               {t('blockedChat')}
@@ -75,5 +86,23 @@ export function ChatPane() {
         onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
       />
     </ChatDropZone>
+  );
+}
+
+function ChatIcon() {
+  return (
+    <svg
+      width="22"
+      height="22"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
+      <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z" />
+    </svg>
   );
 }

@@ -36,7 +36,10 @@ export function TagsView() {
             data-active={tag.session_id === activeId}
           >
             <UnstyledButton onClick={() => open(tag)} data-testid="tags-view-item">
-              <Text size="xs">{tag.remark || tag.receiver_phone}</Text>
+              {/* A long remark ends in an ellipsis; the whole of it on hover. */}
+              <Text size="xs" truncate maw={200} title={tag.remark || tag.receiver_phone}>
+                {tag.remark || tag.receiver_phone}
+              </Text>
             </UnstyledButton>
             <CloseButton size="xs" onClick={() => removeTag(tag.session_id)} />
           </div>

@@ -9,6 +9,7 @@ import { OperatorButton } from '../../operator/components/operator-button';
 import { OfflineIndicator } from '../../realtime/components/offline-indicator';
 import { MessageSearchButton } from '../../search/components/message-search-button';
 import { TranslationSettingsButton } from '../../translation/components/translation-settings-button';
+import classes from './app-header.module.css';
 
 export function AppHeader() {
   const { t } = useTranslation();
@@ -17,14 +18,8 @@ export function AppHeader() {
   const { pathname } = useLocation();
   const tab = pathname.startsWith('/home/addressBook') ? 'addressBook' : 'chat';
   return (
-    <Group
-      h={52}
-      px="md"
-      justify="space-between"
-      wrap="nowrap"
-      style={{ borderBottom: '1px solid var(--mantine-color-default-border)', flexShrink: 0 }}
-    >
-      <Group gap="lg" wrap="nowrap">
+    <header className={classes.header}>
+      <div className={classes.start}>
         <Group gap={8} wrap="nowrap">
           <ThemeIcon radius="md" variant="gradient" gradient={{ from: 'blue', to: 'cyan' }}>
             <Text fw={800} c="white" size="sm">
@@ -34,31 +29,33 @@ export function AppHeader() {
           <Text fw={800}>{t('appName')}</Text>
         </Group>
         <Tabs value={tab} onChange={(v) => navigate(`/home/${v}`)} variant="pills" radius="md">
-          <Tabs.List>
+          <Tabs.List style={{ flexWrap: 'nowrap' }}>
             <Tabs.Tab value="chat">{t('routes.chat')}</Tabs.Tab>
             <Tabs.Tab value="addressBook">{t('routes.addressBook')}</Tabs.Tab>
           </Tabs.List>
         </Tabs>
-      </Group>
-      <Group gap="sm" wrap="nowrap">
+      </div>
+      <div className={classes.actions}>
         <OfflineIndicator />
         <MessageSearchButton />
         <TranslationSettingsButton />
         {(data?.un_read_count ?? 0) > 0 && (
-          <Group gap={6} wrap="nowrap">
+          <div className={classes.unread}>
             <Text size="sm" c="dimmed">
               {t('header.totalUnread')}
             </Text>
-            <Badge color="red" data-testid="total-unread">
+            <Badge color="red" data-testid="total-unread" style={{ flexShrink: 0 }}>
               {data?.un_read_count}
             </Badge>
             <ReadButton testId="read-all" />
-          </Group>
+          </div>
         )}
         <LanguageSwitcher />
         <ThemeToggle />
-        <OperatorButton />
-      </Group>
-    </Group>
+        <div className={classes.operator}>
+          <OperatorButton />
+        </div>
+      </div>
+    </header>
   );
 }

@@ -37,6 +37,7 @@ export const GroupItem = memo(function GroupItem({
           <Text
             size="sm"
             truncate
+            title={name}
             data-testid="group-name"
             c={group.disabled ? 'dimmed' : undefined}
           >

@@ -1,20 +1,24 @@
-import { Anchor, Center, Stack, Text, Title } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
 
+/** Any unknown path of a signed-in operator: what happened, and the way back to the chats. */
 export function NotFoundPage() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   return (
-    <Center h="100vh" data-testid="not-found">
-      <Stack align="center">
-        <Title order={1} c="dimmed">
-          404
-        </Title>
-        <Text>{t('notFound.message')}</Text>
-        <Anchor component={Link} to="/home/chat" data-testid="not-found-home">
+    <EmptyState
+      size="page"
+      testId="not-found"
+      icon={<strong>404</strong>}
+      title={t('notFound.heading')}
+      text={t('notFound.message', { path: pathname })}
+      action={
+        <Button component={Link} to="/home/chat" data-testid="not-found-home">
           {t('notFound.back')}
-        </Anchor>
-      </Stack>
-    </Center>
+        </Button>
+      }
+    />
   );
 }

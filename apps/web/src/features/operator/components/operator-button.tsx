@@ -3,6 +3,14 @@ import { Avatar, Button } from '@mantine/core';
 import { readItem } from '../../../lib/storage';
 import { OperatorInfoDialog } from './operator-info-dialog';
 
+const TRUNCATE = {
+  display: 'block',
+  minWidth: 0,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+} as const;
+
 /** The header button with the seat's name; opens the operator information dialog. */
 export function OperatorButton() {
   const [opened, setOpened] = useState(false);
@@ -15,9 +23,13 @@ export function OperatorButton() {
         size="compact-md"
         leftSection={<Avatar size={24} radius="xl" color="blue" name={name} />}
         onClick={() => setOpened(true)}
+        maw="100%"
         data-testid="user-menu"
       >
-        {name}
+        {/* A long name ends in an ellipsis in a narrow header; the whole name on hover. */}
+        <span title={name} style={TRUNCATE}>
+          {name}
+        </span>
       </Button>
       {opened && <OperatorInfoDialog onClose={() => setOpened(false)} />}
     </>

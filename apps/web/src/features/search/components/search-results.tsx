@@ -1,8 +1,9 @@
 import { useCallback, useMemo } from 'react';
-import { Center, Loader, Text } from '@mantine/core';
+import { Box, Center, Loader } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../components/empty-state';
 import { messageSearchQuery, type SearchHit } from '../api/search-queries';
 import { SearchHitItem } from './search-hit-item';
 
@@ -35,12 +36,15 @@ export function SearchResults({ word, onOpen }: Props) {
   }
   if (isError) return null; // the request layer has shown the error
   if (hits.length === 0) {
+    // The way out is the search box above: another word.
     return (
-      <Center h={120} data-testid="message-search-empty">
-        <Text c="dimmed" size="sm">
-          {t('empty', { word })}
-        </Text>
-      </Center>
+      <Box h={200}>
+        <EmptyState
+          testId="message-search-empty"
+          title={t('emptyTitle')}
+          text={t('empty', { word })}
+        />
+      </Box>
     );
   }
   return (

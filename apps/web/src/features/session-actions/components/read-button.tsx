@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '@mantine/core';
+import { ActionIcon, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { useGroupList } from '../../groups/hooks/use-group-list';
@@ -25,20 +25,26 @@ export function ReadButton({ groupId, testId }: Props) {
   const group = groupId === undefined ? null : data?.group_list.find((g) => g.group_id === groupId);
   const unread = groupId === undefined ? (data?.un_read_count ?? 0) : (group?.un_read ?? 0);
   if (unread <= 0 || (groupId !== undefined && !group)) return null;
+  const label = group ? t('readGroup') : t('readAll');
 
   return (
     <>
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        onClick={() => setAsking(true)}
-        data-testid={testId}
-      >
-        {group ? t('readGroup') : t('readAll')}
-      </Button>
+      {/* An icon with its name as tooltip: the label is long in some languages and sits in tight
+          rows (the header, above the user list). */}
+      <Tooltip label={label} withArrow>
+        <ActionIcon
+          size="md"
+          variant="subtle"
+          aria-label={label}
+          onClick={() => setAsking(true)}
+          data-testid={testId}
+        >
+          <ReadAllIcon />
+        </ActionIcon>
+      </Tooltip>
       <ConfirmModal
         opened={asking}
-        title={group ? t('readGroup') : t('readAll')}
+        title={label}
         message={
           group
             ? t('readGroupConfirm', { count: unread, name: groupName(group) })
@@ -50,5 +56,25 @@ export function ReadButton({ groupId, testId }: Props) {
         onCancel={() => setAsking(false)}
       />
     </>
+  );
+}
+
+/** A double check mark: what a read message shows in most chat apps. */
+function ReadAllIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
+      <path d="M2 12.5l4.5 4.5L15 8.5" />
+      <path d="M11 16l1 1 8.5-8.5" />
+    </svg>
   );
 }

@@ -17,11 +17,11 @@ interface Props {
 export const UserItem = memo(function UserItem({ user, active, onSelect, onContextMenu }: Props) {
   const { t, i18n } = useTranslation('chat');
   const last = user.last_message;
-  const preview = last
-    ? last.type === 'text'
-      ? last.preview
-      : `[${t(`messageType.${last.type}`)}] ${last.preview}`
-    : '';
+  // A media message is named by its translated kind; the preview is only its own words.
+  const kind = last && last.type !== 'text' ? t(`previewKind.${last.type}`) : '';
+  const words = last?.preview ?? '';
+  // The line ends in an ellipsis when the remark or the message is long: the whole line on hover.
+  const fullLine = [user.remark, kind, words].filter(Boolean).join(' ');
   return (
     <UnstyledButton
       className={classes.row}
@@ -33,7 +33,7 @@ export const UserItem = memo(function UserItem({ user, active, onSelect, onConte
       data-active={active ? 'true' : 'false'}
     >
       <Group gap={6} wrap="nowrap" justify="space-between">
-        <Text size="sm" fw={600} truncate>
+        <Text size="sm" fw={600} className={classes.phone}>
           {user.is_top && (
             <span className={classes.pin} title={t('pinned')} data-testid="user-pinned">
               <PinIcon />
@@ -46,9 +46,11 @@ export const UserItem = memo(function UserItem({ user, active, onSelect, onConte
         </Text>
       </Group>
       <Group gap={6} wrap="nowrap" justify="space-between" mt={2}>
-        <Text size="xs" c="dimmed" truncate>
+        <Text size="xs" c="dimmed" truncate title={fullLine} data-testid="user-preview">
           {user.remark && <span className={classes.remark}>{user.remark}</span>}
-          {preview}
+          {kind && <span data-testid="user-preview-kind">{kind}</span>}
+          {kind && words ? ' ' : ''}
+          {words}
         </Text>
         <CountBadge count={user.un_read_count} testId="user-unread" />
       </Group>

@@ -12,6 +12,7 @@ import { useSelectUser } from '../hooks/use-select-user';
 import { useSessionList } from '../hooks/use-session-list';
 import { TimeTabs } from './time-tabs';
 import { UserItem } from './user-item';
+import { UserListEmpty } from './user-list-empty';
 
 export function UserList() {
   const { t } = useTranslation('chat');
@@ -42,31 +43,23 @@ export function UserList() {
     <Stack gap={0} h="100%">
       <TimeTabs />
       <Group justify="space-between" gap={4} px="sm" pb={4} wrap="nowrap">
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {groupId ? t('userCount', { count: total }) : ''}
         </Text>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {groupId > 0 && <ReadButton groupId={groupId} testId="group-read" />}
           <AddChatButton />
         </Group>
       </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
         {!groupId ? (
-          <Center h="100%">
-            <Text c="dimmed" size="sm">
-              {t('selectGroup')}
-            </Text>
-          </Center>
+          <UserListEmpty />
         ) : isPending ? (
           <Center h="100%">
             <Loader size="sm" />
           </Center>
         ) : users.length === 0 ? (
-          <Center h="100%">
-            <Text c="dimmed" size="sm">
-              {t('noUsers')}
-            </Text>
-          </Center>
+          <UserListEmpty />
         ) : (
           <Virtuoso
             style={{ height: '100%' }}

@@ -1,6 +1,7 @@
-import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
 import { claimTab } from '../../../lib/tab-lock';
 import { TAB_ID, tabChannel, type TakeoverMessage } from '../tab-id';
 
@@ -19,20 +20,51 @@ export function BanPage() {
   };
 
   return (
-    <Center h="100vh" p="md">
-      <Paper withBorder radius="md" p="xl" maw={460} shadow="sm">
-        <Stack align="center" ta="center">
-          <Text size="40px">🗂️</Text>
-          <Title order={3}>{t('ban.title')}</Title>
-          <Text data-testid="ban-message">{t('messages:appOpenInAnotherTab')}</Text>
-          <Text size="sm" c="dimmed">
-            {t('ban.hint')}
+    <EmptyState
+      size="page"
+      testId="ban-page"
+      icon={<TabsIcon />}
+      title={t('ban.heading')}
+      text={
+        <>
+          {/* The spec's message, then what it means and what to do. */}
+          <Text
+            component="span"
+            display="block"
+            fw={500}
+            c="var(--mantine-color-text)"
+            data-testid="ban-message"
+          >
+            {t('messages:appOpenInAnotherTab')}
           </Text>
-          <Button onClick={useHere} data-testid="ban-use-here">
-            {t('ban.useHere')}
-          </Button>
-        </Stack>
-      </Paper>
-    </Center>
+          {t('ban.hint')}
+        </>
+      }
+      action={
+        <Button onClick={useHere} data-testid="ban-use-here">
+          {t('ban.useHere')}
+        </Button>
+      }
+    />
+  );
+}
+
+/** Two overlapping windows: the app open twice. */
+function TabsIcon() {
+  return (
+    <svg
+      width="28"
+      height="28"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+    >
+      <rect x="3" y="7" width="14" height="12" rx="2" />
+      <path d="M7 7V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-2" />
+    </svg>
   );
 }
