@@ -12,6 +12,7 @@ import { ChatDropZone } from './chat-drop-zone';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { TagsView } from './tags-view';
+import { LineIcon } from '../../../components/line-icon';
 
 export function ChatPane() {
   const { t } = useTranslation('chat');
@@ -91,18 +92,8 @@ export function ChatPane() {
 
 function ChatIcon() {
   return (
-    <svg
-      width="22"
-      height="22"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
+    <LineIcon size={22}>
       <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z" />
-    </svg>
+    </LineIcon>
   );
 }

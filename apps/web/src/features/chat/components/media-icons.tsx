@@ -1,4 +1,5 @@
 import type { SVGProps } from 'react';
+import { LineIcon } from '../../../components/line-icon';
 
 /**
  * The few line icons of the media features, as inline SVG (no icon font or emoji font
@@ -6,22 +7,11 @@ import type { SVGProps } from 'react';
  */
 function Icon({ paths, ...props }: SVGProps<SVGSVGElement> & { paths: string[] }) {
   return (
-    <svg
-      width={20}
-      height={20}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-      {...props}
-    >
+    <LineIcon {...props}>
       {paths.map((d) => (
         <path key={d} d={d} />
       ))}
-    </svg>
+    </LineIcon>
   );
 }
 

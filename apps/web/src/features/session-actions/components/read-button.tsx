@@ -5,6 +5,7 @@ import { ConfirmModal } from '../../../components/confirm-modal';
 import { useGroupList } from '../../groups/hooks/use-group-list';
 import { useGroupName } from '../../groups/hooks/use-group-name';
 import { useOneClickRead } from '../hooks/use-one-click-read';
+import { LineIcon } from '../../../components/line-icon';
 
 interface Props {
   /** Reads one group's chats; all chats when absent. */
@@ -62,19 +63,9 @@ export function ReadButton({ groupId, testId }: Props) {
 /** A double check mark: what a read message shows in most chat apps. */
 function ReadAllIcon() {
   return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
+    <LineIcon size={18}>
       <path d="M2 12.5l4.5 4.5L15 8.5" />
       <path d="M11 16l1 1 8.5-8.5" />
-    </svg>
+    </LineIcon>
   );
 }

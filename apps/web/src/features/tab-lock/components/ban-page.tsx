@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { claimTab } from '../../../lib/tab-lock';
 import { TAB_ID, tabChannel, type TakeoverMessage } from '../tab-id';
+import { LineIcon } from '../../../components/line-icon';
 
 /** Shown when the app is already open in another tab; "Use here" takes the session over. */
 export function BanPage() {
@@ -52,19 +53,9 @@ export function BanPage() {
 /** Two overlapping windows: the app open twice. */
 function TabsIcon() {
   return (
-    <svg
-      width="28"
-      height="28"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden
-    >
+    <LineIcon size={28}>
       <rect x="3" y="7" width="14" height="12" rx="2" />
       <path d="M7 7V5a2 2 0 0 1 2-2h10a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-2" />
-    </svg>
+    </LineIcon>
   );
 }
