@@ -24,6 +24,8 @@ export interface Config {
   demo: DemoMode;
   webDir: string;
   loginMaxFailures: number;
+  /** Failed logins from one address per window, whichever accounts they try. */
+  loginMaxFailuresPerIp: number;
   loginWindowSeconds: number;
   /** How long after sending an outgoing message may still be deleted for all. */
   deleteForAllWindowMinutes: number;
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo,
     webDir: env.PARLEY_WEB_DIR?.trim() ? path.resolve(env.PARLEY_WEB_DIR) : defaultWebDir(),
     loginMaxFailures: num(env, 'PARLEY_LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginMaxFailuresPerIp: num(env, 'PARLEY_LOGIN_MAX_FAILURES_PER_IP', 50, 1, 100000),
     loginWindowSeconds: num(env, 'PARLEY_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
     deleteForAllWindowMinutes: num(
       env,

@@ -81,9 +81,9 @@ describe('login', () => {
     expect((await t.call(LOGIN, { account: 'alice', password: PASSWORD })).code).toBe('000000');
     // The window passes: the failures age out.
     await t.db
-      .updateTable('login_failures')
-      .set({ created_at: Date.now() - 901_000 })
-      .where('account', '=', 'carol')
+      .updateTable('login_attempts')
+      .set({ window_start: Date.now() - 901_000 })
+      .where('key', '=', 'account:carol')
       .execute();
     expect((await t.call(LOGIN, { account: 'carol', password: PASSWORD })).code).toBe('000000');
   });
@@ -154,5 +154,59 @@ describe('tokens', () => {
     const empty = await t.call('/v1/seat/chat/token_login', {});
     expect(empty.code).toBe('100001');
     expect(empty.msg).toBe('Parameter error: token');
+  });
+});
+
+describe('the login throttle under parallel guesses', () => {
+  let p: TestApp;
+  beforeAll(async () => {
+    p = await createTestApp({ loginMaxFailures: 5, loginMaxFailuresPerIp: 8 });
+    await createSeat(p, 'erin');
+  });
+  afterAll(async () => p?.close());
+
+  const guess = (account: string, password: string, remoteAddress = '203.0.113.7') =>
+    p.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      remoteAddress,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ account, password }),
+    });
+
+  it('40 guesses at once: only the allowed 5 are checked, the rest refused 500003', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => guess('erin', `guess-${i}`, `198.51.100.${i}`)),
+    );
+    const codes = answers.map((a) => (a.json() as { code: string }).code);
+    expect(codes.filter((c) => c === '100005')).toHaveLength(5);
+    expect(codes.filter((c) => c === '500003')).toHaveLength(35);
+    // The right password too, until the window passes.
+    expect((await guess('erin', PASSWORD, '198.51.100.200')).json()).toMatchObject({
+      code: '500003',
+    });
+  });
+
+  it('one address spraying many accounts is refused past its own limit; others are not', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => guess(`sprayed-${i}`, 'password1')),
+    );
+    const codes = answers.map((a) => (a.json() as { code: string }).code);
+    expect(codes.filter((c) => c === '200001')).toHaveLength(8);
+    expect(codes.filter((c) => c === '500003')).toHaveLength(4);
+    expect((await guess('sprayed-99', 'password1', '192.0.2.50')).json()).toMatchObject({
+      code: '200001',
+    });
+  });
+
+  it('ended windows are pruned: sprayed names do not pile up', async () => {
+    const rows = () => p.db.selectFrom('login_attempts').select('key').execute();
+    expect((await rows()).length).toBeGreaterThan(10);
+    await p.db
+      .updateTable('login_attempts')
+      .set({ window_start: Date.now() - 901_000 })
+      .execute();
+    await guess('one-more', 'password1', '192.0.2.51');
+    expect((await rows()).map((r) => r.key).sort()).toEqual(['account:one-more', 'ip:192.0.2.51']);
   });
 });

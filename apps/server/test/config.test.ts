@@ -16,6 +16,7 @@ describe('config', () => {
       tokenTtlHours: 168,
       demo: 'auto',
       loginMaxFailures: 5,
+      loginMaxFailuresPerIp: 50,
       loginWindowSeconds: 900,
       deleteForAllWindowMinutes: 120,
     });

@@ -44,6 +44,7 @@ export async function createTestDatabaseConfig(
     demo: 'off',
     webDir: path.join(dataDir, 'no-web'),
     loginMaxFailures: 5,
+    loginMaxFailuresPerIp: 1000,
     loginWindowSeconds: 900,
     deleteForAllWindowMinutes: 120,
     batchRatePerSecond: 200,

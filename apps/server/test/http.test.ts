@@ -140,7 +140,7 @@ describe('routing and envelopes', () => {
     // A database failure: drop a table the call needs, in a throwaway app.
     const broken = await createTestApp();
     const s = await createSeat(broken, 'broken');
-    await broken.db.schema.dropTable('login_failures').execute();
+    await broken.db.schema.dropTable('login_attempts').execute();
     const res = await broken.call('/v1/seat/chat/login', {
       account: 'broken',
       password: 'nope-nope',
@@ -149,7 +149,7 @@ describe('routing and envelopes', () => {
     expect(res.status).toBe(500);
     expect(res.msg).toBe('Service error, please refresh and try again');
     assertNoStack(res.raw);
-    expect(res.raw).not.toMatch(/login_failures|SQL|sqlite|relation/i);
+    expect(res.raw).not.toMatch(/login_attempts|SQL|sqlite|relation/i);
     void s;
     void app;
     await broken.close();

@@ -12,6 +12,7 @@ import { telegramChannelMigration } from './migrations/011-telegram-channel.js';
 import { platformBridgeMigration } from './migrations/010-platform-bridge.js';
 import { eventsMigration } from './migrations/009-events.js';
 import { typedPreviewsMigration } from './migrations/012-typed-previews.js';
+import { loginAttemptsMigration } from './migrations/013-login-attempts.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -30,6 +31,7 @@ class StaticProvider implements MigrationProvider {
       '010-platform-bridge': platformBridgeMigration(this.dialect),
       '009-events': eventsMigration(),
       '012-typed-previews': typedPreviewsMigration(),
+      '013-login-attempts': loginAttemptsMigration(),
     };
   }
 }

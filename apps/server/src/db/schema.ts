@@ -78,10 +78,11 @@ export interface MessagesTable {
   external_id: Generated<string | null>;
 }
 
-export interface LoginFailuresTable {
-  id: Generated<number>;
-  account: string;
-  created_at: number;
+/** The login throttle: attempts of one key (`account:<name>`, `ip:<address>`) in a window. */
+export interface LoginAttemptsTable {
+  key: string;
+  window_start: number;
+  attempts: number;
 }
 
 export interface QuickRepliesTable {
@@ -265,7 +266,7 @@ export interface Database {
   seat_groups: SeatGroupsTable;
   sessions: SessionsTable;
   messages: MessagesTable;
-  login_failures: LoginFailuresTable;
+  login_attempts: LoginAttemptsTable;
   quick_replies: QuickRepliesTable;
   batches: BatchesTable;
   batch_items: BatchItemsTable;

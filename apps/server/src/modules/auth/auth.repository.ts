@@ -1,27 +1,56 @@
 import type { Db } from '../../db/database.js';
 
 export const authRepository = {
-  countRecentFailures(db: Db, account: string, since: number) {
-    return db
-      .selectFrom('login_failures')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account', '=', account)
-      .where('created_at', '>', since)
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
+  /**
+   * Takes one attempt of `key`, atomically (an upsert: parallel requests are counted one by
+   * one, on every instance), opening a new window when the last one ended. Answers how many
+   * attempts the window now holds, this one included.
+   */
+  async takeAttempt(db: Db, key: string, now: number, windowStart: number): Promise<number> {
+    const row = await db
+      .insertInto('login_attempts')
+      .values({ key, window_start: now, attempts: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => {
+          const expired = eb('login_attempts.window_start', '<=', windowStart);
+          return {
+            attempts: eb
+              .case()
+              .when(expired)
+              .then(1)
+              .else(eb('login_attempts.attempts', '+', 1))
+              .end(),
+            window_start: eb
+              .case()
+              .when(expired)
+              .then(now)
+              .else(eb.ref('login_attempts.window_start'))
+              .end(),
+          };
+        }),
+      )
+      .returning('attempts')
+      .executeTakeFirstOrThrow();
+    return Number(row.attempts);
   },
 
-  async recordFailure(db: Db, account: string, now: number, windowStart: number) {
+  /** An attempt that turned out not to be a failure gives its place back. */
+  async giveBack(db: Db, key: string) {
     await db
-      .deleteFrom('login_failures')
-      .where('account', '=', account)
-      .where('created_at', '<=', windowStart)
+      .updateTable('login_attempts')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('key', '=', key)
+      .where('attempts', '>', 0)
       .execute();
-    await db.insertInto('login_failures').values({ account, created_at: now }).execute();
   },
 
-  async clearFailures(db: Db, account: string) {
-    await db.deleteFrom('login_failures').where('account', '=', account).execute();
+  async clearAttempts(db: Db, key: string) {
+    await db.deleteFrom('login_attempts').where('key', '=', key).execute();
+  },
+
+  /** Windows that ended count nothing: dropped, so sprayed names do not pile up. */
+  async pruneAttempts(db: Db, windowStart: number) {
+    await db.deleteFrom('login_attempts').where('window_start', '<=', windowStart).execute();
   },
 
   async insertToken(

@@ -56,26 +56,35 @@ export class AuthService {
     return { revoked };
   }
 
-  async login(accountInput: string, password: string): Promise<UserInfo> {
+  /**
+   * Each attempt takes its place in the account's and the address's throttle windows before
+   * the password is checked, so guesses sent in parallel are limited like guesses in a row.
+   * A success clears the account's window and gives the address its place back.
+   */
+  async login(accountInput: string, password: string, ip = 'unknown'): Promise<UserInfo> {
     const account = accountInput.trim();
     const now = Date.now();
     const windowStart = now - this.config.loginWindowSeconds * 1000;
-    const failures = await authRepository.countRecentFailures(this.db, account, windowStart);
-    if (failures >= this.config.loginMaxFailures) {
+    const accountKey = `account:${account}`;
+    const ipKey = `ip:${ip}`;
+    const byAccount = await authRepository.takeAttempt(this.db, accountKey, now, windowStart);
+    const byIp = await authRepository.takeAttempt(this.db, ipKey, now, windowStart);
+    if (byAccount > this.config.loginMaxFailures || byIp > this.config.loginMaxFailuresPerIp) {
       throw new AppError(ERROR_CODES.OPERATION_LIMIT);
     }
     const seat = await seatsRepository.findByAccount(this.db, account);
     if (!seat) {
-      await authRepository.recordFailure(this.db, account, now, windowStart);
+      await authRepository.pruneAttempts(this.db, windowStart);
       throw new AppError(ERROR_CODES.USER_NOT_FOUND);
     }
     if (!(await verifyPassword(seat.password_hash, password))) {
-      await authRepository.recordFailure(this.db, account, now, windowStart);
+      await authRepository.pruneAttempts(this.db, windowStart);
       throw new AppError(ERROR_CODES.PASSWORD_ERROR);
     }
     // Frozen is told only to whoever knows the password.
     if (seat.frozen) throw new AppError(ERROR_CODES.ACCOUNT_FROZEN);
-    await authRepository.clearFailures(this.db, account);
+    await authRepository.clearAttempts(this.db, accountKey);
+    await authRepository.giveBack(this.db, ipKey);
 
     const token = randomBytes(32).toString('base64url');
     const expiresAt = now + Math.round(this.config.tokenTtlHours * 3600_000);

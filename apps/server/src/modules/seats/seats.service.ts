@@ -73,7 +73,7 @@ export class SeatsService {
     await inTransaction(this.db, async (trx) => {
       await seatsRepository.setPassword(trx, seat.id, hash);
       await authRepository.revokeSeatTokens(trx, seat.id, Date.now());
-      await authRepository.clearFailures(trx, seat.account);
+      await authRepository.clearAttempts(trx, `account:${seat.account}`);
     });
     return seat;
   }
