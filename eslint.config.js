@@ -2,6 +2,71 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
+
+/**
+ * The web console's layers (docs/ARCHITECTURE.md, "Import rules"): app/ composes features;
+ * a feature imports only itself, the shared layer (lib/, components/, stores/, locales/) and
+ * the data layer (features/messages, features/sessions/api and hooks); the shared layer imports
+ * no feature and not the app.
+ */
+const WEB = './apps/web/src';
+const DATA_LAYER = ['./messages', './sessions/api', './sessions/hooks'];
+/**
+ * Compositions still written inside a feature (to become slots handed in from app/): the only
+ * cross-feature imports allowed besides the data layer. Adding one here is a design decision.
+ */
+const COMPOSES = {
+  batch: [
+    './quick-replies/hooks/use-material-upload.ts',
+    './quick-replies/hooks/use-quick-replies.ts',
+  ],
+  chat: [
+    './add-chat/components/add-chat-button.tsx',
+    './emoji/components',
+    './message-actions/components',
+    './message-actions/hooks/use-message-context-menu.ts',
+    './quick-replies/components',
+    './quick-replies/hooks/use-send-material.ts',
+    './quick-replies/hooks/use-slash-suggestions.ts',
+    './session-actions/components/chat-header-actions.tsx',
+    './translation',
+  ],
+  groups: ['./batch/components/batch-reply-button.tsx'],
+  operator: ['./realtime/components/sound-toggle.tsx'],
+  profile: [
+    './session-actions/api/session-actions-api.ts',
+    './session-actions/hooks/use-session-actions.ts',
+    './session-actions/session-validation.ts',
+    './translation/components/customer-language-field.tsx',
+  ],
+  sessions: [
+    './add-chat/components/add-chat-button.tsx',
+    './session-actions/components/read-button.tsx',
+    './session-actions/components/user-context-menu.tsx',
+  ],
+};
+const FEATURES = readdirSync(new URL('apps/web/src/features', import.meta.url));
+const webZones = [
+  ...FEATURES.map((name) => ({
+    target: `${WEB}/features/${name}`,
+    from: `${WEB}/features`,
+    except: [...new Set([`./${name}`, ...DATA_LAYER, ...(COMPOSES[name] ?? [])])],
+    message:
+      'A feature imports only itself, the shared layer and the data layer (docs/ARCHITECTURE.md).',
+  })),
+  ...['lib', 'components', 'stores'].map((layer) => ({
+    target: `${WEB}/${layer}`,
+    from: [`${WEB}/features`, `${WEB}/app`],
+    message: 'The shared layer imports no feature and not the app shell.',
+  })),
+  {
+    target: `${WEB}/features`,
+    from: `${WEB}/app`,
+    message: 'Features do not import the app shell; it hands them what they need.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -29,5 +94,31 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  // Import direction: no cycles in either app (and see the web layering below).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}', 'apps/server/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Parse the project's TypeScript when following imports (otherwise .ts files are skipped).
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.json', '.css'],
+          // The server imports its own .ts files by their emitted .js names.
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webZones }],
+    },
   },
 );

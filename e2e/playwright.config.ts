@@ -21,7 +21,10 @@ export default defineConfig({
   use: {
     locale: 'en-US',
     timezoneId: 'UTC',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) without the
+    // screencast: recording screenshots all along cost as much CPU as the tests themselves
+    // (`--trace on` records everything when a failure needs the film).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     actionTimeout: 10_000,
     navigationTimeout: 20_000,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { ERROR_MESSAGES } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
-import { fieldError, login, switchLanguage, userItem } from '../support/app';
+import { fieldError, signIn, switchLanguage, userItem } from '../support/app';
 import {
   bubble,
   builtInGroup,
@@ -24,7 +24,7 @@ test.describe('the add-chat dialog', () => {
     page,
     freshSeat,
   }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await page.getByTestId('add-chat-open').click();
     const dialog = page.getByTestId('add-chat-dialog');
     // The seat's phone account is chosen.
@@ -54,7 +54,7 @@ test.describe('the add-chat dialog', () => {
     const bot = `+1888${[...randomBytes(8)].map((b) => String(b % 10)).join('')}`;
     await parley.cli('account:add', bot, '--channel', 'telegram', '--label', 'TG bot');
     await parley.cli('account:assign', bot, freshSeat.account);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
 
     await page.getByTestId('add-chat-open').click();
     const number = page.getByTestId('add-chat-number');
@@ -86,7 +86,7 @@ test.describe('the add-chat dialog', () => {
     parley,
     freshSeat,
   }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     // Start from another group: the console goes to the new chat's group.
     await builtInGroup(page, 'tg_link_pushed').click();
     const customer = customerPhone();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { apiLogin, call } from '../support/api';
 import { test, expect } from '../support/fixtures';
-import { groupItem, login, userItem } from '../support/app';
+import { groupItem, signIn, userItem } from '../support/app';
 
 /** Customer numbers with a common random stem, so their order is known. */
 function numbers() {
@@ -43,7 +43,7 @@ test.describe('address book', () => {
     const blockedId = listed.list.find((e) => e.receiver_phone === num('200'))!.session_id;
     await call(baseURL!, '/v1/seat/chat/block', { session_id: blockedId }, token);
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await page.getByRole('tab', { name: 'Address book' }).click();
     await expect(page).toHaveURL(/\/home\/addressBook$/);
     await expect(page.getByTestId('address-book-total')).toHaveText('3 contacts');
@@ -106,7 +106,7 @@ test.describe('address book', () => {
       token,
     );
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     // The console starts in Ungrouped; the chat lives in the custom group.
     await expect(
       page.locator('[data-testid="group-item"][data-group-type="ungrouped"]'),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { call } from '../support/api';
 import { test, expect } from '../support/fixtures';
-import { groupItem, login, switchLanguage, toast, userItem } from '../support/app';
+import { groupItem, signIn, switchLanguage, toast, userItem } from '../support/app';
 import { bubbles, groupWith, openChatIn, seedChats } from '../support/seed-chats';
 import { tr } from '../support/locales';
 import { REPO_ROOT } from '../support/server';
@@ -42,7 +42,7 @@ test.describe('batch reply', () => {
     const ungrouped = c5!.group_id;
     const text = `Batch hello ${randomBytes(3).toString('hex')}`;
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openBatchDialog(page);
     // The disabled Blocked group is not offered.
     await expect(page.getByTestId('batch-group')).toHaveCount(4);
@@ -102,7 +102,7 @@ test.describe('batch reply', () => {
     freshSeat,
   }) => {
     await seedChats(parley, freshSeat, 1);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openBatchDialog(page);
     await page.getByTestId('batch-text').fill('Nobody gets this');
     await page.getByTestId('batch-send').click();
@@ -133,7 +133,7 @@ test.describe('batch reply', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/v1/seat/chat/batch_message')) requests.push(r.postData() ?? '');
     });
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
 
     // A double click makes one request.
     await openBatchDialog(page);
@@ -191,7 +191,7 @@ test.describe('batch reply', () => {
   }) => {
     const { token, chats } = await seedChats(parley, freshSeat, 2);
     const [ok, blocked] = chats;
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openBatchDialog(page);
     await chooseChat(page, ok!.group_id, ok!.session_id);
     await chooseChat(page, blocked!.group_id, blocked!.session_id);
@@ -214,7 +214,7 @@ test.describe('batch reply', () => {
     freshSeat,
   }) => {
     const { token, chats } = await seedChats(parley, freshSeat, 2);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openBatchDialog(page);
     await batchGroup(page, chats[0]!.group_id).getByTestId('batch-group-check').check();
     await page.getByTestId('batch-mode').getByText('File', { exact: true }).click();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, DEMO } from '../support/fixtures';
-import { expectBadge, groupItem, login, revealUserItem, userItem } from '../support/app';
+import { expectBadge, groupItem, revealUserItem, signIn, userItem } from '../support/app';
 import { demoToken, findDemoChats, groupList, tabOf, type TimeTab } from '../support/demo';
 
 /** The bubble whose text is exactly `text`. */
@@ -35,7 +35,7 @@ test.describe('the chat console (demo workspace)', () => {
     const counts = await groupList(baseURL!, token);
     const tabTotal = tab === 1 ? counts.seat_one_seat_msg_count : counts.seat_two_seat_msg_count;
 
-    await login(page, DEMO.account, DEMO.password);
+    await signIn(page, DEMO.account, DEMO.password);
 
     // The console shows the groups with their unread badges and the totals.
     await expect(page.getByTestId('group-item')).toHaveCount(counts.group_list.length);
@@ -112,7 +112,7 @@ test.describe('the chat console (demo workspace)', () => {
     expect(target, 'the demo workspace has a chat the seat can write to').toBeDefined();
     const { group, tab, session } = target!;
 
-    await login(page, DEMO.account, DEMO.password);
+    await signIn(page, DEMO.account, DEMO.password);
     await openChat(page, group.group_id, tab, session.session_id);
 
     const tag = randomBytes(4).toString('hex');
@@ -146,7 +146,7 @@ test.describe('the chat console (demo workspace)', () => {
     expect(target).toBeDefined();
     const { group, tab, session } = target!;
 
-    await login(page, DEMO.account, DEMO.password);
+    await signIn(page, DEMO.account, DEMO.password);
     await openChat(page, group.group_id, tab, session.session_id);
     await expect(page.locator('[data-testid="user-item"][data-active="true"]')).toHaveCount(1);
     await expect(userItem(page, session.session_id)).toHaveAttribute('data-active', 'true');

@@ -1,5 +1,5 @@
 import { test, expect } from '../support/fixtures';
-import { login, userItem } from '../support/app';
+import { signIn, userItem } from '../support/app';
 import { openChatIn, seedChats } from '../support/seed-chats';
 import { bubbles } from '../support/seed-chats';
 
@@ -10,7 +10,7 @@ test('switching chats shows a placeholder of the message list until the messages
 }) => {
   const { chats } = await seedChats(parley, freshSeat, 2);
   const [first, second] = [chats[0]!, chats[1]!];
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
   await openChatIn(page, first.group_id, first.session_id);
   await expect(bubbles(page, `Hello from ${first.receiver_phone}`)).toHaveCount(1);
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { login, switchLanguage } from '../support/app';
+import { login, signIn, switchLanguage } from '../support/app';
 import { openChatIn, seedChats } from '../support/seed-chats';
 import { tr } from '../support/locales';
 
@@ -19,7 +19,7 @@ function frequent(page: Page) {
 test.describe('emoji picker', () => {
   test.beforeEach(async ({ page, parley, freshSeat }) => {
     const { chats } = await seedChats(parley, freshSeat, 1);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChatIn(page, chats[0]!.group_id, chats[0]!.session_id);
   });
 
@@ -38,6 +38,8 @@ test.describe('emoji picker', () => {
       await expect(page.getByTestId(`emoji-category-${id}`)).toHaveText(name);
     }
     await page.keyboard.press('Escape');
+    // Wait out the closing transition: a picker still fading out would take the next click.
+    await expect(page.getByTestId('emoji-picker')).toBeHidden();
 
     const composer = page.getByTestId('composer-input');
     await composer.fill('Hello world');

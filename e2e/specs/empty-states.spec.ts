@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { CHAT_URL, login, switchLanguage } from '../support/app';
+import { CHAT_URL, signIn, switchLanguage } from '../support/app';
 import { tr, UI_LANGS, type UiLang } from '../support/locales';
 
 /**
@@ -29,7 +29,7 @@ test.describe('pages and empty states say what happened and offer the way out', 
     page,
     freshSeat,
   }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     for (const lang of UI_LANGS) {
       await storeLanguage(page, lang);
       await page.goto('/ban-page');
@@ -56,7 +56,7 @@ test.describe('pages and empty states say what happened and offer the way out', 
     page,
     freshSeat,
   }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     for (const lang of UI_LANGS) {
       await storeLanguage(page, lang);
       const path = `/no/such/page-${lang}`;
@@ -82,7 +82,7 @@ test.describe('pages and empty states say what happened and offer the way out', 
     freshSeat,
   }) => {
     test.setTimeout(120_000);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const dialog = page.getByTestId('add-chat-dialog');
     for (const lang of UI_LANGS) {
       await switchLanguage(page, lang);
@@ -152,10 +152,11 @@ test.describe('pages and empty states say what happened and offer the way out', 
     freshSeat,
   }) => {
     test.setTimeout(120_000);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     for (const lang of UI_LANGS) {
       await switchLanguage(page, lang);
-      await page.goto('/home/addressBook');
+      await page.getByRole('tab', { name: tr(lang, 'Address book', 'common') }).click();
+      await expect(page).toHaveURL(/\/home\/addressBook$/);
       const empty = page.getByTestId('address-book-empty');
       await expectEmptyState(
         empty,

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { GROUP_LIST_POLL_MS, OTHER_MESSAGES, EXPIRED_MODAL_RESET_MS } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
-import { CHAT_URL, login, storedUserInfo } from '../support/app';
+import { CHAT_URL, signIn, storedUserInfo } from '../support/app';
 
 const GROUP_LIST_PATH = '/v1/seat/chat/getGroupList';
 
@@ -31,7 +31,7 @@ test.describe('the expired-login dialog', () => {
   test.beforeEach(async ({ page, freshSeat }) => {
     // A fake clock that runs normally until the test jumps it forward to the next poll.
     await page.clock.install();
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
   });
 
   test('shows once for an expired token; confirming logs out to /login', async ({ page }) => {

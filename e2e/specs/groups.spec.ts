@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { BUILT_IN_GROUP_NAMES, GROUP_LIST_POLL_MS, GROUP_NAME_MAX } from '@parley/protocol';
 import { apiLogin, call } from '../support/api';
 import { test, expect, DEMO } from '../support/fixtures';
-import { expectBadge, fieldError, groupItem, login, revealUserItem } from '../support/app';
+import { expectBadge, fieldError, groupItem, revealUserItem, signIn } from '../support/app';
 import { demoToken, groupList, sessionsOf } from '../support/demo';
 
 function groupRow(page: Page, name: string): Locator {
@@ -35,7 +35,7 @@ function uniqueName(prefix: string): string {
 
 test.describe('groups', () => {
   test.beforeEach(async ({ page, freshSeat }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
   });
 
   test('a new seat has the three built-in groups, without a rename/delete menu', async ({
@@ -141,7 +141,7 @@ test.describe('groups changed elsewhere', () => {
     freshSeat,
   }) => {
     await page.clock.install();
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const name = uniqueName('Temp');
     await createGroup(page, name);
     await groupRow(page, name).click();
@@ -191,7 +191,7 @@ test.describe('groups with chats (demo workspace)', () => {
     }
     expect(victim, 'the demo workspace has a custom group with unread chats').toBeDefined();
 
-    await login(page, DEMO.account, DEMO.password);
+    await signIn(page, DEMO.account, DEMO.password);
     const ungroupedRow = groupItem(page, ungrouped!.group_id);
     await expectBadge(ungroupedRow.getByTestId('group-unread'), ungrouped!.un_read);
     await expectBadge(

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { BUILT_IN_GROUP_NAMES, ERROR_CODES, ERROR_MESSAGES } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
-import { fillLogin, login, switchLanguage, toast } from '../support/app';
+import { fillLogin, signIn, switchLanguage, toast } from '../support/app';
 import { tr, type UiLang } from '../support/locales';
 
 /** The translatable texts of the login screen, as shown. */
@@ -75,7 +75,7 @@ test.describe('the four UI languages', () => {
     page,
     freshSeat,
   }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await expectConsoleIn(page, 'en');
     for (const lang of ['zh-CN', 'pt', 'ru', 'en'] as const) {
       await switchLanguage(page, lang);

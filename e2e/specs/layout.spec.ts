@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { REMARK_MAX } from '@parley/protocol';
 import { call } from '../support/api';
 import { test, expect } from '../support/fixtures';
-import { groupItem, login, switchLanguage } from '../support/app';
+import { groupItem, signIn, switchLanguage } from '../support/app';
 import { createGroup, openChat, receiveChat, seatToken } from '../support/chats';
 import { overflowingElements } from '../support/layout';
-import { UI_LANGS } from '../support/locales';
+import { tr, UI_LANGS } from '../support/locales';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -52,7 +52,7 @@ test.describe('the console fits its columns in every language', () => {
       'Wholesale customers from the northern region, 2026',
     );
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, longest.session_id);
     await expect(page.getByTestId('user-pinned')).toBeVisible();
     await expect(page.getByTestId('total-unread')).toBeVisible();
@@ -71,7 +71,9 @@ test.describe('the console fits its columns in every language', () => {
           .soft(await overflowingElements(page), `/home/chat in ${lang} at ${viewport.width}`)
           .toEqual([]);
 
-        await page.goto('/home/addressBook');
+        // Mounted at this size and in this language like a page load, without one.
+        await page.getByRole('tab', { name: tr(lang, 'Address book', 'common') }).click();
+        await expect(page).toHaveURL(/\/home\/addressBook$/);
         await expect(page.getByTestId('address-book-item')).toHaveCount(2);
         expect
           .soft(

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { OTHER_MESSAGES } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
 import { ApiError, call } from '../support/api';
-import { CHAT_URL, login, storedUserInfo } from '../support/app';
+import { CHAT_URL, signIn, storedUserInfo } from '../support/app';
 
 const LOGOUT_PATH = '/v1/seat/chat/logout';
 const TRANSLATE = JSON.stringify({ sourceLanguage: 'EN', targetLanguage: 'RU' });
@@ -50,7 +50,7 @@ async function expectLogoutBy(page: Page, click: () => Promise<void>) {
 
 test.describe('logout', () => {
   test.beforeEach(async ({ page, freshSeat }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await page.evaluate((t) => window.localStorage.setItem('translate', t), TRANSLATE);
   });
 
@@ -95,9 +95,9 @@ test.describe('log out of every device', () => {
     const otherPage = await other.newPage();
     const neighbour = await createSeat();
     try {
-      await login(page, freshSeat.account, freshSeat.password);
+      await signIn(page, freshSeat.account, freshSeat.password);
       await page.evaluate((t) => window.localStorage.setItem('translate', t), TRANSLATE);
-      await login(otherPage, freshSeat.account, freshSeat.password);
+      await signIn(otherPage, freshSeat.account, freshSeat.password);
       const here = await storedToken(page);
       const there = await storedToken(otherPage);
       expect(there).not.toBe(here);

@@ -6,7 +6,7 @@ import { test, expect } from '../support/fixtures';
 import { REPO_ROOT } from '../support/server';
 import { chatRecord, customerPhone, findSession, openChat, openFreshChat } from '../support/chat';
 import { apiLogin } from '../support/api';
-import { login } from '../support/app';
+import { signIn } from '../support/app';
 
 /**
  * Media in the chat: sent from the composer (file button, paste, drop), shown inline (image
@@ -266,7 +266,7 @@ test("a customer's image shows its thumbnail; audio and video that cannot be pla
   const inbound = list.find((m) => m.type === 'image');
   expect(inbound?.media?.thumb_url).toBeTruthy();
 
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
   await openChat(page, session.session_id);
   const image = mediaBubbles(page, 'image');
   await expect(image).toHaveAttribute('data-direction', 'in');

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { ERROR_MESSAGES } from '@parley/protocol';
 import { call } from '../support/api';
 import { test, expect, DEMO } from '../support/fixtures';
-import { groupItem, login, revealUserItem, toast } from '../support/app';
+import { groupItem, revealUserItem, signIn, toast } from '../support/app';
 import { bubble, openChat, receiveChat } from '../support/chats';
 import { demoToken, findDemoChats } from '../support/demo';
 
@@ -29,7 +29,7 @@ test.describe('message actions', () => {
   test('copy puts the message text on the clipboard', async ({ page, parley, freshSeat }) => {
     const text = `Copy me ${randomBytes(3).toString('hex')}`;
     const chat = await receiveChat(parley, freshSeat, [text]);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await (await bubbleMenu(page, text)).getByTestId('message-action-copy').click();
     await expect(page.getByTestId('message-context-menu')).toBeHidden();
@@ -45,7 +45,7 @@ test.describe('message actions', () => {
     const hidden = `Hide me ${randomBytes(3).toString('hex')}`;
     const kept = `Keep me ${randomBytes(3).toString('hex')}`;
     const chat = await receiveChat(parley, freshSeat, [hidden, kept]);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
 
     await (await bubbleMenu(page, hidden)).getByTestId('message-action-delete').click();
@@ -70,7 +70,7 @@ test.describe('message actions', () => {
     freshSeat,
   }) => {
     const chat = await receiveChat(parley, freshSeat, ['Hello?']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     const mine = `Oops, wrong chat ${randomBytes(3).toString('hex')}`;
     await send(page, mine);
@@ -126,7 +126,7 @@ test.describe('message actions', () => {
     expect(target, 'the demo workspace has an old outgoing text message').not.toBeNull();
     const { chat, text } = target!;
 
-    await login(page, DEMO.account, DEMO.password);
+    await signIn(page, DEMO.account, DEMO.password);
     await groupItem(page, chat.group.group_id).click();
     await page.getByTestId('time-tab-2').click();
     await (await revealUserItem(page, chat.session.session_id)).click();
@@ -153,7 +153,7 @@ test.describe('message actions', () => {
   }) => {
     const text = `Hola, necesito ayuda ${randomBytes(3).toString('hex')}`;
     const chat = await receiveChat(parley, freshSeat, [text]);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await (await bubbleMenu(page, text)).getByTestId('message-action-translate').click();
     await expect(toast(page, 'Translation must be enabled before translating')).toBeVisible();
@@ -180,4 +180,33 @@ test.describe('message actions', () => {
       'Failed to get language list',
     );
   });
+});
+
+test('a chat opened at a search hit: a message deleted there leaves that view at once', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const t = randomBytes(4).toString('hex');
+  const hit = `The parcel needle-${t} is late`;
+  const hidden = `Hide me in the window ${t}`;
+  await receiveChat(parley, freshSeat, [hit, hidden]);
+  // No push: the view must follow the delete's own answer, not the message.deleted event.
+  await page.routeWebSocket('**/v1/seat/realtime', () => undefined);
+  await signIn(page, freshSeat.account, freshSeat.password);
+
+  await page.getByTestId('message-search-open').click();
+  await page.getByTestId('message-search-input').fill(`needle-${t}`);
+  await page.getByTestId('message-search-submit').click();
+  await page.getByTestId('message-search-hit').first().click();
+  await expect(page.locator('[data-highlighted="true"] [data-testid="message-item"]')).toHaveCount(
+    1,
+  );
+
+  await (await bubbleMenu(page, hidden)).getByTestId('message-action-delete').click();
+  const dialog = page.getByTestId('delete-message-dialog');
+  await dialog.getByTestId('delete-message-confirm').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(bubble(page, hidden)).toHaveCount(0);
+  await expect(bubble(page, hit)).toBeVisible();
 });

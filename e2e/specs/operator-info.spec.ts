@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
-import { login, storedUserInfo } from '../support/app';
+import { signIn, storedUserInfo } from '../support/app';
 import { tr } from '../support/locales';
 
 async function openOperatorInfo(page: Page) {
@@ -23,7 +23,7 @@ test.describe('operator information', () => {
     parley,
     freshSeat,
   }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     let dialog = await openOperatorInfo(page);
     await expect(dialog.getByTestId('operator-nickname')).toHaveText(freshSeat.nickname);
     await expect(dialog.getByTestId('operator-account')).toHaveText(freshSeat.account);
@@ -49,7 +49,7 @@ test.describe('operator information', () => {
   });
 
   test('switches the UI language and the theme, and logs out', async ({ page, freshSeat }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const dialog = await openOperatorInfo(page);
     await dialog.getByTestId('operator-language').getByText('Русский').click();
     await expect(page.locator('html')).toHaveAttribute('lang', 'ru');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { restartableTest as test, expect } from '../support/fixtures';
+import { test, restartableTest, expect } from '../support/fixtures';
 import { call } from '../support/api';
 import { login, toast } from '../support/app';
 import { bubble, openChat, openFreshChat, storedTexts, uniqueText } from '../support/chat';
@@ -7,8 +7,9 @@ import { bubble, openChat, openFreshChat, storedTexts, uniqueText } from '../sup
 /**
  * Sending never loses nor doubles a message: typed while the server is down, it waits and is
  * delivered once when the server is back; it survives a reload; a lost answer is not sent
- * twice; a refusal shows the reason with a retry. Each test has its own server (it is
- * stopped and restarted on the same port and data directory).
+ * twice; a refusal shows the reason with a retry. The test that stops the server has its
+ * own (stopped and restarted on the same port and data directory); the others use the
+ * worker's, with a seat of their own.
  */
 test.describe.configure({ timeout: 120_000 });
 
@@ -31,58 +32,57 @@ async function storedOutbox(page: Page): Promise<string[]> {
   });
 }
 
-test('messages typed while the server is down wait, then are delivered once and in order', async ({
-  page,
-  server,
-  freshSeat,
-}) => {
-  const { token, session } = await openFreshChat(page, server, freshSeat);
-  const first = uniqueText('Typed while the server was down');
-  const second = uniqueText('And a second one');
+restartableTest(
+  'messages typed while the server is down wait, then are delivered once and in order',
+  async ({ page, server, freshSeat }) => {
+    const { token, session } = await openFreshChat(page, server, freshSeat);
+    const first = uniqueText('Typed while the server was down');
+    const second = uniqueText('And a second one');
 
-  await server.halt();
-  await type(page, first);
-  await type(page, second);
+    await server.halt();
+    await type(page, first);
+    await type(page, second);
 
-  // The operator sees both at once, waiting for the server, in the order typed.
-  for (const text of [first, second]) {
-    await expect(bubble(page, text)).toHaveAttribute('data-status', 'waiting');
-    await expect(bubble(page, text).getByTestId('message-waiting')).toBeVisible();
-    await expect(bubble(page, text)).toHaveAttribute('data-direction', 'out');
-  }
-  const shown = page.getByTestId('message-text');
-  await expect(shown.nth(-2)).toHaveText(first);
-  await expect(shown.nth(-1)).toHaveText(second);
-  expect(await storedOutbox(page)).toEqual([first, second]);
+    // The operator sees both at once, waiting for the server, in the order typed.
+    for (const text of [first, second]) {
+      await expect(bubble(page, text)).toHaveAttribute('data-status', 'waiting');
+      await expect(bubble(page, text).getByTestId('message-waiting')).toBeVisible();
+      await expect(bubble(page, text)).toHaveAttribute('data-direction', 'out');
+    }
+    const shown = page.getByTestId('message-text');
+    await expect(shown.nth(-2)).toHaveText(first);
+    await expect(shown.nth(-1)).toHaveText(second);
+    expect(await storedOutbox(page)).toEqual([first, second]);
 
-  await server.resume();
+    await server.resume();
 
-  // Sent by itself, each once.
-  for (const text of [first, second]) {
-    await expect(bubble(page, text)).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
-    await expect(bubble(page, text)).toHaveCount(1);
-    await expect(bubble(page, text).getByTestId('message-waiting')).toHaveCount(0);
-  }
-  await expect.poll(() => storedOutbox(page)).toEqual([]);
+    // Sent by itself, each once.
+    for (const text of [first, second]) {
+      await expect(bubble(page, text)).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+      await expect(bubble(page, text)).toHaveCount(1);
+      await expect(bubble(page, text).getByTestId('message-waiting')).toHaveCount(0);
+    }
+    await expect.poll(() => storedOutbox(page)).toEqual([]);
 
-  // The server holds each exactly once, in the order typed.
-  const texts = await storedTexts(server.url, token, session);
-  expect(texts.filter((t) => t === first)).toHaveLength(1);
-  expect(texts.filter((t) => t === second)).toHaveLength(1);
-  expect(texts.indexOf(first)).toBeLessThan(texts.indexOf(second));
+    // The server holds each exactly once, in the order typed.
+    const texts = await storedTexts(server.url, token, session);
+    expect(texts.filter((t) => t === first)).toHaveLength(1);
+    expect(texts.filter((t) => t === second)).toHaveLength(1);
+    expect(texts.indexOf(first)).toBeLessThan(texts.indexOf(second));
 
-  // After a reload the chat shows them once, sent.
-  await page.reload();
-  await openChat(page, session.session_id);
-  for (const text of [first, second]) {
-    await expect(bubble(page, text)).toHaveCount(1);
-    await expect(bubble(page, text)).toHaveAttribute('data-status', 'sent');
-  }
-});
+    // After a reload the chat shows them once, sent.
+    await page.reload();
+    await openChat(page, session.session_id);
+    for (const text of [first, second]) {
+      await expect(bubble(page, text)).toHaveCount(1);
+      await expect(bubble(page, text)).toHaveAttribute('data-status', 'sent');
+    }
+  },
+);
 
 test('a reload while the server cannot be reached keeps the unsent message and sends it later', async ({
   page,
-  server,
+  parley: server,
   freshSeat,
 }) => {
   const { token, session } = await openFreshChat(page, server, freshSeat);
@@ -115,7 +115,7 @@ test('a reload while the server cannot be reached keeps the unsent message and s
 
 test('an answer lost on its way back does not double the message', async ({
   page,
-  server,
+  parley: server,
   freshSeat,
 }) => {
   const { token, session } = await openFreshChat(page, server, freshSeat);
@@ -149,7 +149,7 @@ test('an answer lost on its way back does not double the message', async ({
 
 test('a refusal marks the message failed with the reason; retry and discard', async ({
   page,
-  server,
+  parley: server,
   freshSeat,
 }) => {
   // This console hears no push (a socket that never answers), so it does not learn of the
@@ -189,7 +189,7 @@ test('a refusal marks the message failed with the reason; retry and discard', as
 
 test('logging out with unsent messages warns first; confirming discards them', async ({
   page,
-  server,
+  parley: server,
   freshSeat,
 }) => {
   const { token, session } = await openFreshChat(page, server, freshSeat);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { test, expect } from '../support/fixtures';
-import { login, userItem } from '../support/app';
+import { signIn, userItem } from '../support/app';
 import { builtInGroup, customerPhone, openChat, receiveChat } from '../support/chats';
 
 function botPhone(): string {
@@ -35,7 +35,7 @@ test.describe('the profile card', () => {
       photo,
     );
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await page.getByTestId('chat-title').click();
     const card = page.getByTestId('profile-card');
@@ -91,7 +91,7 @@ test.describe('the profile card', () => {
     freshSeat,
   }) => {
     const chat = await receiveChat(parley, freshSeat, ['Olá']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await page.getByTestId('chat-actions').click();
     await page.getByTestId('chat-actions-menu').getByTestId('session-action-profile').click();
@@ -111,7 +111,7 @@ test.describe('the profile card', () => {
     await parley.cli('account:add', bot, '--channel', 'telegram');
     await parley.cli('account:assign', bot, freshSeat.account);
     const chat = await receiveChat(parley, freshSeat, ['hi'], { account: bot });
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await page.getByTestId('chat-title').click();
     await expect(page.getByTestId('profile-tg-none')).toHaveText(

@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { SessionItem } from '@parley/protocol';
 import { apiLogin, call } from '../support/api';
 import { test, expect } from '../support/fixtures';
-import { fieldError, login } from '../support/app';
+import { fieldError, signIn } from '../support/app';
 import { bubbles, openChatIn, seedChats } from '../support/seed-chats';
 import { REPO_ROOT } from '../support/server';
 
@@ -33,7 +33,7 @@ test.describe('quick replies and materials', () => {
   test.beforeEach(async ({ page, parley, freshSeat }) => {
     const { chats } = await seedChats(parley, freshSeat, 1);
     chat = chats[0]!;
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChatIn(page, chat.group_id, chat.session_id);
   });
 

@@ -2,7 +2,7 @@ import type { Page, Request } from '@playwright/test';
 import { ERROR_CODES, ERROR_MESSAGES } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
 import { apiLogin } from '../support/api';
-import { fillLogin, login, toast, userItem } from '../support/app';
+import { fillLogin, login, signIn, toast, userItem } from '../support/app';
 import { bubble, uniqueText } from '../support/chat';
 import { builtInGroup, createGroup } from '../support/chats';
 import { seedChats } from '../support/seed-chats';
@@ -59,7 +59,7 @@ test('switching chats quickly and sending texts in a row raise no notification',
 }) => {
   const { chats } = await seedChats(parley, freshSeat, 10);
   await recordNotifications(page);
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
   await builtInGroup(page, 'ungrouped').click();
   await page.getByTestId('time-tab-1').click();
   for (const chat of chats) await expect(userItem(page, chat.session_id)).toBeVisible();
@@ -103,7 +103,7 @@ test('one sent text refetches neither the user list nor the group list', async (
 }) => {
   const { chats } = await seedChats(parley, freshSeat, 2);
   const chat = chats[0]!;
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
   await builtInGroup(page, 'ungrouped').click();
   await page.getByTestId('time-tab-1').click();
   await userItem(page, chat.session_id).click();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, restartableTest, expect } from '../support/fixtures';
-import { expectBadge, login, userItem } from '../support/app';
+import { expectBadge, signIn, userItem } from '../support/app';
 import { bubble, customerPhone, openFreshChat, uniqueText } from '../support/chat';
 import { receiveChat } from '../support/chats';
 
@@ -59,7 +59,7 @@ test('"mark all read" in one console clears the chat list badges of another cons
 }) => {
   const a = await receiveChat(server, freshSeat, ['a1', 'a2']);
   const b = await receiveChat(server, freshSeat, ['b1']);
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
 
   // A second console of the same seat (another browser), its push socket up.
   const context = await browser.newContext({ baseURL: server.url });
@@ -70,7 +70,7 @@ test('"mark all read" in one console clears the chat list badges of another cons
       if (String(f.payload).includes('"kind":"ready"')) socketReady = true;
     }),
   );
-  await login(other, freshSeat.account, freshSeat.password);
+  await signIn(other, freshSeat.account, freshSeat.password);
   await expect.poll(() => socketReady).toBe(true);
   await expectBadge(userItem(other, a.session_id).getByTestId('user-unread'), 2);
   await expectBadge(userItem(other, b.session_id).getByTestId('user-unread'), 1);
@@ -115,7 +115,7 @@ test('the new-message sound can be muted, and stays muted in this browser', asyn
   page,
   freshSeat,
 }) => {
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
   await page.getByTestId('user-menu').click();
   const sound = page.getByTestId('operator-sound');
   await expect(sound).toBeChecked();

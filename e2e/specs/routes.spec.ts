@@ -1,6 +1,6 @@
 import { test, expect } from '../support/fixtures';
 import { apiLogin } from '../support/api';
-import { CHAT_URL, fillLogin, login, storedUserInfo } from '../support/app';
+import { CHAT_URL, fillLogin, signIn, storedUserInfo } from '../support/app';
 
 /** The path and `redirect` query of the current URL. */
 function loginRedirect(url: string): { pathname: string; redirect: string | null } {
@@ -73,7 +73,7 @@ test.describe('route rules without a token', () => {
 
 test.describe('route rules with a token', () => {
   test.beforeEach(async ({ page, freshSeat }) => {
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
   });
 
   test('/home redirects to /home/chat', async ({ page }) => {

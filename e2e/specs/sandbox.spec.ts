@@ -4,7 +4,7 @@ import { test as base, expect } from '../support/fixtures';
 import { REPO_ROOT } from '../support/server';
 import { bubble, customerPhone, findSession, openChat, uniqueText } from '../support/chat';
 import { rowMenu } from '../support/chats';
-import { apiLogin } from '../support/api';
+import { apiLogin, call } from '../support/api';
 import { login } from '../support/app';
 
 /**
@@ -24,12 +24,17 @@ const test = base.extend<{ customer: Page }>({
   },
 });
 
-/** Opens the sandbox as the customer `number` writing to the account `phone`. */
-async function openSandbox(customer: Page, phone: string, number: string) {
+/** The sandbox page as the customer `number` writing to the account `phone`. */
+async function pickCustomer(customer: Page, phone: string, number: string) {
   await customer.goto('/sandbox');
   await customer.getByTestId('sandbox-account').click();
   await customer.getByRole('option', { name: new RegExp(phone.replace('+', '\\+')) }).click();
   await customer.getByTestId('sandbox-customer').fill(number);
+}
+
+/** Opens the sandbox as a new customer `number` of the account `phone`. */
+async function openSandbox(customer: Page, phone: string, number: string) {
+  await pickCustomer(customer, phone, number);
   await expect(customer.getByTestId('sandbox-empty')).toBeVisible();
 }
 
@@ -190,4 +195,52 @@ test('audio, video and a file go both ways through the bridge, each as its kind'
   await expect(out('audio').getByTestId('sandbox-file-name')).toHaveText(files.audio);
   await expect(out('audio').getByTestId('media-duration')).toHaveText('0:01');
   await expect(out('video').getByTestId('media-duration')).toHaveText('0:01');
+});
+
+test("a customer number stays the browser's that played it first: another browser gets nothing", async ({
+  browser,
+  customer,
+  parley,
+  freshSeat,
+}) => {
+  const number = customerPhone();
+  await openSandbox(customer, freshSeat.phone, number);
+  await customerSays(customer, uniqueText('What is my code'));
+  // The operator answers (through the API: the console is not what this is about).
+  const { token } = await apiLogin(parley.url, freshSeat.account, freshSeat.password);
+  const answer = uniqueText('Your code is');
+  await call(
+    parley.url,
+    '/v1/seat/chat/message',
+    {
+      send_phone: freshSeat.phone,
+      receiver_phone: number,
+      type: 'text',
+      content: answer,
+      client_msg_id: uniqueText('claim').replace(/\W/g, ''),
+    },
+    token,
+  );
+  await expect(customer.getByTestId('sandbox-message').filter({ hasText: answer })).toHaveCount(1);
+
+  // Someone else, in another browser, who knows the number.
+  const context = await browser.newContext({ baseURL: parley.url });
+  try {
+    const stranger = await context.newPage();
+    await pickCustomer(stranger, freshSeat.phone, number);
+    await expect(stranger.getByTestId('sandbox-taken')).toBeVisible();
+    await expect(stranger.getByTestId('sandbox-message')).toHaveCount(0);
+    await expect(stranger.getByText(answer)).toHaveCount(0);
+    await expect(stranger.getByTestId('sandbox-send')).toBeDisabled();
+    // A number of its own is its own.
+    await stranger.getByTestId('sandbox-customer').fill(customerPhone());
+    await expect(stranger.getByTestId('sandbox-empty')).toBeVisible();
+    await expect(stranger.getByTestId('sandbox-taken')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+
+  // The first browser, reloaded, is still that customer: it keeps its key.
+  await pickCustomer(customer, freshSeat.phone, number);
+  await expect(customer.getByTestId('sandbox-message').filter({ hasText: answer })).toHaveCount(1);
 });

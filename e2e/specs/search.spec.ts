@@ -3,7 +3,7 @@ import type { Locator, Page, Request } from '@playwright/test';
 import { SEARCH_WORD_MIN } from '@parley/protocol';
 import { apiLogin, call } from '../support/api';
 import { test, expect, type Seat } from '../support/fixtures';
-import { fieldError, groupItem, login, userItem } from '../support/app';
+import { fieldError, groupItem, signIn, userItem } from '../support/app';
 
 const tag = () => randomBytes(4).toString('hex');
 const customerPhone = () => `+4477${String(randomBytes(4).readUInt32BE() % 1e8).padStart(8, '0')}`;
@@ -97,7 +97,7 @@ test.describe('message search', () => {
     page.on('request', (req) => {
       if (req.url().endsWith('/v1/seat/chat/searchMessage')) searches.push(req.postData() ?? '');
     });
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     // Five characters, and three emoji (six UTF-16 units, three characters).
     for (const word of ['abcde', '  abcde  ', '🎉🎉🎉']) {
       const input = await openSearch(page, word);
@@ -122,7 +122,7 @@ test.describe('message search', () => {
   }) => {
     const word = `kiwi${tag()}`;
     await parley.cli('chat:receive', freshSeat.phone, customerPhone(), `I ordered ${word} twice`);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const input = await openSearch(page, word);
     const results = page.getByTestId('message-search-results');
     await expect(results.getByTestId('message-search-hit')).toHaveCount(1);
@@ -173,7 +173,7 @@ test.describe('message search', () => {
     // Another chat mentions the word later: it is the first (newest) hit.
     await parley.cli('chat:receive', freshSeat.phone, bob, `Bob also has ${needle.toUpperCase()}`);
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const anchors = recordAnchors(page);
     await openSearch(page, needle);
     const hits = page.getByTestId('message-search-hit');
@@ -271,7 +271,7 @@ test.describe('message search', () => {
       token,
     );
 
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const cursors: (string | undefined)[] = [];
     page.on('request', (req) => {
       if (!req.url().endsWith('/v1/seat/chat/searchMessage')) return;

@@ -1,6 +1,6 @@
 import { OTHER_MESSAGES, TAB_CHECK_DELAY_MS, TAB_CHECK_INTERVAL_MS } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
-import { CHAT_URL, login } from '../support/app';
+import { CHAT_URL, signIn } from '../support/app';
 
 /** Long enough for the first check (2 s) and one more round (3 s), with slack. */
 const BAN_WITHIN = TAB_CHECK_DELAY_MS + TAB_CHECK_INTERVAL_MS + 3_000;
@@ -11,7 +11,7 @@ test('a second tab is sent to the ban page; "Use here" takes the session over', 
   freshSeat,
 }) => {
   test.setTimeout(60_000);
-  await login(pageA, freshSeat.account, freshSeat.password);
+  await signIn(pageA, freshSeat.account, freshSeat.password);
 
   // The only tab stays on the console past the first check.
   await pageA.waitForTimeout(TAB_CHECK_DELAY_MS + 500);
@@ -45,7 +45,7 @@ test('a second tab is sent to the ban page; "Use here" takes the session over', 
 });
 
 test('reloading the only tab does not send it to the ban page', async ({ page, freshSeat }) => {
-  await login(page, freshSeat.account, freshSeat.password);
+  await signIn(page, freshSeat.account, freshSeat.password);
   await page.reload();
   await expect(page.getByTestId('group-list')).toBeVisible();
   // Past the first check and one more round.

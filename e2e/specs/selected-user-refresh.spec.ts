@@ -1,3 +1,4 @@
+import { GROUP_LIST_POLL_MS } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
 import { call } from '../support/api';
 import { openFreshChat, uniqueText } from '../support/chat';
@@ -13,6 +14,8 @@ test('the polled user list updates the open chat (a remark, a new message)', asy
   freshSeat,
 }) => {
   test.setTimeout(90_000);
+  // A fake clock that runs normally until the test jumps it to the next poll.
+  await page.clock.install();
   const { token, session } = await openFreshChat(page, parley, freshSeat);
   const header = page.getByTestId('chat-send-phone');
   await expect(header).toHaveText(`via ${freshSeat.phone}`);
@@ -26,7 +29,8 @@ test('the polled user list updates the open chat (a remark, a new message)', asy
     { session_id: session.session_id, remark },
     token,
   );
-  await expect(header).toHaveText(`via ${freshSeat.phone} · ${remark}`, { timeout: 15_000 });
+  await page.clock.fastForward(GROUP_LIST_POLL_MS);
+  await expect(header).toHaveText(`via ${freshSeat.phone} · ${remark}`);
 
   // A new customer message only moves latest_time / un_read_count / last message: the chat
   // stays open and selected, and shows the message.

@@ -5,7 +5,7 @@ import {
   expectBadge,
   fieldError,
   groupItem,
-  login,
+  signIn,
   switchLanguage,
   userItem,
 } from '../support/app';
@@ -31,7 +31,7 @@ test.describe('chat actions', () => {
     const oldest = await receiveChat(parley, freshSeat, ['first customer']);
     const middle = await receiveChat(parley, freshSeat, ['second customer']);
     const newest = await receiveChat(parley, freshSeat, ['third customer']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await expect(builtInGroup(page, 'ungrouped')).toHaveAttribute('data-active', 'true');
     const timeOrder = [newest.session_id, middle.session_id, oldest.session_id];
     await expect.poll(() => listedIds(page)).toEqual(timeOrder);
@@ -66,7 +66,7 @@ test.describe('chat actions', () => {
     freshSeat,
   }) => {
     const chat = await receiveChat(parley, freshSeat, ['please stop']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await expect(page.getByTestId('composer-input')).toBeEnabled();
     await expect(builtInGroup(page, 'blocked')).toHaveAttribute('data-disabled', 'true');
@@ -110,7 +110,7 @@ test.describe('chat actions', () => {
     freshSeat,
   }) => {
     const chat = await receiveChat(parley, freshSeat, ['hi there']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await (await rowMenu(page, chat.session_id)).getByTestId('session-action-remark').click();
     const input = page.getByTestId('remark-input');
     await input.fill('x'.repeat(REMARK_MAX + 1));
@@ -140,7 +140,7 @@ test.describe('chat actions', () => {
     const chat = await receiveChat(parley, freshSeat, ['move me']);
     const token = await seatToken(parley.url, freshSeat);
     const vip = await createGroup(parley.url, token, 'VIP');
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
 
     await (await rowMenu(page, chat.session_id)).getByTestId('session-action-move').click();
     const select = page.getByTestId('move-group-select');
@@ -174,7 +174,7 @@ test.describe('chat actions', () => {
   }) => {
     const chat = await receiveChat(parley, freshSeat, ['delete me']);
     const other = await receiveChat(parley, freshSeat, ['keep me']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
 
     await (await rowMenu(page, chat.session_id)).getByTestId('session-action-delete').click();
@@ -212,7 +212,7 @@ test.describe('chat actions', () => {
       { session_id: c.session_id, group_id: vip.group_id },
       token,
     );
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     const ungrouped = builtInGroup(page, 'ungrouped');
     await expectBadge(page.getByTestId('total-unread'), 6);
     await expectBadge(ungrouped.getByTestId('group-unread'), 3);
@@ -245,7 +245,7 @@ test.describe('chat actions', () => {
 
   test('the context menu speaks the UI language (Russian)', async ({ page, parley, freshSeat }) => {
     const chat = await receiveChat(parley, freshSeat, ['привет']);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
     await switchLanguage(page, 'ru');
     const menu = await rowMenu(page, chat.session_id);
     const expected: [string, string][] = [

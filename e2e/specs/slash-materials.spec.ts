@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { SUCCESS_CODE, type ApiEnvelope, type Media } from '@parley/protocol';
 import { apiLogin, call } from '../support/api';
 import { test, expect, type Seat } from '../support/fixtures';
-import { login } from '../support/app';
+import { signIn } from '../support/app';
 import { chatRecord } from '../support/chat';
 import { bubbles, openChatIn, seedChats } from '../support/seed-chats';
 import { REPO_ROOT, type ParleyServer } from '../support/server';
@@ -54,7 +54,7 @@ async function setUp(page: Page, parley: ParleyServer, seat: Seat) {
   const tone = await upload(parley.url, token, 'audio', 'tone.mp3');
   await add('audio', 'Catalogue jingle', 'The catalogue jingle', tone.media_id);
 
-  await login(page, seat.account, seat.password);
+  await signIn(page, seat.account, seat.password);
   await openChatIn(page, chat.group_id, chat.session_id);
   const composer = page.getByTestId('composer-input');
   await composer.click();

@@ -1,6 +1,6 @@
 import type { Locator, Page, Request } from '@playwright/test';
 import { TRANSLATION_CACHE_MINUTES } from '@parley/protocol';
-import { login } from '../support/app';
+import { login, signIn } from '../support/app';
 import { expect, type Seat } from '../support/fixtures';
 import type { ParleyServer } from '../support/server';
 import { bubble, findSession, openChat, receiveChat, seatToken } from '../support/chats';
@@ -40,8 +40,13 @@ async function pickLanguage(page: Page, picker: Locator, search: string, option:
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** Translation on, Spanish customers, English operator, in the given mode (stored settings). */
+/**
+ * Translation on, Spanish customers, English operator, in the given mode: stored before the
+ * console loads (from a page of the same origin without the app: the JSON of /healthz), so
+ * the console starts with them as after a reload, without loading it twice.
+ */
 async function storeSettings(page: Page, mode: 'single' | 'auto_all', extra: object = {}) {
+  await page.goto('/healthz');
   await page.evaluate(
     ({ mode, extra }) => {
       const stored = JSON.parse(window.localStorage.getItem('translate') ?? '{}') as object;
@@ -59,8 +64,6 @@ async function storeSettings(page: Page, mode: 'single' | 'auto_all', extra: obj
     },
     { mode, extra },
   );
-  await page.reload();
-  await expect(page.getByTestId('group-list')).toBeVisible();
 }
 
 const translationOf = (page: Page, text: string) =>
@@ -103,7 +106,7 @@ test.describe('translation (Apertium APY)', () => {
   }) => {
     const [first, second] = ['Quiero comprar una casa', 'El perro come pan'] as const;
     const chat = await receiveChat(parley, freshSeat, [first, second]);
-    await login(page, freshSeat.account, freshSeat.password);
+    await signIn(page, freshSeat.account, freshSeat.password);
 
     const dialog = await openSettings(page);
     await expect(dialog.getByTestId('translation-engine')).toHaveText('Apertium');
@@ -147,8 +150,8 @@ test.describe('translation (Apertium APY)', () => {
   }) => {
     const texts = ['Buenos días', 'Quiero comprar una casa', 'El perro come pan'];
     const chat = await receiveChat(parley, freshSeat, texts);
-    await login(page, freshSeat.account, freshSeat.password);
     await storeSettings(page, 'auto_all');
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     for (const text of texts) await expect(translationOf(page, text)).toHaveText(ES_EN[text]!);
 
@@ -165,8 +168,8 @@ test.describe('translation (Apertium APY)', () => {
   }) => {
     const chatA = await receiveChat(parley, freshSeat, ['Quiero comprar una casa']);
     const chatB = await receiveChat(parley, freshSeat, ['El perro come pan', 'Buenos días']);
-    await login(page, freshSeat.account, freshSeat.password);
     await storeSettings(page, 'auto_all');
+    await signIn(page, freshSeat.account, freshSeat.password);
 
     // The engine is slow for chat A (its first request is held back), quick for chat B.
     let held: Promise<void> | null = null;
@@ -222,9 +225,9 @@ test.describe('translation (Apertium APY)', () => {
     freshSeat,
   }) => {
     const chat = await receiveChat(parley, freshSeat, ['Buenos días']);
-    await login(page, freshSeat.account, freshSeat.password);
     // The settings' customer language is French: the chat's own language decides.
     await storeSettings(page, 'single', { sourceLanguage: 'FR' });
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
 
     await page.getByTestId('chat-header-profile').click();
@@ -272,7 +275,6 @@ test.describe('translation (Apertium APY)', () => {
     const chat = await receiveChat(parley, freshSeat, texts);
     const token = await seatToken(parley.url, freshSeat);
     const [m1, m2, m3] = await chatRecord(parley.url, token, chat);
-    await login(page, freshSeat.account, freshSeat.password);
     // Three kept translations: one older than the cache time (7200 minutes), two younger.
     const now = Date.now();
     const entry = (msg_id: number, text: string, minutesAgo: number) => ({
@@ -289,6 +291,7 @@ test.describe('translation (Apertium APY)', () => {
         entry(m3!.msg_id, 'newer kept', 1),
       ],
     });
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await expect(translationOf(page, texts[1]!)).toHaveText('older kept');
     await expect(translationOf(page, texts[2]!)).toHaveText('newer kept');
@@ -328,8 +331,8 @@ test.describe('translation (Apertium APY)', () => {
     const texts = ['Bom dia', 'Quero comprar uma casa', 'O cão come pão'];
     const chat = await portugueseChat(parley, freshSeat, texts);
     const other = await receiveChat(parley, freshSeat, ['Buenos días']);
-    await login(page, freshSeat.account, freshSeat.password);
     await storeSettings(page, 'auto_all');
+    await signIn(page, freshSeat.account, freshSeat.password);
     const asked: number[] = [];
     page.on('request', (r) => {
       if (isTranslateCall(r)) asked.push(sessionOf(r) ?? 0);
@@ -365,8 +368,8 @@ test.describe('translation (Apertium APY)', () => {
   }) => {
     const text = 'Quero comprar uma casa';
     const chat = await portugueseChat(parley, freshSeat, [text, 'Bom dia']);
-    await login(page, freshSeat.account, freshSeat.password);
     await storeSettings(page, 'single');
+    await signIn(page, freshSeat.account, freshSeat.password);
     await openChat(page, chat.session_id);
     await expect(page.getByTestId('translation-unserved')).toHaveCount(0);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import type { ChatMessage, SessionItem } from '@parley/protocol';
 import { apiLogin, call } from './api';
-import { login, revealUserItem } from './app';
+import { revealUserItem, signIn } from './app';
 import { expect, type Seat } from './fixtures';
 import type { ParleyServer } from './server';
 
@@ -38,7 +38,7 @@ export async function openFreshChat(
   await server.cli('chat:receive', seat.phone, customer, firstText);
   const { token } = await apiLogin(server.url, seat.account, seat.password);
   const session = await findSession(server.url, token, customer);
-  await login(page, seat.account, seat.password);
+  await signIn(page, seat.account, seat.password);
   await openChat(page, session.session_id);
   return { token, session, customer };
 }

@@ -1,16 +1,16 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SERVER_MAIN = path.join(REPO_ROOT, 'apps/server/dist/main.js');
 export const SERVER_CLI = path.join(REPO_ROOT, 'apps/server/dist/cli/main.js');
+/** The built CLI's commands (what cli/main.js runs) and the server's configuration loader. */
+const SERVER_CLI_RUN = path.join(REPO_ROOT, 'apps/server/dist/cli/run.js');
+const SERVER_CONFIG = path.join(REPO_ROOT, 'apps/server/dist/config.js');
 /** The built web app; PARLEY_E2E_WEB_DIR points elsewhere (e.g. a build kept aside). */
 export const WEB_DIST = process.env.PARLEY_E2E_WEB_DIR ?? path.join(REPO_ROOT, 'apps/web/dist');
 
@@ -92,6 +92,31 @@ async function waitHealthy(url: string, child: ChildProcess, logFile: string): P
   );
 }
 
+interface BuiltCli {
+  runCli(
+    argv: string[],
+    io: { out(line: string): void; err(line: string): void },
+    config: unknown,
+  ): Promise<number>;
+  loadConfig(env: NodeJS.ProcessEnv): unknown;
+}
+
+let cliModules: Promise<BuiltCli> | null = null;
+
+/**
+ * The built admin CLI, loaded once per worker: `cli()` runs its commands in this process
+ * (the same code and arguments as `node apps/server/dist/cli/main.js`, against the same data
+ * directory) instead of starting a Node process per command, which cost about a second of
+ * CPU each, several times per test.
+ */
+function builtCli(): Promise<BuiltCli> {
+  cliModules ??= Promise.all([
+    import(pathToFileURL(SERVER_CLI_RUN).href) as Promise<Pick<BuiltCli, 'runCli'>>,
+    import(pathToFileURL(SERVER_CONFIG).href) as Promise<Pick<BuiltCli, 'loadConfig'>>,
+  ]).then(([run, config]) => ({ runCli: run.runCli, loadConfig: config.loadConfig }));
+  return cliModules;
+}
+
 /**
  * Starts the real built seat service on a free port with a fresh data directory and the demo
  * workspace (PARLEY_DEMO=auto on an empty embedded database), serving the built web app.
@@ -164,19 +189,18 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   }
 
   const cli = async (...args: string[]): Promise<string> => {
-    try {
-      const { stdout } = await execFileAsync(process.execPath, [SERVER_CLI, ...args], {
-        cwd: REPO_ROOT,
-        env: serverEnv(dataDir, { PARLEY_DEMO: 'off', LOG_LEVEL: 'warn' }),
-        timeout: 30_000,
-      });
-      return stdout;
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; message: string };
+    const { runCli, loadConfig } = await builtCli();
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+    const config = loadConfig(serverEnv(dataDir, { PARLEY_DEMO: 'off', LOG_LEVEL: 'warn' }));
+    const status = await runCli(args, io, config);
+    if (status !== 0) {
       throw new Error(
-        `parley ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+        `parley ${args.join(' ')} failed (exit status ${status})\n${out.join('\n')}\n${err.join('\n')}`,
       );
     }
+    return out.map((l) => `${l}\n`).join('');
   };
 
   return { url, port, dataDir, cli, stop, halt, resume };

@@ -5,10 +5,10 @@ import { BatchSender } from './jobs/batch-sender.js';
 import { TelegramPoller } from './jobs/telegram-poller.js';
 import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
-import { PlatformAdapter } from './channels/platform-adapter.js';
-import { platformRoutes } from './modules/platform/platform.routes.js';
-import { SandboxAdapter } from './channels/sandbox-adapter.js';
-import { sandboxRoutes } from './modules/sandbox/sandbox.routes.js';
+import { PlatformAdapter } from './channels/platform/platform-adapter.js';
+import { platformRoutes } from './channels/platform/platform.routes.js';
+import { SandboxAdapter } from './channels/sandbox/sandbox-adapter.js';
+import { sandboxRoutes } from './channels/sandbox/sandbox.routes.js';
 import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
@@ -23,15 +23,18 @@ import { notImplementedRoutes } from './modules/not-implemented/not-implemented.
 import { searchRoutes } from './modules/search/search.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { translationRoutes } from './modules/translation/translation.routes.js';
-import { telegramRoutes } from './modules/telegram/telegram.routes.js';
+import { telegramRoutes } from './channels/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { registerDb } from './plugins/db.js';
 import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerHealth } from './plugins/health.js';
 import { registerStatic } from './plugins/static.js';
 import { createServices, type Services } from './services.js';
+import { autoLoadDemo } from './demo/auto-load.js';
+import type { DemoResult } from './demo/demo.js';
 
 export interface ParleyContext {
   config: Config;
@@ -46,6 +49,16 @@ export interface ParleyContext {
   };
   /** This instance's push sockets and fan-out. */
   realtime: Realtime;
+  /** What the start did about the demo workspace (buildApp's `autoLoadDemo`). */
+  demo: DemoResult;
+}
+
+export interface BuildOptions {
+  /**
+   * Load the demo workspace as PARLEY_DEMO says (demo/auto-load.ts) before the services are
+   * made: the customer sandbox is on with it. `main` asks for it; tests load it themselves.
+   */
+  autoLoadDemo?: boolean;
 }
 
 declare module 'fastify' {
@@ -55,7 +68,10 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -79,15 +95,19 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, request log, security headers, db, services, auth + calls, media, health,
-  // static.
+  // Order matters and is kept visible: errors, request log, security headers, rate limits, db,
+  // the demo, services, auth + calls, media, health, static.
   registerErrorHandling(app);
   registerRequestLog(app);
   await registerSecurityHeaders(app);
+  await registerRateLimit(app);
   const database = await registerDb(app, config);
+  const demo = options.autoLoadDemo
+    ? await autoLoadDemo(config, database)
+    : { loaded: false, sessions: 0, messages: 0 };
   const bus = new RecordingEventBus();
   const services = await createServices(database.db, config, app.log, bus);
-  const calls = new CallRegistry(app, services.auth);
+  const calls = new CallRegistry(app, services.auth, config.rateLimit.public);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
   sessionsRoutes(calls, services.sessions);
@@ -101,9 +121,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   addressBookRoutes(calls, services.addressBook);
   // The bridge: a request carries a whole media file (base64 grows it by a third).
   const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
-  await platformRoutes(app, services.platform, Math.ceil(largestMedia * 1.4) + 64 * 1024);
+  await platformRoutes(app, services.platform, {
+    messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
+    perMinute: config.rateLimit.platform,
+  });
   if (services.sandbox) {
-    sandboxRoutes(app, services.sandbox, Math.ceil(largestMedia * 1.4) + 64 * 1024);
+    sandboxRoutes(app, services.sandbox, services.media, {
+      bodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
+      perMinute: config.rateLimit.public,
+    });
   }
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
@@ -177,6 +203,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     services,
     jobs: { batchSender, outboxWorker, eventsPruner, telegramPoller },
     realtime,
+    demo,
   });
   return app;
 }

@@ -27,6 +27,11 @@ export interface Config {
   /** Failed logins from one address per window, whichever accounts they try. */
   loginMaxFailuresPerIp: number;
   loginWindowSeconds: number;
+  /**
+   * Requests per minute per client address on the routes that need no seat token: the login
+   * calls and the sandbox (`public`), the platform's API (`platform`). 0: no limit.
+   */
+  rateLimit: { public: number; platform: number };
   /** How long after sending an outgoing message may still be deleted for all. */
   deleteForAllWindowMinutes: number;
   /** Batch replies: messages per second per seat (across every instance). */
@@ -40,7 +45,7 @@ export interface Config {
   translation: TranslationConfig;
   telegram: TelegramConfig;
   platform: PlatformConfig;
-  /** The customer sandbox: `auto` = on when the embedded demo workspace is (PARLEY_SANDBOX). */
+  /** The customer sandbox: `auto` = on when the demo workspace was loaded into this database. */
   sandbox: DemoMode;
   realtime: RealtimeConfig;
 }
@@ -189,6 +194,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxFailures: num(env, 'PARLEY_LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginMaxFailuresPerIp: num(env, 'PARLEY_LOGIN_MAX_FAILURES_PER_IP', 50, 1, 100000),
     loginWindowSeconds: num(env, 'PARLEY_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
+    rateLimit: {
+      // A whole team logging in at shift start from one office address stays well inside.
+      public: num(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000),
+      platform: num(env, 'PARLEY_PLATFORM_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    },
     deleteForAllWindowMinutes: num(
       env,
       'PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES',
@@ -248,7 +258,7 @@ function onOff(env: NodeJS.ProcessEnv, name: string): DemoMode {
   if (raw === '' || raw === 'auto') return 'auto';
   if (raw === '1' || raw === 'on' || raw === 'true') return 'on';
   if (raw === '0' || raw === 'off' || raw === 'false') return 'off';
-  throw new ConfigError(`${name} must be 1, 0 or auto (got "${raw}")`);
+  throw new ConfigError(`${name} must be on, off or auto (got "${raw}")`);
 }
 
 function redisUrl(env: NodeJS.ProcessEnv): string | null {

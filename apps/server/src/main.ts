@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { autoLoadDemo } from './demo/auto-load.js';
 import { DEMO_ACCOUNT, DEMO_PASSWORD } from './demo/demo.js';
 
 async function main() {
   const config = loadConfig();
-  const app = await buildApp(config);
-  const demo = await autoLoadDemo(config, app.parley.database);
+  // The demo is loaded while the app is built: the customer sandbox is on with it.
+  const app = await buildApp(config, { autoLoadDemo: true });
+  const demo = app.parley.demo;
   if (demo.loaded) {
     app.log.info({ sessions: demo.sessions, messages: demo.messages }, 'demo workspace loaded');
   }

@@ -17,16 +17,16 @@ import {
   type TranslationLog,
 } from './modules/translation/translation.service.js';
 import { createProviders } from './translation/engines.js';
-import { LocalMediaStorage } from './plugins/storage.js';
+import { LocalMediaStorage } from './modules/media/media-storage.js';
 import { silentEventBus, type EventBus } from './realtime/event-bus.js';
 import { SeatEvents } from './realtime/seat-events.js';
-import { TelegramService } from './modules/telegram/telegram.service.js';
-import { TelegramBotsService } from './modules/telegram/telegram-bots.service.js';
+import { TelegramService } from './channels/telegram/telegram.service.js';
+import { TelegramBotsService } from './channels/telegram/telegram-bots.service.js';
 import { TelegramChannel } from './channels/telegram/telegram-channel.js';
 import { ChannelRegistry } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
-import { PlatformService } from './modules/platform/platform.service.js';
-import { SandboxService, sandboxEnabled } from './modules/sandbox/sandbox.service.js';
+import { PlatformService } from './channels/platform/platform.service.js';
+import { SandboxService, sandboxEnabled } from './channels/sandbox/sandbox.service.js';
 import { randomBytes } from 'node:crypto';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
@@ -77,7 +77,7 @@ export async function createServices(
     config.mediaMaxBytes,
   );
   const messages = new MessagesService(db, config, media, events, outbox);
-  const sandboxOn = sandboxEnabled(config);
+  const sandboxOn = await sandboxEnabled(db, config);
   // The sandbox signs its requests to the bridge; without a configured secret, one of its own.
   const platformSecret =
     config.platform.secret ?? (sandboxOn ? randomBytes(32).toString('hex') : null);

@@ -46,6 +46,8 @@ export async function createTestDatabaseConfig(
     loginMaxFailures: 5,
     loginMaxFailuresPerIp: 1000,
     loginWindowSeconds: 900,
+    // On, as in production, but every test's requests come from one address.
+    rateLimit: { public: 10_000, platform: 100_000 },
     deleteForAllWindowMinutes: 120,
     batchRatePerSecond: 200,
     // No engine unless a test configures one; short back-off keeps retries quick.
@@ -111,7 +113,7 @@ export interface TestApp {
   raw(opts: {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE';
     url: string;
-    payload?: string;
+    payload?: string | Buffer;
     headers?: Record<string, string>;
   }): Promise<Answer>;
   close(): Promise<void>;

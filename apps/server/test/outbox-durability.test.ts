@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PLATFORM_PATHS } from '@parley/protocol';
-import { signedHeaders } from '../src/modules/platform/platform-signature.js';
+import { signedHeaders } from '../src/channels/platform/platform-signature.js';
 import { startReceiver } from './platform-receiver.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));

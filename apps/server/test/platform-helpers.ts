@@ -1,4 +1,4 @@
-import { signedHeaders } from '../src/modules/platform/platform-signature.js';
+import { signedHeaders } from '../src/channels/platform/platform-signature.js';
 import type { Answer, TestApp } from './helper.js';
 
 export const SECRET = 'test-platform-secret';

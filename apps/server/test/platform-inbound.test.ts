@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from './helper.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { corpus, multipart } from './media-helpers.js';
 import { platformPost } from './platform-helpers.js';
-import { signedHeaders } from '../src/modules/platform/platform-signature.js';
+import { signedHeaders } from '../src/channels/platform/platform-signature.js';
 
 let t: TestApp;
 let seat: SeatFixture;
@@ -39,7 +39,7 @@ async function record(customer: string, token = seat.token) {
   );
 }
 
-const countRows = async (table: 'messages' | 'platform_inbound' | 'media' | 'sessions') =>
+const countRows = async (table: 'messages' | 'inbound_messages' | 'media' | 'sessions') =>
   Number(
     (
       await t.db
@@ -52,7 +52,7 @@ const countRows = async (table: 'messages' | 'platform_inbound' | 'media' | 'ses
 async function counts() {
   return {
     messages: await countRows('messages'),
-    inbound: await countRows('platform_inbound'),
+    inbound: await countRows('inbound_messages'),
     media: await countRows('media'),
     sessions: await countRows('sessions'),
   };

@@ -95,7 +95,9 @@ describe('bridge events on the push channel', () => {
   it('the sandbox delivery moves the tick: delivered, then read', async () => {
     const mine = await consoleOf(seat);
     const customer = nextPhone('+4482');
-    await t.services.sandbox!.send({ account: seat.phones[0], customer, content: 'hi' });
+    // The customer's browser key (the page keeps one in localStorage).
+    const key = 'push-test-browser-key-0001';
+    await t.services.sandbox!.send({ account: seat.phones[0], customer, content: 'hi' }, key);
     const reply = await t.call(
       '/v1/seat/chat/message',
       {
@@ -110,7 +112,7 @@ describe('bridge events on the push channel', () => {
     // The customer's page fetches (hidden, then in view).
     await vi.waitFor(
       async () => {
-        const list = await t.services.sandbox!.chat(seat.phones[0]!, customer, false);
+        const list = await t.services.sandbox!.chat(seat.phones[0]!, customer, false, key);
         expect(list.some((e) => e.direction === 'out')).toBe(true);
       },
       { timeout: 10_000, interval: 20 },
@@ -119,7 +121,7 @@ describe('bridge events on the push channel', () => {
       'message.status',
       (d) => d.msg_id === reply.data.msg_id && d.status === 'delivered',
     );
-    await t.services.sandbox!.chat(seat.phones[0]!, customer, true);
+    await t.services.sandbox!.chat(seat.phones[0]!, customer, true, key);
     await mine.waitForEvent(
       'message.status',
       (d) => d.msg_id === reply.data.msg_id && d.status === 'read',

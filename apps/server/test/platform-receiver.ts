@@ -5,7 +5,7 @@ import {
   checkSignature,
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
-} from '../src/modules/platform/platform-signature.js';
+} from '../src/channels/platform/platform-signature.js';
 
 export interface Received {
   body: PlatformOutbound;

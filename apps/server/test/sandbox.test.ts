@@ -3,9 +3,12 @@ import { SANDBOX_PATHS, type SandboxEntry } from '@parley/protocol';
 import { createTestApp, type TestApp } from './helper.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { corpus, uploaded } from './media-helpers.js';
+import { browserKey, sandboxAs } from './sandbox-helpers.js';
 
 let t: TestApp;
 let seat: SeatFixture;
+// One browser plays every customer of this file.
+const key = browserKey();
 
 beforeAll(async () => {
   // No platform URL: the sandbox plays the platform for the seat's 'platform' accounts.
@@ -14,25 +17,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function get(url: string) {
-  const res = await t.app.inject({ method: 'GET', url });
-  return JSON.parse(res.body) as { code: string; data: { list: SandboxEntry[] } };
-}
-async function sandboxSend(body: Record<string, unknown>) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: SANDBOX_PATHS.send,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
-  return JSON.parse(res.body) as { code: string; data: SandboxEntry };
-}
+const get = async (url: string) =>
+  (await sandboxAs(t, key).get(url)) as { code: string; data: { list: SandboxEntry[] } };
+const sandboxSend = (body: Record<string, unknown>) => sandboxAs(t, key).send(body);
 const chatOf = async (customer: string, visible = true) =>
-  (
-    await get(
-      `${SANDBOX_PATHS.chat}?account=${encodeURIComponent(seat.phones[0]!)}&customer=${encodeURIComponent(customer)}&visible=${visible ? 1 : 0}`,
-    )
-  ).data.list;
+  (await sandboxAs(t, key).chat(seat.phones[0]!, customer, visible)).data!.list;
 const record = async (customer: string) =>
   (
     await t.call(

@@ -7,7 +7,7 @@ import { RouterProvider } from 'react-router/dom';
 import { notifications } from '@mantine/notifications';
 import { configureApi } from './lib/api-client';
 import { initI18n, translateCode } from './lib/i18n';
-import { onLogout } from './lib/session';
+import { onLogout } from './lib/login-session';
 import { ensureTranslateDefaults } from './lib/storage';
 import { queryClient } from './lib/query-client';
 import { AppProviders } from './app/providers';

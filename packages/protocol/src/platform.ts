@@ -83,13 +83,24 @@ export type PlatformOutbound =
       customer: string;
     };
 
-/** The customer sandbox (demo only): a page that plays the customer through the bridge. */
+/**
+ * The customer sandbox (on with the demo workspace, or PARLEY_SANDBOX=on): a page that plays
+ * the customer through the bridge. Its media are signed URLs under `media`.
+ */
 export const SANDBOX_PATHS = {
   accounts: '/v1/sandbox/accounts',
   chat: '/v1/sandbox/chat',
   send: '/v1/sandbox/send',
   media: '/v1/sandbox/media',
 } as const;
+
+/**
+ * The browser's sandbox key, sent with `chat` and `send`: a customer number of an account is
+ * bound to the first key that uses it; another key answers 400003.
+ */
+export const SANDBOX_KEY_HEADER = 'x-parley-sandbox-key';
+/** A key: 22 to 128 URL-safe characters (the page makes 32 random bytes, base64url). */
+export const SANDBOX_KEY_PATTERN = /^[A-Za-z0-9_-]{22,128}$/;
 
 export const sandboxAccount = z.object({ send_phone: z.string(), label: z.string() });
 export type SandboxAccount = z.infer<typeof sandboxAccount>;
@@ -100,7 +111,7 @@ export const sandboxEntry = z.object({
   direction: z.enum(['in', 'out']),
   type: messageType,
   content: z.string(),
-  /** Where the sandbox serves its media (null: text). */
+  /** The media's signed URL (expires at the end of the next UTC day; null: text or retracted). */
   media_url: z.string().nullable(),
   /** The media's original file name, size in bytes and length (audio, video; when known). */
   file_name: z.string().nullable(),

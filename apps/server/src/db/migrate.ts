@@ -13,6 +13,8 @@ import { platformBridgeMigration } from './migrations/010-platform-bridge.js';
 import { eventsMigration } from './migrations/009-events.js';
 import { typedPreviewsMigration } from './migrations/012-typed-previews.js';
 import { loginAttemptsMigration } from './migrations/013-login-attempts.js';
+import { inboundMessagesMigration } from './migrations/014-inbound-messages.js';
+import { sandboxCustomersMigration } from './migrations/015-sandbox-customers.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -32,8 +34,20 @@ class StaticProvider implements MigrationProvider {
       '009-events': eventsMigration(),
       '012-typed-previews': typedPreviewsMigration(),
       '013-login-attempts': loginAttemptsMigration(),
+      '014-inbound-messages': inboundMessagesMigration(),
+      '015-sandbox-customers': sandboxCustomersMigration(),
     };
   }
+}
+
+/** The migrator of a database (tests step it back and forth over one migration). */
+export function migratorOf(db: Db, dialect: DialectName, schema: string | null): Migrator {
+  // With a schema, Kysely looks for its own tables there, not in any schema of the database.
+  return new Migrator({
+    db,
+    provider: new StaticProvider(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }
 
 export async function migrateToLatest(
@@ -41,12 +55,6 @@ export async function migrateToLatest(
   dialect: DialectName,
   schema: string | null,
 ): Promise<void> {
-  // With a schema, Kysely looks for its own tables there, not in any schema of the database.
-  const migrator = new Migrator({
-    db,
-    provider: new StaticProvider(dialect),
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
+  const { error } = await migratorOf(db, dialect, schema).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -197,19 +197,12 @@ export interface TelegramBotsTable {
   created_at: number;
 }
 
-/** Customers' Telegram messages already taken (a replayed update is stored once). */
-export interface TelegramInboundTable {
+/** An external message taken once per channel and account (a repeat is stored once). */
+export interface InboundMessagesTable {
+  channel: string;
   send_phone: string;
-  tg_chat_id: string;
-  tg_message_id: number;
-  msg_id: number | null;
-  created_at: number;
-}
-
-/** A platform message id taken once per account (the inbound API's idempotency). */
-export interface PlatformInboundTable {
-  send_phone: string;
-  platform_msg_id: string;
+  /** The channel's id: the platform's message id; Telegram's `<chat id>:<message id>`. */
+  external_id: string;
   msg_id: number | null;
   created_at: number;
 }
@@ -241,6 +234,15 @@ export interface SandboxEntriesTable {
   deleted: Generated<number>;
   blocked: Generated<number>;
   seen: Generated<number>;
+  created_at: number;
+}
+
+/** Which browser plays a sandbox customer: the first key that used the number (its hash). */
+export interface SandboxCustomersTable {
+  send_phone: string;
+  receiver_phone: string;
+  /** SHA-256 (hex) of the browser's key. */
+  key_hash: string;
   created_at: number;
 }
 
@@ -276,10 +278,10 @@ export interface Database {
   server_settings: ServerSettingsTable;
   telegram_profiles: TelegramProfilesTable;
   telegram_bots: TelegramBotsTable;
-  telegram_inbound: TelegramInboundTable;
-  platform_inbound: PlatformInboundTable;
+  inbound_messages: InboundMessagesTable;
   outbox: OutboxTable;
   sandbox_entries: SandboxEntriesTable;
+  sandbox_customers: SandboxCustomersTable;
   events: EventsTable;
   event_counters: EventCountersTable;
 }

@@ -10,6 +10,7 @@ import { SeatsService } from '../modules/seats/seats.service.js';
 import { seatsRepository } from '../modules/seats/seats.repository.js';
 import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
 import { DEMO_TEXTS } from './demo-texts.js';
+import { markDemoLoaded } from './demo-mark.js';
 import { createRandom, type Random } from './prng.js';
 
 export const DEMO_ACCOUNT = 'demo';
@@ -192,7 +193,8 @@ async function seedSeat(
 /**
  * The demo workspace: seat demo / parley-demo with 4 accounts, 3 custom groups and 360 chats
  * (about 3,500 messages in six languages), plus a second seat `demo2` with a few chats of its
- * own. Deterministic and loaded in one transaction; does nothing when `demo` exists.
+ * own. Deterministic and loaded in one transaction with its mark (demo-mark.ts: the customer
+ * sandbox is on with it); does nothing when `demo` exists.
  */
 export async function loadDemo(db: Db, now = Date.now()): Promise<DemoResult> {
   if (await seatsRepository.findByAccount(db, DEMO_ACCOUNT)) {
@@ -224,6 +226,7 @@ export async function loadDemo(db: Db, now = Date.now()): Promise<DemoResult> {
       now,
       used,
     );
+    await markDemoLoaded(trx, now);
     return { loaded: true, sessions: a.sessions + b.sessions, messages: a.messages + b.messages };
   });
 }

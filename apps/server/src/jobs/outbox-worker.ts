@@ -8,7 +8,7 @@ import { accountsRepository } from '../modules/accounts/accounts.repository.js';
 import type { StoredMedia } from '../modules/media/media.presenter.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import { outboxRepository } from '../modules/outbox/outbox.repository.js';
-import { platformRepository } from '../modules/platform/platform.repository.js';
+import { platformRepository } from '../channels/platform/platform.repository.js';
 import type { SeatEvents } from '../realtime/seat-events.js';
 
 export interface OutboxWorkerOptions {

@@ -3,7 +3,7 @@ import type { TelegramConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { BotApi, BotApiError, type TgUpdate } from '../channels/telegram/bot-api.js';
 import type { TelegramInbound } from '../channels/telegram/telegram-inbound.js';
-import { telegramBotsRepository } from '../modules/telegram/telegram-bots.repository.js';
+import { telegramBotsRepository } from '../channels/telegram/telegram-bots.repository.js';
 
 export interface PollerLog {
   info(obj: object, msg: string): void;

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ServerFrame } from '@parley/protocol';
+import { ERROR_CODES, isEventType, type ServerFrame } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import { AppError } from '../lib/app-error.js';
 import { eventsRepository } from './events.repository.js';
@@ -125,14 +125,16 @@ export class RealtimeHub {
       for (const conn of this.bySeat.get(seatId) ?? []) {
         for (const row of rows) {
           if (row.seq <= conn.lastSent) continue;
+          conn.lastSent = Number(row.seq);
+          // Rows are written from the event map; a type it no longer has is not sent.
+          if (!isEventType(row.type)) continue;
           send(conn.socket, {
             kind: 'event',
             id: Number(row.seq),
-            type: row.type as never,
+            type: row.type,
             data: JSON.parse(row.data) as unknown,
             at: Number(row.at),
           });
-          conn.lastSent = Number(row.seq);
         }
       }
       if (rows.length < PAGE) return;

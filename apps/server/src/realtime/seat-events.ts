@@ -1,6 +1,6 @@
 import { RECENT_WINDOW_MS, type ChatMessage, type EventPayload } from '@parley/protocol';
 import type { Db } from '../db/database.js';
-import { groupListOf } from '../modules/groups/groups.service.js';
+import { groupListOf } from '../modules/groups/group-list.js';
 import { toSessionItem } from '../modules/sessions/sessions.presenter.js';
 import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
 import { silentEventBus, type EventBus } from './event-bus.js';

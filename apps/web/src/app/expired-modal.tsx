@@ -2,8 +2,8 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { createStore, useStore } from '../lib/create-store';
 import { createExpiredGuard } from '../lib/expired-guard';
-import { logoutAndReload } from '../lib/session';
-import { UnsentNotice } from '../features/chat/components/unsent-logout';
+import { logoutAndReload } from '../lib/login-session';
+import { UnsentNotice } from '../features/messages/components/unsent-logout';
 
 const openStore = createStore(false);
 export const expiredGuard = createExpiredGuard(() => openStore.set(true));

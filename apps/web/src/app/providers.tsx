@@ -6,7 +6,7 @@ import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { themeManager } from '../lib/theme-manager';
-import { SIZE_SCALE, useSettings } from '../features/console/settings.store';
+import { SIZE_SCALE, useSettings } from '../stores/settings.store';
 
 const manager = themeManager();
 

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { readToken } from '../lib/storage';
-import { logoutInPlace } from '../lib/session';
+import { logoutInPlace } from '../lib/login-session';
 
 /** Any path but /login, /auth and /ban-page needs a stored token. */
 export function requireToken({ request }: LoaderFunctionArgs) {

@@ -2,8 +2,8 @@ import { createBrowserRouter, redirect } from 'react-router';
 import { AuthPage } from '../features/auth/components/auth-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { AddressBookPage } from '../features/address-book/components/address-book-page';
-import { ConsolePage } from '../features/console/components/console-page';
-import { HomeLayout } from '../features/console/components/home-layout';
+import { ConsolePage } from './console/console-page';
+import { HomeLayout } from './console/home-layout';
 import { NotFoundPage } from '../features/not-found/components/not-found-page';
 import { BanPage } from '../features/tab-lock/components/ban-page';
 import { SandboxPage } from '../features/sandbox/components/sandbox-page';
@@ -11,22 +11,6 @@ import { RootLayout, type RouteHandle } from './root-layout';
 import { logoutOnLogin, requireToken } from './route-guards';
 
 const h = (title: string): RouteHandle => ({ title });
-
-/**
- * Route names of the spec (section 2). "dashboard" and "documentation" exist as labels
- * only (translated under routes.*), with no screen.
- */
-export const ROUTE_NAMES = [
-  'login',
-  'auth',
-  'home',
-  'chat',
-  'addressBook',
-  'banPage',
-  'notFound',
-  'dashboard',
-  'documentation',
-] as const;
 
 /** Created after i18n and the request layer are set up (the router starts loading at once). */
 export const createAppRouter = () =>

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_REPLY_FILTER,
   STORAGE_KEPT_ON_LOGOUT,
   STORAGE_KEYS,
   TRANSLATION_CACHE_MINUTES,
@@ -108,7 +109,7 @@ export function readToken(store: StorageLike | null = backing()): string | null 
 }
 
 export function readReply(store: StorageLike | null = backing()): 0 | 1 {
-  return readItem('reply', store) === 1 ? 1 : 0;
+  return readItem('reply', store) === 1 ? 1 : DEFAULT_REPLY_FILTER;
 }
 
 export const DEFAULT_TRANSLATE: TranslateSettings = {

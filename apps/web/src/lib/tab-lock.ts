@@ -3,7 +3,6 @@ import type { StorageLike } from './storage';
 
 /** Not one of the spec's user items: the heartbeat of the active tab (kept on logout). */
 export const TAB_LOCK_KEY = 'parley.activeTab';
-export const TAB_CHANNEL = 'parley.tabs';
 /** A heartbeat older than this belongs to a tab that is gone. */
 export const TAB_LOCK_STALE_MS = TAB_CHECK_INTERVAL_MS * 2 + 1_000;
 export { TAB_CHECK_DELAY_MS, TAB_CHECK_INTERVAL_MS };

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
-import { telegramBotsRepository } from '../../modules/telegram/telegram-bots.repository.js';
-import { telegramRepository } from '../../modules/telegram/telegram.repository.js';
+import { telegramBotsRepository } from './telegram-bots.repository.js';
+import { telegramRepository } from './telegram.repository.js';
 import type { ChannelAdapter, DeliveryResult, OutboundItem, OutboundMedia } from '../channel.js';
 import { BotApi, BotApiError, type UploadFile } from './bot-api.js';
 import { chatIdOf } from './telegram-inbound.js';

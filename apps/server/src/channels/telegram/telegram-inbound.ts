@@ -1,3 +1,4 @@
+import { inboundRepository, type InboundKey } from '../inbound.repository.js';
 import type { MediaKind, MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
@@ -5,8 +6,7 @@ import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
-import { telegramBotsRepository } from '../../modules/telegram/telegram-bots.repository.js';
-import { telegramRepository } from '../../modules/telegram/telegram.repository.js';
+import { telegramRepository } from './telegram.repository.js';
 import { translationRepository } from '../../modules/translation/translation.repository.js';
 import { toListedCode } from '../../translation/languages.js';
 import { BotApi, type TgFileRef, type TgMessage, type TgUpdate } from './bot-api.js';
@@ -82,12 +82,12 @@ export class TelegramInbound {
     // Only what a customer writes to the bot in a private chat becomes a chat.
     if (!msg || msg.chat.type !== 'private' || !msg.from || msg.from.is_bot) return 'ignored';
     const api = new BotApi(this.apiUrl, bot.token);
-    const key = {
+    const key: InboundKey = {
+      channel: 'telegram',
       sendPhone: bot.send_phone,
-      chatId: String(msg.chat.id),
-      messageId: msg.message_id,
+      externalId: `${msg.chat.id}:${msg.message_id}`,
     };
-    if (await telegramBotsRepository.inboundTaken(this.db, key)) return 'duplicate';
+    if (await inboundRepository.find(this.db, key)) return 'duplicate';
 
     const account = await accountsRepository.findByPhone(this.db, bot.send_phone);
     if (!account || account.seat_id === null) {
@@ -117,7 +117,7 @@ export class TelegramInbound {
 
     const from = msg.from;
     const outcome = await inTransaction(this.db, async (trx): Promise<InboundOutcome> => {
-      if (!(await telegramBotsRepository.claimInbound(trx, key, Date.now()))) return 'duplicate';
+      if (!(await inboundRepository.take(trx, key))) return 'duplicate';
       const result = await this.messages.receive(
         {
           sendPhone: bot.send_phone,
@@ -141,7 +141,7 @@ export class TelegramInbound {
         Date.now(),
       );
       if ('blocked' in result) return 'blocked';
-      await telegramBotsRepository.setInboundMessage(trx, key, result.message.msg_id);
+      await inboundRepository.setMessage(trx, key, result.message.msg_id);
       // A new chat starts in the language the customer's Telegram app uses.
       const language = toListedCode(from.language_code);
       if (result.sessionCreated && language) {

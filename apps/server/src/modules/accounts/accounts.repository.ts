@@ -36,6 +36,10 @@ export const accountsRepository = {
   async assign(db: Db, id: number, seatId: number) {
     await db.updateTable('phone_accounts').set({ seat_id: seatId }).where('id', '=', id).execute();
   },
+  async setChannel(db: Db, id: number, channel: PhoneAccountRow['channel']) {
+    await db.updateTable('phone_accounts').set({ channel }).where('id', '=', id).execute();
+  },
+
   listAll(db: Db) {
     return db
       .selectFrom('phone_accounts')

@@ -5,6 +5,8 @@ import { AppError } from '../../lib/app-error.js';
 import { accountsRepository } from './accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
+import { sessionsRepository } from '../sessions/sessions.repository.js';
+import { messagesRepository } from '../messages/messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 
 /** Phone accounts (send_phone) rented to seats. */
@@ -43,25 +45,14 @@ export class AccountsService {
       await accountsRepository.assign(trx, account.id, seat.id);
       const ungrouped = await groupsRepository.findByType(trx, seat.id, 'ungrouped');
       if (!ungrouped) throw new Error(`seat ${seat.account} has no Ungrouped group`);
-      const sessions = await trx
-        .updateTable('sessions')
-        .set({
-          seat_id: seat.id,
-          group_id: ungrouped.id,
-          prev_group_id: null,
-          is_top: 0,
-          blocked: 0,
-        })
-        .where('send_phone', '=', account.send_phone)
-        .executeTakeFirst();
-      await trx
-        .updateTable('messages')
-        .set({ seat_id: seat.id })
-        .where('session_id', 'in', (eb) =>
-          eb.selectFrom('sessions').select('id').where('send_phone', '=', account.send_phone),
-        )
-        .execute();
-      return { moved: Number(sessions.numUpdatedRows) };
+      const moved = await sessionsRepository.handOverAccount(
+        trx,
+        account.send_phone,
+        seat.id,
+        ungrouped.id,
+      );
+      await messagesRepository.handOverAccount(trx, account.send_phone, seat.id);
+      return { moved };
     });
   }
 

@@ -1,46 +1,16 @@
-import {
-  ERROR_CODES,
-  RECENT_WINDOW_MS,
-  type CallRequest,
-  type CallResponse,
-} from '@parley/protocol';
+import { ERROR_CODES, type CallRequest, type CallResponse } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { GroupRow } from '../../db/schema.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
-import { sortGroups, toGroup } from './groups.presenter.js';
+import { toGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
+import { groupListOf } from './group-list.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 
 type DoGroup = CallRequest<'/v1/seat/chat/doGroup'>;
-
-/** The seat's groups with unread counts (getGroupList; the push channel's groups.changed). */
-export async function groupListOf(
-  db: Db,
-  seatId: number,
-  waitingOnly: boolean,
-): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
-  const recentSince = Date.now() - RECENT_WINDOW_MS;
-  const [groups, unread] = await Promise.all([
-    groupsRepository.listBySeat(db, seatId),
-    groupsRepository.unreadByGroup(db, seatId, recentSince, waitingOnly),
-  ]);
-  const byGroup = new Map(unread.map((u) => [u.group_id, u]));
-  let total = 0;
-  let recent = 0;
-  for (const u of unread) {
-    total += u.unread;
-    recent += u.recent;
-  }
-  return {
-    group_list: sortGroups(groups).map((g) => toGroup(g, byGroup.get(g.id)?.unread ?? 0)),
-    seat_one_seat_msg_count: recent,
-    seat_two_seat_msg_count: total - recent,
-    un_read_count: total,
-  };
-}
 
 export class GroupsService {
   constructor(

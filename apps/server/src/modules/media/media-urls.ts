@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { MEDIA_PATH_PREFIX } from '@parley/protocol';
+import { MEDIA_PATH_PREFIX, SANDBOX_PATHS } from '@parley/protocol';
 
 const DAY_SECONDS = 24 * 3600;
 
@@ -33,10 +33,29 @@ export class MediaUrls {
   }
 
   check(s: MediaSignature): SignatureCheck {
-    const expected = Buffer.from(this.sign(s.seatId, s.mediaId, s.exp));
-    const given = Buffer.from(s.sig);
+    return this.verify(this.sign(s.seatId, s.mediaId, s.exp), s.sig, s.exp);
+  }
+
+  /**
+   * The customer sandbox's URL of a media it shows: signed over the sandbox entry that carries
+   * it (a retracted entry stops serving it), the media and the expiry, in a message no seat's
+   * signature can take (it starts with `sandbox`).
+   */
+  sandboxUrl(entryId: number, mediaId: string): string {
+    const exp = this.expiry();
+    const sig = this.signSandbox(entryId, mediaId, exp);
+    return `${SANDBOX_PATHS.media}/${encodeURIComponent(mediaId)}?entry=${entryId}&exp=${exp}&sig=${sig}`;
+  }
+
+  checkSandbox(s: { entryId: number; mediaId: string; exp: number; sig: string }): SignatureCheck {
+    return this.verify(this.signSandbox(s.entryId, s.mediaId, s.exp), s.sig, s.exp);
+  }
+
+  private verify(expectedSig: string, sig: string, exp: number): SignatureCheck {
+    const expected = Buffer.from(expectedSig);
+    const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
-    return s.exp * 1000 <= this.now() ? 'expired' : 'ok';
+    return exp * 1000 <= this.now() ? 'expired' : 'ok';
   }
 
   /** End of the next UTC day, in Unix seconds. */
@@ -46,8 +65,14 @@ export class MediaUrls {
   }
 
   private sign(seatId: number, mediaId: string, exp: number): string {
-    return createHmac('sha256', this.secret)
-      .update(`${seatId}\n${mediaId}\n${exp}`)
-      .digest('base64url');
+    return this.hmac(`${seatId}\n${mediaId}\n${exp}`);
+  }
+
+  private signSandbox(entryId: number, mediaId: string, exp: number): string {
+    return this.hmac(`sandbox\n${entryId}\n${mediaId}\n${exp}`);
+  }
+
+  private hmac(message: string): string {
+    return createHmac('sha256', this.secret).update(message).digest('base64url');
   }
 }

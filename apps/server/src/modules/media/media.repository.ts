@@ -44,20 +44,8 @@ export const mediaRepository = {
     return db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
   },
 
-  getSetting(db: Db, key: string) {
-    return db
-      .selectFrom('server_settings')
-      .select('value')
-      .where('key', '=', key)
-      .executeTakeFirst();
-  },
-
-  /** First writer wins: several instances starting at once agree on one value. */
-  async insertSettingIfAbsent(db: Db, key: string, value: string, now: number) {
-    await db
-      .insertInto('server_settings')
-      .values({ key, value, created_at: now })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
+  /** Any seat's media by its (random) id: for a holder of a signed sandbox URL. */
+  findById(db: Db, mediaId: string) {
+    return db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
   },
 };

@@ -1,16 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, ERROR_MESSAGES, MEDIA_PATH_PREFIX, UPLOAD_PATH } from '@parley/protocol';
+import { MEDIA_PATH_PREFIX, UPLOAD_PATH } from '@parley/protocol';
 import { invalidField } from '../../lib/app-error.js';
-import { contentDisposition } from '../../lib/file-name.js';
 import { CODED_CALL, sendSuccess } from '../../plugins/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { MediaService } from './media.service.js';
-import { parseRange } from './range.js';
+import { sendMedia } from './media-reply.js';
 import { readUploadForm } from './upload-form.js';
-
-/** Nothing served from here may run: a stored HTML or SVG opened directly is inert. */
-const MEDIA_CSP = "default-src 'none'; sandbox";
 
 /**
  * POST /v1/seat/chat/upload (multipart, token in Authorization) and the signed GETs of
@@ -35,42 +31,7 @@ export async function mediaRoutes(app: FastifyInstance, auth: AuthService, media
     async function (request: FastifyRequest, reply: FastifyReply) {
       const { media_id: mediaId } = request.params as { media_id: string };
       const served = await media.open(mediaId, request.query as Record<string, unknown>, variant);
-      const etag = `"${served.sha256}"`;
-      reply
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', MEDIA_CSP)
-        .header('cache-control', 'private, max-age=86400')
-        .header('accept-ranges', 'bytes')
-        .header('etag', etag);
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-
-      const range = parseRange(request.headers.range, served.size);
-      if (range === 'unsatisfiable') {
-        return reply
-          .status(416)
-          .header('content-range', `bytes */${served.size}`)
-          .type('application/json; charset=utf-8')
-          .send({
-            code: ERROR_CODES.PARAMETER_ERROR,
-            msg: `${ERROR_MESSAGES['100001']}: range`,
-            data: { fields: [{ path: 'range', message: 'outside the file' }] },
-          });
-      }
-      reply
-        .type(served.contentType)
-        .header(
-          'content-disposition',
-          contentDisposition(served.inline ? 'inline' : 'attachment', served.fileName),
-        );
-      // HEAD (routed here too) needs the headers only: no file is opened.
-      const body = (slice?: { start: number; end: number }) =>
-        request.method === 'HEAD' ? null : media.read(served.sha256, slice);
-      if (!range) return reply.header('content-length', served.size).send(body());
-      return reply
-        .status(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${served.size}`)
-        .header('content-length', range.end - range.start + 1)
-        .send(body(range));
+      return sendMedia(request, reply, served, media);
     };
 
   // GET and HEAD in one route: Fastify's own HEAD would read the whole file to discard it.

@@ -17,16 +17,17 @@ import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { sanitizeFileName } from '../../lib/file-name.js';
 import { spool, type Spooled } from '../../lib/spool.js';
 import { parseBody } from '../../lib/validate.js';
-import type { MediaStorage } from '../../plugins/storage.js';
+import type { MediaStorage } from './media-storage.js';
 import { readImage } from './media-images.js';
 import { KIND_ACCEPTS, isInlineMime, kindOf, mimeForKind, sniffFile } from './media-sniff.js';
-import type { MediaUrls } from './media-urls.js';
+import type { MediaUrls, SignatureCheck } from './media-urls.js';
 import { toMedia, toStoredMedia } from './media.presenter.js';
 import { mediaRepository } from './media.repository.js';
+import { settingsRepository } from '../settings/settings.repository.js';
 
 const MB = 1024 * 1024;
 const SECRET_KEY = 'media_url_secret';
-const MEDIA_ID = /^[A-Za-z0-9_-]{1,32}$/;
+export const MEDIA_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const NOUN = { image: 'an image', audio: 'audio', video: 'a video' } as const;
 
 /** The upload form as read from the request: its text fields and its one file, spooled. */
@@ -56,21 +57,40 @@ function fileError(message: string, extra: Record<string, unknown> = {}): AppErr
   });
 }
 
+const unsigned = () =>
+  new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'unsigned' });
+
+/** The `exp` and `sig` of a signed media URL's query; 400003 `unsigned` when malformed. */
+export function signedQuery(query: { exp?: unknown; sig?: unknown }): { exp: number; sig: string } {
+  const { exp, sig } = query;
+  if (typeof exp !== 'string' || !/^[0-9]{1,12}$/.test(exp)) throw unsigned();
+  if (typeof sig !== 'string' || sig.length > 64) throw unsigned();
+  return { exp: Number(exp), sig };
+}
+
+/** A signature that is not the server's, or expired: 400003 saying which. */
+export function refuseUnless(check: SignatureCheck): void {
+  if (check === 'ok') return;
+  throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
+    reason: check === 'expired' ? 'expired' : 'bad_signature',
+  });
+}
+
 /** The shared secret of the signed URLs: configured, or made once and kept in the database. */
 export async function resolveMediaSecret(
   db: Db,
   config: Pick<Config, 'mediaSecret'>,
 ): Promise<string> {
   if (config.mediaSecret) return config.mediaSecret;
-  const stored = await mediaRepository.getSetting(db, SECRET_KEY);
+  const stored = await settingsRepository.get(db, SECRET_KEY);
   if (stored) return stored.value;
-  await mediaRepository.insertSettingIfAbsent(
+  await settingsRepository.insertIfAbsent(
     db,
     SECRET_KEY,
     randomBytes(32).toString('base64url'),
     Date.now(),
   );
-  return (await mediaRepository.getSetting(db, SECRET_KEY))!.value;
+  return (await settingsRepository.get(db, SECRET_KEY))!.value;
 }
 
 /**
@@ -89,6 +109,11 @@ export class MediaService {
   capFor(kind: string | undefined): number {
     const known = kind && Object.hasOwn(this.caps, kind) ? (kind as MediaKind) : null;
     return known ? this.caps[known] : Math.max(...Object.values(this.caps));
+  }
+
+  /** A temp file path in the media store (same disk, so a spooled file moves in cheaply). */
+  tempPath(): Promise<string> {
+    return this.storage.tempPath();
   }
 
   async spool(source: Readable, kind: string | undefined): Promise<Spooled> {
@@ -165,7 +190,7 @@ export class MediaService {
     }
   }
 
-  /** A seat's stored media and its bytes (outbound delivery, the sandbox); null if gone. */
+  /** A seat's stored media and its bytes (outbound delivery); null if gone. */
   async stored(seatId: number, mediaId: string) {
     const row = await mediaRepository.findForSeat(this.db, seatId, mediaId);
     if (!row) return null;
@@ -256,29 +281,21 @@ export class MediaService {
     query: { seat?: unknown; exp?: unknown; sig?: unknown },
     variant: 'original' | 'thumb',
   ): Promise<ServedMedia> {
-    const { seat, exp, sig } = query;
-    if (
-      typeof seat !== 'string' ||
-      !/^[1-9][0-9]{0,9}$/.test(seat) ||
-      typeof exp !== 'string' ||
-      !/^[0-9]{1,12}$/.test(exp) ||
-      typeof sig !== 'string' ||
-      sig.length > 64
-    ) {
-      throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'unsigned' });
-    }
+    const { seat } = query;
+    const { exp, sig } = signedQuery(query);
+    if (typeof seat !== 'string' || !/^[1-9][0-9]{0,9}$/.test(seat)) throw unsigned();
     const seatId = Number(seat);
-    const check = this.urls.check({ seatId, mediaId, exp: Number(exp), sig });
-    if (check !== 'ok') {
-      throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
-        reason: check === 'expired' ? 'expired' : 'bad_signature',
-      });
-    }
+    refuseUnless(this.urls.check({ seatId, mediaId, exp, sig }));
     if (!MEDIA_ID.test(mediaId)) throw notFound();
     const row =
       (await mediaRepository.findForSeat(this.db, seatId, mediaId)) ??
       (await mediaRepository.findShownToSeat(this.db, seatId, mediaId));
     if (!row) throw notFound();
+    return this.serving(row, variant);
+  }
+
+  /** What a media GET sends of a stored media (its original or its thumbnail). */
+  async serving(row: MediaRow, variant: 'original' | 'thumb'): Promise<ServedMedia> {
     const sha256 = variant === 'thumb' ? row.thumb_sha256 : row.sha256;
     if (!sha256) throw notFound();
     const size = await this.storage.size(sha256);

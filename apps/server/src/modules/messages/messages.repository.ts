@@ -54,6 +54,17 @@ export const messagesRepository = {
       .executeTakeFirst();
   },
 
+  /** The messages of an account's chats follow the account to `seatId`. */
+  async handOverAccount(db: Db, sendPhone: string, seatId: number) {
+    await db
+      .updateTable('messages')
+      .set({ seat_id: seatId })
+      .where('session_id', 'in', (eb) =>
+        eb.selectFrom('sessions').select('id').where('send_phone', '=', sendPhone),
+      )
+      .execute();
+  },
+
   async hideForMe(db: Db, msgId: number) {
     await db.updateTable('messages').set({ deleted_for_me: 1 }).where('id', '=', msgId).execute();
   },
@@ -71,6 +82,15 @@ export const messagesRepository = {
       })
       .where('id', '=', msgId)
       .execute();
+  },
+
+  async mediaIdOf(db: Db, msgId: number): Promise<string | null> {
+    const row = await db
+      .selectFrom('messages')
+      .select('media_id')
+      .where('id', '=', msgId)
+      .executeTakeFirst();
+    return row?.media_id ?? null;
   },
 
   findByClientId(db: Db, seatId: number, clientMsgId: string) {

@@ -196,6 +196,16 @@ export const sessionsRepository = {
     return { messages: Number(n ?? 0), sessionIds: read.map((r) => r.id) };
   },
 
+  /** Every chat of an account goes to `seatId`'s Ungrouped group, unpinned and unblocked. */
+  async handOverAccount(db: Db, sendPhone: string, seatId: number, groupId: number) {
+    const res = await db
+      .updateTable('sessions')
+      .set({ seat_id: seatId, group_id: groupId, prev_group_id: null, is_top: 0, blocked: 0 })
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  },
+
   async moveGroup(db: Db, seatId: number, fromGroup: number, toGroup: number): Promise<number> {
     const result = await db
       .updateTable('sessions')

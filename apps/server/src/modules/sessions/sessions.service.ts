@@ -21,7 +21,7 @@ import type { MediaUrls } from '../media/media-urls.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
-import { telegramRepository } from '../telegram/telegram.repository.js';
+import { telegramRepository } from '../../channels/telegram/telegram.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository, type SessionKey } from './sessions.repository.js';
 

@@ -1,7 +1,7 @@
 import type { BatchStatus } from '@parley/protocol';
 import { createStore, useStore } from '../../lib/create-store';
 import { newClientMsgId } from '../../lib/client-msg-id';
-import { onLogout } from '../../lib/session';
+import { onLogout } from '../../lib/login-session';
 
 /** The batch being written or sent: one batch_id until the dialog closes or a new one starts. */
 export interface BatchSendInfo {

@@ -1,5 +1,5 @@
 import { createStore, useStore } from '../../lib/create-store';
-import { onStorageClear } from '../../lib/session';
+import { onStorageClear } from '../../lib/login-session';
 
 const MUTE_KEY = 'parley.soundMuted';
 const TITLE_PREFIX = /^\(\d+\) /;

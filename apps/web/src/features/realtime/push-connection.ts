@@ -1,7 +1,7 @@
 import {
+  pushEvent,
   REALTIME_PATH,
   serverFrame,
-  type EventType,
   type PushEvent,
   type ServerFrame,
 } from '@parley/protocol';
@@ -95,6 +95,12 @@ export class PushConnection {
     };
   }
 
+  /** The frame's payload checked against its type's schema: a malformed one is skipped. */
+  private handleEvent({ id, type, data, at }: Extract<ServerFrame, { kind: 'event' }>): void {
+    const event = pushEvent.safeParse({ id, type, data, at });
+    if (event.success) this.handlers.onEvent(event.data);
+  }
+
   private handle(frame: ServerFrame): void {
     switch (frame.kind) {
       case 'ready': {
@@ -116,12 +122,7 @@ export class PushConnection {
       case 'event':
         if (frame.id <= this.lastEventId) return; // already handled
         this.lastEventId = frame.id;
-        this.handlers.onEvent({
-          id: frame.id,
-          type: frame.type as EventType,
-          data: frame.data as never,
-          at: frame.at,
-        });
+        this.handleEvent(frame);
         return;
       case 'ping':
         return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@parley/protocol';
-import { dropMessage, editMessages, replaceMessage } from './apply-event';
+import { dropMessage, editMessages, replaceMessage } from '../messages/api/message-cache';
 import { titleWithCount } from './attention';
 import { backoffMs, realtimeUrl } from './push-connection';
 

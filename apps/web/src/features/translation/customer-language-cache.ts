@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { consoleStore } from '../console/console.store';
-import { applySessionUpdate } from '../session-actions/api/session-cache';
+import { consoleStore } from '../../stores/console.store';
+import { applySessionUpdate } from '../sessions/api/session-cache';
 
 /**
  * Shows a chat's customer language as the server now has it (set in the profile card, or

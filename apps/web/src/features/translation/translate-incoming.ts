@@ -1,5 +1,5 @@
 import { TRANSLATE_TEXTS_MAX, type ChatMessage } from '@parley/protocol';
-import type { DisplayMessage } from '../chat/api/merge-messages';
+import type { DisplayMessage } from '../messages/api/merge-messages';
 import {
   translateTexts,
   translationProblem,

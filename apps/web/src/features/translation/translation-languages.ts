@@ -3,7 +3,7 @@ import {
   baseLanguage,
   type TranslationLanguageCode,
 } from '@parley/protocol';
-import { languageLabel } from '../profile/language-label';
+import { languageLabel } from '../../lib/language-label';
 
 export type SourceLanguage = TranslationLanguageCode | 'auto';
 

@@ -2,9 +2,9 @@ import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CallResponse } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
-import { chatKey, type ChatData } from '../../chat/api/chat-queries';
-import { selectGroup, setUserTimeType } from '../../console/console.store';
-import { findCachedGroup } from '../../session-actions/api/session-cache';
+import { seedChat } from '../../messages/api/message-cache';
+import { selectGroup, setUserTimeType } from '../../../stores/console.store';
+import { findCachedGroup, refreshLists } from '../../sessions/api/session-cache';
 import { useSelectUser } from '../../sessions/hooks/use-select-user';
 
 type Added = CallResponse<'/v1/seat/chat/addSession'>;
@@ -16,16 +16,12 @@ export function useAddChat() {
 
   const open = useCallback(
     ({ session, message }: Added) => {
-      qc.setQueryData<ChatData>(chatKey(session.session_id), {
-        pages: [{ list: [message], has_more: false, has_newer: false }],
-        pageParams: [null],
-      });
+      seedChat(qc, session.session_id, message);
       const group = findCachedGroup(qc, session.group_id);
       if (group) selectGroup(group);
       setUserTimeType(session.user_time_type);
       openChat(session);
-      void qc.invalidateQueries({ queryKey: ['groupList'] });
-      void qc.invalidateQueries({ queryKey: ['sessions'] });
+      refreshLists(qc);
     },
     [qc, openChat],
   );

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AddressBookEntry } from '@parley/protocol';
-import { useGroupName } from '../../groups/hooks/use-group-name';
+import { useGroupName } from '../../sessions/hooks/use-group-name';
 import classes from './address-book-item.module.css';
 
 interface Props {

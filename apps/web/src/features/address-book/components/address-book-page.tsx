@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Center, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { PagedVirtualList } from '../../../components/paged-virtual-list';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { AddressBookEntry } from '@parley/protocol';
 import { useOpenChat } from '../../sessions/hooks/use-open-chat';
@@ -20,15 +20,12 @@ export function AddressBookPage() {
   const [editing, setEditing] = useState<AddressBookEntry | null>(null);
   const openChat = useOpenChat();
 
-  const endReached = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const onOpenChat = useCallback(
     ({ group_name: _n, group_type: _t, ...session }: AddressBookEntry) => void openChat(session),
     [openChat],
   );
-  const itemContent = useCallback(
-    (_: number, e: AddressBookEntry) => (
+  const renderItem = useCallback(
+    (e: AddressBookEntry) => (
       <AddressBookItem entry={e} onEditRemark={setEditing} onOpenChat={onOpenChat} />
     ),
     [onOpenChat],
@@ -60,21 +57,14 @@ export function AddressBookPage() {
         ) : entries.length === 0 ? (
           <AddressBookEmpty keyword={keyword} onClear={() => setInput('')} />
         ) : (
-          <Virtuoso
-            style={{ height: '100%' }}
-            data={entries}
-            computeItemKey={(_, e) => e.session_id}
-            itemContent={itemContent}
-            endReached={endReached}
-            increaseViewportBy={300}
-            components={{
-              Footer: () =>
-                isFetchingNextPage ? (
-                  <Center p="xs">
-                    <Loader size="xs" />
-                  </Center>
-                ) : null,
-            }}
+          <PagedVirtualList
+            items={entries}
+            itemKey={(e) => e.session_id}
+            renderItem={renderItem}
+            hasNextPage={hasNextPage}
+            isFetchingNextPage={isFetchingNextPage}
+            fetchNextPage={fetchNextPage}
+            overscan={300}
           />
         )}
       </div>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { REMARK_MAX, type AddressBookEntry } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
 import { applyRemark, saveRemark } from '../api/address-book-queries';
+import { refreshLists } from '../../sessions/api/session-cache';
 
 interface Props {
   entry: AddressBookEntry;
@@ -30,7 +31,7 @@ export function RemarkModal({ entry, onClose }: Props) {
       const saved = await saveRemark(entry.session_id, value);
       applyRemark(qc, saved.session_id, saved.remark);
       // The user lists show remarks too, and the search by remark must see the new one.
-      void qc.invalidateQueries({ queryKey: ['sessions'] });
+      refreshLists(qc, 'sessions');
       void qc.invalidateQueries({ queryKey: ['addressBook'] });
       onClose();
     } catch (err) {

@@ -3,7 +3,7 @@ import { ActionIcon, Checkbox, Group as Row, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Group } from '@parley/protocol';
-import { useGroupName } from '../../groups/hooks/use-group-name';
+import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { groupChatCountQuery } from '../api/batch-queries';
 import type { useBatchSelection } from '../hooks/use-batch-selection';
 import { BatchGroupChats } from './batch-group-chats';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { useGroupList } from '../../groups/hooks/use-group-list';
+import { useGroupList } from '../../sessions/hooks/use-group-list';
 import type { useBatchSelection } from '../hooks/use-batch-selection';
 import { BatchGroupRow } from './batch-group-row';
 

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BatchStatus } from '@parley/protocol';
-import { chatKey } from '../../chat/api/chat-queries';
+import { refreshChat } from '../../messages/api/message-cache';
 import { batchStatusQuery } from '../api/batch-queries';
+import { refreshLists } from '../../sessions/api/session-cache';
 
 /**
  * The status of a sent batch, polled while not done. When it is done, the user lists, the
@@ -16,10 +17,9 @@ export function useBatchProgress(initial: BatchStatus): BatchStatus {
   useEffect(() => {
     if (!status.done || refreshed.current) return;
     refreshed.current = true;
-    void qc.invalidateQueries({ queryKey: ['sessions'] });
-    void qc.invalidateQueries({ queryKey: ['groupList'] });
+    refreshLists(qc);
     for (const r of status.results) {
-      if (r.status === 'sent') void qc.invalidateQueries({ queryKey: chatKey(r.session_id) });
+      if (r.status === 'sent') void refreshChat(qc, r.session_id);
     }
   }, [status, qc]);
   return status;

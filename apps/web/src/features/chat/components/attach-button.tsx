@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { ActionIcon, FileButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PaperclipIcon } from './media-icons';
+import { PaperclipIcon } from '../../../components/media/media-icons';
 
 interface Props {
   disabled: boolean;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useFileDrop } from '../hooks/use-file-drop';
-import classes from './message-media.module.css';
+import classes from '../../../components/media/message-media.module.css';
 
 interface Props {
   enabled: boolean;

@@ -1,9 +1,9 @@
 import { Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Media } from '@parley/protocol';
-import { formatSize } from '../media/media-rules';
-import { FileIcon } from './media-icons';
-import classes from './message-media.module.css';
+import { formatSize } from '../../../lib/media-rules';
+import { FileIcon } from '../../../components/media/media-icons';
+import classes from '../../../components/media/message-media.module.css';
 
 /** A file: its name and size; a click downloads it under its original name. */
 export function FileMedia({ media }: { media: Media }) {

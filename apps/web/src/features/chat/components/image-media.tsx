@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Modal, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Media } from '@parley/protocol';
-import classes from './message-media.module.css';
+import classes from '../../../components/media/message-media.module.css';
 
 /** An image message: its thumbnail; a click opens the full image (Escape or a click closes). */
 export function ImageMedia({ media }: { media: Media }) {

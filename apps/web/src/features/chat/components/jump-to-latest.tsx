@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { clearJump } from '../chat-jump.store';
+import { clearJump } from '../../../stores/chat-jump.store';
 
 /** Leaves a chat opened at a search hit for its newest messages. */
 export function JumpToLatest() {

@@ -2,8 +2,8 @@ import { Anchor, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-core';
 import { translateCode } from '../../../lib/i18n';
-import type { LocalMessage } from '../local-messages.store';
-import { discardLocal } from '../outbox/local-actions';
+import type { LocalMessage } from '../../messages/local-messages.store';
+import { discardLocal } from '../../messages/outbox/local-actions';
 
 interface Props {
   local: LocalMessage;

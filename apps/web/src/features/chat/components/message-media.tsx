@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { DisplayMessage } from '../api/merge-messages';
-import type { LocalMessage } from '../local-messages.store';
+import type { DisplayMessage } from '../../messages/api/merge-messages';
+import type { LocalMessage } from '../../messages/local-messages.store';
 import { FileMedia } from './file-media';
 import { ImageMedia } from './image-media';
 import { PlayableMedia } from './playable-media';

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Media } from '@parley/protocol';
-import { AudioPlayer } from './audio-player';
+import { AudioPlayer } from '../../../components/media/audio-player';
 import { FileMedia } from './file-media';
-import { VideoPlayer } from './video-player';
+import { VideoPlayer } from '../../../components/media/video-player';
 
 interface Props {
   kind: 'audio' | 'video';

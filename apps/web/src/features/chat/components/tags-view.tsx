@@ -1,10 +1,10 @@
 import { CloseButton, Group, ScrollArea, UnstyledButton, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import type { GroupListData } from '../../groups/api/group-queries';
-import { consoleStore, removeTag, selectGroup, useConsole } from '../../console/console.store';
+import { consoleStore, removeTag, selectGroup, useConsole } from '../../../stores/console.store';
 import { useSelectUser } from '../../sessions/hooks/use-select-user';
 import type { TagsViewEntry } from '../../../lib/storage';
 import classes from './tags-view.module.css';
+import { cachedGroupLists } from '../../sessions/api/session-cache';
 
 /** The strip of recently opened chats (the spec's `tagsView`). */
 export function TagsView() {
@@ -16,7 +16,7 @@ export function TagsView() {
 
   const open = (tag: TagsViewEntry) => {
     if (consoleStore.get().selectedGroup?.group_id !== tag.group_id) {
-      const lists = qc.getQueriesData<GroupListData>({ queryKey: ['groupList'] });
+      const lists = cachedGroupLists(qc);
       const group = lists
         .flatMap(([, d]) => d?.group_list ?? [])
         .find((g) => g.group_id === tag.group_id);

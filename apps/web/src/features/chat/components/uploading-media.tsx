@@ -1,10 +1,10 @@
 import { CloseButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { LocalMessage } from '../local-messages.store';
-import { formatDuration, formatSize } from '../media/media-rules';
-import { cancelUpload } from '../outbox/media-uploads';
-import { FileIcon, MicIcon, MovieIcon } from './media-icons';
-import classes from './message-media.module.css';
+import type { LocalMessage } from '../../messages/local-messages.store';
+import { formatDuration, formatSize } from '../../../lib/media-rules';
+import { cancelUpload } from '../../messages/outbox/media-uploads';
+import { FileIcon, MicIcon, MovieIcon } from '../../../components/media/media-icons';
+import classes from '../../../components/media/message-media.module.css';
 
 /** A media message on its way up: a preview, the progress, and cancel. */
 export function UploadingMedia({ local }: { local: LocalMessage }) {

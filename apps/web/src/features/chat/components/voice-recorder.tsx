@@ -1,8 +1,8 @@
 import { ActionIcon, Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { formatDuration } from '../media/media-rules';
-import { MicIcon } from './media-icons';
+import { formatDuration } from '../../../lib/media-rules';
+import { MicIcon } from '../../../components/media/media-icons';
 import { canRecord, useVoiceRecorder, type VoiceNote } from '../hooks/use-voice-recorder';
 
 interface Props {

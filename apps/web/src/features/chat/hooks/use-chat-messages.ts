@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
-import { chatRecordQuery } from '../api/chat-queries';
-import { flattenPages, mergeMessages } from '../api/merge-messages';
-import { useLocalMessages } from '../local-messages.store';
+import { chatRecordQuery } from '../../messages/api/message-cache';
+import { flattenPages, mergeMessages } from '../../messages/api/merge-messages';
+import { useLocalMessages } from '../../messages/local-messages.store';
 
 /** Virtuoso's firstItemIndex starts high and drops by each prepended older page. */
 export const FIRST_INDEX_BASE = 1_000_000_000;

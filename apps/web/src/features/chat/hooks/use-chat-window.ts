@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
-import { chatWindowQuery, flattenWindow } from '../api/chat-window-query';
-import { mergeMessages } from '../api/merge-messages';
-import { clearJump, type ChatJump } from '../chat-jump.store';
-import { useLocalMessages } from '../local-messages.store';
+import { chatWindowQuery, flattenWindow } from '../../messages/api/message-cache';
+import { mergeMessages } from '../../messages/api/merge-messages';
+import { clearJump, type ChatJump } from '../../../stores/chat-jump.store';
+import { useLocalMessages } from '../../messages/local-messages.store';
 import { FIRST_INDEX_BASE } from './use-chat-messages';
 
 const NO_JUMP: ChatJump = { sessionId: 0, msgId: 0, seq: 0 };

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { SessionItem } from '@parley/protocol';
-import type { DisplayMessage } from '../api/merge-messages';
-import { useChatJump } from '../chat-jump.store';
+import type { DisplayMessage } from '../../messages/api/merge-messages';
+import { useChatJump } from '../../../stores/chat-jump.store';
 import { useChatMessages } from './use-chat-messages';
 import { useChatWindow } from './use-chat-window';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { pickVoiceMime, voiceFileName } from '../media/media-rules';
+import { pickVoiceMime, voiceFileName } from '../../../lib/media-rules';
 
 export type RecorderError = 'denied' | 'unavailable';
 

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { GROUP_NAME_MAX, type Group } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { ApiError } from '../../../lib/api-core';
-import { saveGroup } from '../api/group-queries';
+import { saveGroup } from '../api/group-api';
+import { groupKeys } from '../../sessions/api/session-cache';
 
 interface Props {
   /** The group renamed, or null to create one. */
@@ -43,7 +44,7 @@ export function GroupFormModal({ group, onClose }: Props) {
           ? { type: 'edit', group_id: group.group_id, group_name }
           : { type: 'add', group_name },
       );
-      await qc.invalidateQueries({ queryKey: ['groupList'] });
+      await qc.invalidateQueries({ queryKey: groupKeys.all });
       onClose();
     } catch (err) {
       notifications.show({

@@ -3,7 +3,7 @@ import { ActionIcon, Group as Row, Menu, Text, UnstyledButton } from '@mantine/c
 import { useTranslation } from 'react-i18next';
 import type { Group } from '@parley/protocol';
 import { CountBadge } from '../../../components/count-badge';
-import { useGroupName } from '../hooks/use-group-name';
+import { useGroupName } from '../../sessions/hooks/use-group-name';
 import classes from './group-item.module.css';
 
 interface Props {

@@ -7,12 +7,13 @@ import type { Group } from '@parley/protocol';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ApiError } from '../../../lib/api-core';
 import { BatchReplyButton } from '../../batch/components/batch-reply-button';
-import { selectGroup, useConsole } from '../../console/console.store';
-import { saveGroup } from '../api/group-queries';
-import { useGroupList, useGroupSelectionSync } from '../hooks/use-group-list';
-import { useGroupName } from '../hooks/use-group-name';
+import { selectGroup, useConsole } from '../../../stores/console.store';
+import { saveGroup } from '../api/group-api';
+import { useGroupList, useGroupSelectionSync } from '../../sessions/hooks/use-group-list';
+import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { GroupFormModal } from './group-form-modal';
 import { GroupItem } from './group-item';
+import { groupKeys, sessionKeys } from '../../sessions/api/session-cache';
 
 type Editing = { group: Group | null } | null;
 
@@ -35,8 +36,8 @@ export function GroupList() {
     setBusy(true);
     try {
       await saveGroup({ type: 'del', group_id: deleting.group_id });
-      await qc.invalidateQueries({ queryKey: ['groupList'] });
-      await qc.invalidateQueries({ queryKey: ['sessions'] });
+      await qc.invalidateQueries({ queryKey: groupKeys.all });
+      await qc.invalidateQueries({ queryKey: sessionKeys.all });
       setDeleting(null);
     } catch (err) {
       notifications.show({

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@parley/protocol';
-import type { DeleteScope } from '../api/message-actions-api';
+import type { DeleteScope } from '../../messages/api/message-actions-api';
 import { useMessageActions } from '../hooks/use-message-actions';
 
 interface Props {

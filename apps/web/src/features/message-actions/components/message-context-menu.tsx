@@ -3,7 +3,7 @@ import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@parley/protocol';
 import { ContextMenu, type ContextMenuState } from '../../../components/context-menu';
-import type { DisplayMessage } from '../../chat/api/merge-messages';
+import type { DisplayMessage } from '../../messages/api/merge-messages';
 import { copyText, useMessageActions } from '../hooks/use-message-actions';
 import { DeleteMessageDialog } from './delete-message-dialog';
 

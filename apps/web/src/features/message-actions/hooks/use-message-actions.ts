@@ -4,14 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
-import { chatKey, type ChatData } from '../../chat/api/chat-queries';
-import {
-  deleteMessage,
-  withMessageRetracted,
-  withoutMessage,
-  type DeleteScope,
-} from '../api/message-actions-api';
-import { requestMessageTranslation } from '../translate-message';
+import { removeMessage, retractMessage } from '../../messages/api/message-cache';
+import { deleteMessage, type DeleteScope } from '../../messages/api/message-actions-api';
+import { requestMessageTranslation } from '../../../stores/message-translator';
+import { refreshLists } from '../../sessions/api/session-cache';
 
 /** What Copy needs of a message; a local insert (not stored yet) can be copied too. */
 export type CopyableMessage = Pick<ChatMessage, 'deleted' | 'content' | 'media'>;
@@ -52,11 +48,11 @@ export function useMessageActions() {
           });
           return false;
         }
-        qc.setQueryData<ChatData>(chatKey(m.session_id), (d) =>
-          scope === 'me' ? withoutMessage(d, m.msg_id) : withMessageRetracted(d, m.msg_id),
-        );
+        // In every open view of the chat (the live record and any window at a search hit).
+        if (scope === 'me') removeMessage(qc, m.session_id, m.msg_id);
+        else retractMessage(qc, m.session_id, m.msg_id);
         // The chat's last-message preview may have changed.
-        void qc.invalidateQueries({ queryKey: ['sessions'] });
+        refreshLists(qc, 'sessions');
         return true;
       },
 

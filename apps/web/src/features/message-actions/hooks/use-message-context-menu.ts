@@ -1,6 +1,6 @@
 import { useCallback, type MouseEvent } from 'react';
 import { useContextMenu } from '../../../components/context-menu';
-import type { DisplayMessage } from '../../chat/api/merge-messages';
+import type { DisplayMessage } from '../../messages/api/merge-messages';
 
 /**
  * The message list's context menu. Its handler goes on each row; it opens only when the

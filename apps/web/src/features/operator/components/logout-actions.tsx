@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { logoutAndReload } from '../../../lib/session';
-import { hasUnsentMessages, requestLogout } from '../../chat/components/unsent-logout';
+import { logoutAndReload } from '../../../lib/login-session';
+import { hasUnsentMessages, requestLogout } from '../../messages/components/unsent-logout';
 
 /** The dialog's two ways out: log out here, or ask to log out of every device. */
 export function LogoutActions({

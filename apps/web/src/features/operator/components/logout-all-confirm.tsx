@@ -3,8 +3,8 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ERROR_CODES } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
-import { logoutEverywhereAndReload } from '../../../lib/session';
-import { UnsentNotice } from '../../chat/components/unsent-logout';
+import { logoutEverywhereAndReload } from '../../../lib/login-session';
+import { UnsentNotice } from '../../messages/components/unsent-logout';
 
 /**
  * "Log out of every device", confirmed in the operator dialog itself: every login of the seat

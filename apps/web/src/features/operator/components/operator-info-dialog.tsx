@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { UI_LANGUAGES, type UiLanguage } from '@parley/protocol';
 import { LANGUAGE_NAMES } from '../../../components/language-switcher';
 import { setUiLanguage } from '../../../lib/i18n';
-import { setSize, useSettings } from '../../console/settings.store';
+import { setSize, useSettings } from '../../../stores/settings.store';
 import { operatorInfoQuery } from '../api/operator-queries';
 import { SoundToggle } from '../../realtime/components/sound-toggle';
 import { LogoutActions } from './logout-actions';

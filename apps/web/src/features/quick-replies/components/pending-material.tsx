@@ -1,7 +1,7 @@
 import { CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { QuickReply } from '@parley/protocol';
-import { MicIcon } from '../../chat/components/media-icons';
+import { MicIcon } from '../../../components/media/media-icons';
 
 interface Props {
   item: QuickReply;

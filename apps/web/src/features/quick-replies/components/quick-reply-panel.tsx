@@ -4,7 +4,7 @@ import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { QuickReply } from '@parley/protocol';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { useConsole } from '../../console/console.store';
+import { useConsole } from '../../../stores/console.store';
 import { useQuickReplies } from '../hooks/use-quick-replies';
 import { useSendMaterial } from '../hooks/use-send-material';
 import { filterQuickReplies } from '../quick-reply-filter';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { QuickReply, SessionItem } from '@parley/protocol';
-import { addLocal } from '../../chat/local-messages.store';
-import { newLocalMessage, useSendMessage } from '../../chat/hooks/use-send-message';
+import { addLocal } from '../../messages/local-messages.store';
+import { newLocalMessage, useSendMessage } from '../../messages/hooks/use-send-message';
 
 /**
  * Sends a material at once: a text one as a text message, an image or audio one as a media

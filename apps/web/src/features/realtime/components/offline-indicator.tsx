@@ -1,6 +1,6 @@
 import { Badge, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useRealtimeOnline } from '../realtime.store';
+import { useRealtimeOnline } from '../../../stores/realtime.store';
 
 /** Shown while the push socket is down (it reconnects by itself). */
 export function OfflineIndicator() {

@@ -4,11 +4,12 @@ import type { EventPayload } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
 import { i18n } from '../../../lib/i18n';
 import { readToken } from '../../../lib/storage';
-import { consoleStore } from '../../console/console.store';
+import { consoleStore } from '../../../stores/console.store';
 import { applyEvent } from '../apply-event';
 import { askNotificationsOnce, clearAttention, raiseAttention } from '../attention';
 import { PushConnection, realtimeUrl } from '../push-connection';
-import { realtimeOnline } from '../realtime.store';
+import { realtimeOnline } from '../../../stores/realtime.store';
+import { refreshLists } from '../../sessions/api/session-cache';
 
 /** The open chat reads a customer's new message as opening it does (getChatRecord clears unread). */
 function readOpenChat(data: EventPayload<'message.created'>): void {
@@ -25,8 +26,7 @@ function readOpenChat(data: EventPayload<'message.created'>): void {
 }
 
 function refetchAll(qc: QueryClient): void {
-  void qc.invalidateQueries({ queryKey: ['groupList'] });
-  void qc.invalidateQueries({ queryKey: ['sessions'] });
+  refreshLists(qc);
   void qc.invalidateQueries({ queryKey: ['chat'] });
 }
 
@@ -77,7 +77,7 @@ export function useRealtime(): void {
       },
       onExpired() {
         // The next call opens the single login-expired dialog.
-        void qc.invalidateQueries({ queryKey: ['groupList'] });
+        refreshLists(qc, 'groups');
       },
     });
     connection.start();

@@ -1,22 +1,27 @@
 import {
+  SANDBOX_KEY_HEADER,
   SANDBOX_PATHS,
   type MessageType,
   type SandboxAccount,
   type SandboxEntry,
   type SandboxSend,
 } from '@parley/protocol';
+import { sandboxKey } from '../sandbox-key';
 
-/** A sandbox call failed: its code (404001 when the sandbox is off). */
+/** A sandbox call failed: its code (404001: the sandbox is off; 400003: another browser's customer). */
 export class SandboxError extends Error {
   constructor(readonly code: string) {
     super(code);
   }
 }
 
-async function request<T>(url: string, init?: RequestInit): Promise<T> {
+/** Every call carries this browser's key: the customers it played are bound to it. */
+async function request<T>(url: string, init: RequestInit = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(url, init);
+    const headers = new Headers(init.headers);
+    headers.set(SANDBOX_KEY_HEADER, sandboxKey());
+    res = await fetch(url, { ...init, headers });
   } catch {
     throw new SandboxError('500005');
   }

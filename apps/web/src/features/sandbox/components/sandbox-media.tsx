@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SandboxEntry } from '@parley/protocol';
-import { AudioPlayer } from '../../chat/components/audio-player';
-import { FileIcon } from '../../chat/components/media-icons';
-import { VideoPlayer } from '../../chat/components/video-player';
-import { formatSize } from '../../chat/media/media-rules';
+import { AudioPlayer } from '../../../components/media/audio-player';
+import { FileIcon } from '../../../components/media/media-icons';
+import { VideoPlayer } from '../../../components/media/video-player';
+import { formatSize } from '../../../lib/media-rules';
 
 /**
  * An entry's media as the customer gets it: an image inline; audio and video playable (with

@@ -27,20 +27,24 @@ import {
   sandboxSend,
   typeOfFile,
 } from '../api/sandbox-api';
+import { defaultCustomer } from '../sandbox-key';
 import { SandboxMessage } from './sandbox-message';
 
 /** How often the customer's chat is fetched again (the operator's replies, receipts). */
 const POLL_MS = 1000;
 
+const isTaken = (err: unknown) => err instanceof SandboxError && err.code === '400003';
+
 /**
  * The customer sandbox (demo): play a customer writing to one of the seats' accounts. What is
- * sent goes through the same signed bridge as the messaging platform's requests.
+ * sent goes through the same signed bridge as the messaging platform's requests. A customer
+ * number belongs to the browser that played it first (sandbox-key.ts).
  */
 export function SandboxPage() {
   const { t } = useTranslation('sandbox');
   const queryClient = useQueryClient();
   const [picked, setAccount] = useState<string | null>(null);
-  const [customer, setCustomer] = useState('+447700900001');
+  const [customer, setCustomer] = useState(defaultCustomer);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -61,7 +65,12 @@ export function SandboxPage() {
     queryFn: () => sandboxChat(account!, customer.trim()),
     enabled: ready,
     refetchInterval: POLL_MS,
+    // Another browser's customer stays so: asking again changes nothing.
+    retry: (failures, err) => !isTaken(err) && failures < 3,
   });
+  // The number was first played in another browser: it is that browser's customer.
+  const taken = isTaken(chat.error);
+  const writable = ready && !taken;
   const count = chat.data?.length ?? 0;
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' });
@@ -77,7 +86,7 @@ export function SandboxPage() {
   }
 
   const send = async (file?: File | null) => {
-    if (!ready || busy || (!file && !text.trim())) return;
+    if (!writable || busy || (!file && !text.trim())) return;
     setBusy(true);
     setError(null);
     try {
@@ -92,7 +101,7 @@ export function SandboxPage() {
       await queryClient.invalidateQueries({ queryKey: chatKey });
     } catch (err) {
       const code = err instanceof SandboxError ? err.code : '500005';
-      setError(translateCode(code) ?? code);
+      setError(isTaken(err) ? t('taken') : (translateCode(code) ?? code));
     } finally {
       setBusy(false);
     }
@@ -132,7 +141,7 @@ export function SandboxPage() {
       <Paper withBorder p="sm">
         <ScrollArea h={420}>
           <Stack gap="xs" data-testid="sandbox-messages">
-            {count === 0 && (
+            {count === 0 && !taken && (
               <Text c="dimmed" size="sm" ta="center" data-testid="sandbox-empty">
                 {t('empty')}
               </Text>
@@ -144,6 +153,11 @@ export function SandboxPage() {
           </Stack>
         </ScrollArea>
       </Paper>
+      {taken && (
+        <Alert color="yellow" mt="sm" data-testid="sandbox-taken">
+          {t('taken')}
+        </Alert>
+      )}
       {error && (
         <Alert color="red" mt="sm" data-testid="sandbox-error">
           {error}
@@ -164,10 +178,10 @@ export function SandboxPage() {
               void send();
             }
           }}
-          disabled={!ready}
+          disabled={!writable}
           data-testid="sandbox-input"
         />
-        <FileButton onChange={(file) => void send(file)} disabled={!ready || busy}>
+        <FileButton onChange={(file) => void send(file)} disabled={!writable || busy}>
           {(props) => (
             <Button variant="default" {...props} data-testid="sandbox-attach">
               {t('attach')}
@@ -177,7 +191,7 @@ export function SandboxPage() {
         <Button
           onClick={() => void send()}
           loading={busy}
-          disabled={!ready}
+          disabled={!writable}
           data-testid="sandbox-send"
         >
           {t('send')}

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { Box, Center, Loader } from '@mantine/core';
+import { PagedVirtualList } from '../../../components/paged-virtual-list';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
 import { messageSearchQuery, type SearchHit } from '../api/search-queries';
@@ -19,11 +19,8 @@ export function SearchResults({ word, onOpen }: Props) {
     useInfiniteQuery(messageSearchQuery(word));
   const hits = useMemo(() => data?.pages.flatMap((p) => p.list) ?? [], [data]);
 
-  const endReached = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  const itemContent = useCallback(
-    (_: number, hit: SearchHit) => <SearchHitItem hit={hit} word={word} onOpen={onOpen} />,
+  const renderItem = useCallback(
+    (hit: SearchHit) => <SearchHitItem hit={hit} word={word} onOpen={onOpen} />,
     [word, onOpen],
   );
 
@@ -49,21 +46,13 @@ export function SearchResults({ word, onOpen }: Props) {
   }
   return (
     <div data-testid="message-search-results" style={{ height: '60vh', minHeight: 240 }}>
-      <Virtuoso
-        style={{ height: '100%' }}
-        data={hits}
-        computeItemKey={(_, h) => h.message.msg_id}
-        itemContent={itemContent}
-        endReached={endReached}
-        increaseViewportBy={200}
-        components={{
-          Footer: () =>
-            isFetchingNextPage ? (
-              <Center p="xs">
-                <Loader size="xs" />
-              </Center>
-            ) : null,
-        }}
+      <PagedVirtualList
+        items={hits}
+        itemKey={(h) => h.message.msg_id}
+        renderItem={renderItem}
+        hasNextPage={hasNextPage}
+        isFetchingNextPage={isFetchingNextPage}
+        fetchNextPage={fetchNextPage}
       />
     </div>
   );

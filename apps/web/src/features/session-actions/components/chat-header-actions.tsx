@@ -1,7 +1,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import { openProfileCard } from '../../profile/profile-card.store';
+import { openProfileCard } from '../../../stores/profile-card.store';
 import { SessionActionItems } from './session-action-items';
 
 /** The chat header's menu: the same actions as the list's context menu, for keyboard users. */

@@ -3,8 +3,8 @@ import { Group, Modal, Select, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
-import { useGroupList } from '../../groups/hooks/use-group-list';
-import { useGroupName } from '../../groups/hooks/use-group-name';
+import { useGroupList } from '../../sessions/hooks/use-group-list';
+import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { useSessionActions } from '../hooks/use-session-actions';
 import { moveError } from '../session-validation';
 

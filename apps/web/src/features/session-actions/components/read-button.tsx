@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { useGroupList } from '../../groups/hooks/use-group-list';
-import { useGroupName } from '../../groups/hooks/use-group-name';
+import { useGroupList } from '../../sessions/hooks/use-group-list';
+import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { useOneClickRead } from '../hooks/use-one-click-read';
 import { LineIcon } from '../../../components/line-icon';
 

@@ -1,7 +1,7 @@
 import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import { openSessionDialog } from '../session-dialogs.store';
+import { openSessionDialog } from '../../../stores/session-dialogs.store';
 import { run, useSessionActions } from '../hooks/use-session-actions';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
-import { closeSessionDialog, useSessionDialog } from '../session-dialogs.store';
+import { closeSessionDialog, useSessionDialog } from '../../../stores/session-dialogs.store';
 import { useSessionActions } from '../hooks/use-session-actions';
 import { MoveDialog } from './move-dialog';
 import { RemarkDialog } from './remark-dialog';

@@ -1,7 +1,7 @@
 import type { SessionItem } from '@parley/protocol';
 import { ContextMenu, type ContextMenuState } from '../../../components/context-menu';
 import { useSelectUser } from '../../sessions/hooks/use-select-user';
-import { openProfileCard } from '../../profile/profile-card.store';
+import { openProfileCard } from '../../../stores/profile-card.store';
 import { SessionActionItems } from './session-action-items';
 
 interface Props {

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { applyRead } from '../api/session-cache';
+import { applyRead } from '../../sessions/api/session-cache';
 import { oneClickRead } from '../api/session-actions-api';
 
 /** oneClickRead for one group (or all when groupId is undefined), with the badges updated. */

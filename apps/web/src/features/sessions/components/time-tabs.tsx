@@ -1,8 +1,8 @@
 import { Group, SegmentedControl, Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CountBadge } from '../../../components/count-badge';
-import { setReply, setUserTimeType, useConsole } from '../../console/console.store';
-import { useGroupList } from '../../groups/hooks/use-group-list';
+import { setReply, setUserTimeType, useConsole } from '../../../stores/console.store';
+import { useGroupList } from '../hooks/use-group-list';
 import classes from './time-tabs.module.css';
 
 /** The two user_time_type tabs with their unread totals, and the reply filter. */

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
 import { AddChatButton } from '../../add-chat/components/add-chat-button';
-import { setReply, setUserTimeType, useConsole } from '../../console/console.store';
+import { setReply, setUserTimeType, useConsole } from '../../../stores/console.store';
 
 /**
  * Why the user list is empty and the way out: show all chats when the reply filter hides them,

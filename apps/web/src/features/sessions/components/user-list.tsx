@@ -1,10 +1,10 @@
 import { useCallback } from 'react';
 import { Center, Group, Loader, Stack, Text } from '@mantine/core';
-import { Virtuoso } from 'react-virtuoso';
+import { PagedVirtualList } from '../../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { useContextMenu } from '../../../components/context-menu';
-import { useConsole } from '../../console/console.store';
+import { useConsole } from '../../../stores/console.store';
 import { AddChatButton } from '../../add-chat/components/add-chat-button';
 import { ReadButton } from '../../session-actions/components/read-button';
 import { UserContextMenu } from '../../session-actions/components/user-context-menu';
@@ -23,12 +23,8 @@ export function UserList() {
   const menu = useContextMenu<SessionItem>();
   const openMenu = menu.open;
 
-  const endReached = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  const itemContent = useCallback(
-    (_: number, user: SessionItem) => (
+  const renderItem = useCallback(
+    (user: SessionItem) => (
       <UserItem
         user={user}
         active={user.session_id === selectedId}
@@ -61,21 +57,13 @@ export function UserList() {
         ) : users.length === 0 ? (
           <UserListEmpty />
         ) : (
-          <Virtuoso
-            style={{ height: '100%' }}
-            data={users}
-            computeItemKey={(_, u) => u.session_id}
-            itemContent={itemContent}
-            endReached={endReached}
-            increaseViewportBy={200}
-            components={{
-              Footer: () =>
-                isFetchingNextPage ? (
-                  <Center p="xs">
-                    <Loader size="xs" />
-                  </Center>
-                ) : null,
-            }}
+          <PagedVirtualList
+            items={users}
+            itemKey={(u) => u.session_id}
+            renderItem={renderItem}
+            hasNextPage={hasNextPage}
+            isFetchingNextPage={isFetchingNextPage}
+            fetchNextPage={fetchNextPage}
           />
         )}
       </div>

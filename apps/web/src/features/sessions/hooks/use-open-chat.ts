@@ -2,9 +2,9 @@ import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { Group, SessionItem } from '@parley/protocol';
-import { groupListQuery, type GroupListData } from '../../groups/api/group-queries';
-import { consoleStore, selectGroup, setUserTimeType } from '../../console/console.store';
-import { clearJump, jumpToMessage } from '../../chat/chat-jump.store';
+import { cachedGroupLists, groupListQuery } from '../api/session-cache';
+import { consoleStore, selectGroup, setUserTimeType } from '../../../stores/console.store';
+import { clearJump, jumpToMessage } from '../../../stores/chat-jump.store';
 import { useSelectUser } from './use-select-user';
 
 /** The chat's group from the cached group lists, else from a fresh one. */
@@ -12,8 +12,7 @@ async function findGroup(
   qc: ReturnType<typeof useQueryClient>,
   groupId: number,
 ): Promise<Group | undefined> {
-  const cached = qc
-    .getQueriesData<GroupListData>({ queryKey: ['groupList'] })
+  const cached = cachedGroupLists(qc)
     .flatMap(([, d]) => d?.group_list ?? [])
     .find((g) => g.group_id === groupId);
   if (cached) return cached;

@@ -1,11 +1,17 @@
 import { useCallback } from 'react';
 import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
-import type { GroupListData } from '../../groups/api/group-queries';
-import { clearSessionUnread, lowerGroupUnread } from '../../groups/api/unread';
-import { consoleStore, selectUser } from '../../console/console.store';
-import { chatKey, resetChatPages } from '../../chat/api/chat-queries';
-import type { SessionPage } from '../api/session-queries';
+import { clearSessionUnread, lowerGroupUnread } from '../api/unread';
+import { consoleStore, selectUser } from '../../../stores/console.store';
+import { chatKey, resetChatPages } from '../../messages/api/message-cache';
+import type { SessionPage } from '../api/session-cache';
+import {
+  cancelLists,
+  groupKeys,
+  refreshLists,
+  sessionKeys,
+  type GroupListData,
+} from '../api/session-cache';
 
 /**
  * Lowers the cached unread counts by what the chat held: its own, its group's, the total
@@ -15,13 +21,12 @@ import type { SessionPage } from '../api/session-queries';
 export function lowerCachedUnread(qc: QueryClient, user: SessionItem): void {
   if (user.un_read_count <= 0) return;
   // A poll answered before the server cleared the chat must not bring the counts back.
-  void qc.cancelQueries({ queryKey: ['groupList'] });
-  void qc.cancelQueries({ queryKey: ['sessions'] });
+  cancelLists(qc);
   confirmAfterRecord(qc, user.session_id);
-  qc.setQueriesData<GroupListData>({ queryKey: ['groupList'] }, (old) =>
+  qc.setQueriesData<GroupListData>({ queryKey: groupKeys.all }, (old) =>
     old ? lowerGroupUnread(old, user) : old,
   );
-  qc.setQueriesData<InfiniteData<SessionPage>>({ queryKey: ['sessions'] }, (old) =>
+  qc.setQueriesData<InfiniteData<SessionPage>>({ queryKey: sessionKeys.all }, (old) =>
     clearSessionUnread(old, user.session_id),
   );
 }
@@ -38,8 +43,7 @@ function confirmAfterRecord(qc: QueryClient, sessionId: number): void {
     if (event.type !== 'updated' || event.action.type !== 'success') return;
     if (JSON.stringify(event.query.queryKey) !== key) return;
     stop();
-    void qc.invalidateQueries({ queryKey: ['groupList'] });
-    void qc.invalidateQueries({ queryKey: ['sessions'] });
+    refreshLists(qc);
   });
   const timer = setTimeout(stop, 60_000);
 }

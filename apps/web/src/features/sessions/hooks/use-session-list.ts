@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { consoleStore, refreshSelectedUser, useConsole } from '../../console/console.store';
-import { chatKey } from '../../chat/api/chat-queries';
-import { refreshedSelection, sessionListQuery } from '../api/session-queries';
+import { consoleStore, refreshSelectedUser, useConsole } from '../../../stores/console.store';
+import { refreshChat } from '../../messages/api/message-cache';
+import { refreshedSelection } from '../api/selected-user';
+import { sessionListQuery } from '../api/session-cache';
 import { lowerCachedUnread } from './use-select-user';
 
 /** The user list of the selected group and time tab (disabled when no group is selected). */
@@ -31,7 +32,7 @@ export function useSessionList() {
     if (fresh.latest_time > seen) {
       seenLatest.current.set(fresh.session_id, fresh.latest_time);
       lowerCachedUnread(qc, fresh);
-      void qc.invalidateQueries({ queryKey: chatKey(fresh.session_id) });
+      void refreshChat(qc, fresh.session_id);
     }
   }, [users, qc]);
 

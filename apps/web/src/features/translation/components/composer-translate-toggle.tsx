@@ -1,6 +1,6 @@
 import { ActionIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { languageLabel } from '../../profile/language-label';
+import { languageLabel } from '../../../lib/language-label';
 import { translation } from '../translation.store';
 import type { useOutgoingTranslation } from '../hooks/use-outgoing-translation';
 import { TranslateIcon } from './translate-icon';

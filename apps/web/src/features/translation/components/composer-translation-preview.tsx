@@ -1,6 +1,6 @@
 import { Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { languageLabel } from '../../profile/language-label';
+import { languageLabel } from '../../../lib/language-label';
 import { translationProblem } from '../api/translation-api';
 import type { useOutgoingTranslation } from '../hooks/use-outgoing-translation';
 import classes from './composer-translation-preview.module.css';

@@ -3,7 +3,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem, TranslationLanguageCode } from '@parley/protocol';
-import { languageLabel } from '../../profile/language-label';
+import { languageLabel } from '../../../lib/language-label';
 import { setCustomerLanguage } from '../api/translation-api';
 import { applyCustomerLanguage } from '../customer-language-cache';
 import { isLanguageCode } from '../translation-languages';

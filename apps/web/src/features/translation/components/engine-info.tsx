@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { translationErrorData, type TranslationLanguageCode } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
-import { languageLabel } from '../../profile/language-label';
+import { languageLabel } from '../../../lib/language-label';
 import { languagesQuery, type EngineLanguages } from '../api/translation-api';
 
 /** Shown with their usual spelling; an unknown engine name as it is. */

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { DisplayMessage } from '../../chat/api/merge-messages';
+import type { DisplayMessage } from '../../messages/api/merge-messages';
 import { lookupTranslation } from '../translation-index';
 import { useIsPending } from '../translation-pending.store';
 import { useTranslationSettings } from '../translation.store';

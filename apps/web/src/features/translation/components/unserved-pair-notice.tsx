@@ -2,7 +2,7 @@ import { Alert, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import { languageLabel } from '../../profile/language-label';
+import { languageLabel } from '../../../lib/language-label';
 import { languagesQuery } from '../api/translation-api';
 import { incomingSource } from '../translation-languages';
 import { useTranslationSettings } from '../translation.store';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChatMessage, SessionItem } from '@parley/protocol';
-import type { DisplayMessage } from '../../chat/api/merge-messages';
+import type { DisplayMessage } from '../../messages/api/merge-messages';
 import { languagesQuery } from '../api/translation-api';
 import { applyCustomerLanguage } from '../customer-language-cache';
 import { translateIncoming, translatableMessage } from '../translate-incoming';

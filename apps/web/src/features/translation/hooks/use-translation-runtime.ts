@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ChatMessage } from '@parley/protocol';
-import { consoleStore } from '../../console/console.store';
-import { registerMessageTranslator } from '../../message-actions/translate-message';
+import { consoleStore } from '../../../stores/console.store';
+import { registerMessageTranslator } from '../../../stores/message-translator';
 import { languagesQuery } from '../api/translation-api';
 import { applyCustomerLanguage } from '../customer-language-cache';
 import { translateIncoming, translatableMessage } from '../translate-incoming';

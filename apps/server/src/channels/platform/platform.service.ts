@@ -1,0 +1,263 @@
+import {
+  ERROR_CODES,
+  platformDeletion,
+  platformMessage,
+  platformReceipt,
+  type MediaKind,
+  type PlatformDeletion,
+  type PlatformMessage,
+  type PlatformReceipt,
+} from '@parley/protocol';
+import type { Db } from '../../db/database.js';
+import { AppError, invalidField, notFound } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { inTransaction } from '../../lib/tx.js';
+import { parseBody } from '../../lib/validate.js';
+import type { SeatEvents } from '../../realtime/seat-events.js';
+import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
+import type { MediaService } from '../../modules/media/media.service.js';
+import type { MessagesService } from '../../modules/messages/messages.service.js';
+import type { Readable } from 'node:stream';
+import {
+  checkSignature,
+  checkSignatureHeaders,
+  readSignedBody,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+} from './platform-signature.js';
+import { platformRepository } from './platform.repository.js';
+import { inboundRepository, type InboundKey } from '../inbound.repository.js';
+
+export type PlatformRequestKind = 'message' | 'receipt' | 'deletion';
+
+/** A request as it came: the raw bytes are what the signature covers. */
+export interface SignedRequest {
+  body: Buffer;
+  contentType: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const refused = (reason: string) =>
+  new AppError(ERROR_CODES.PERMISSION_FAILED, `Platform request refused: ${reason}`, { reason });
+
+/**
+ * The inbound side of the messaging platform: signed requests that bring customers' messages,
+ * delivery receipts and customer-side deletions. Every request is checked (signature, age,
+ * shape, account) before anything is stored; a message is stored once per platform id.
+ */
+/** Attempts at storing one inbound message when concurrent requests create its chat. */
+const MAX_ATTEMPTS = 3;
+
+export class PlatformService {
+  constructor(
+    private readonly db: Db,
+    private readonly secret: string | null,
+    private readonly messages: MessagesService,
+    private readonly media: MediaService,
+    private readonly events: SeatEvents,
+  ) {}
+
+  /** Before the body is read: a secret configured, signature headers well formed and fresh. */
+  admit(headers: SignedRequest['headers']): void {
+    if (!this.secret) throw refused('not_configured');
+    const check = checkSignatureHeaders(headers[TIMESTAMP_HEADER], headers[SIGNATURE_HEADER]);
+    if (check !== 'ok') throw refused(check === 'stale' ? 'stale_timestamp' : check);
+  }
+
+  /** Reads an admitted request's body; only bytes whose signature holds are returned. */
+  async readBody(
+    source: Readable,
+    headers: SignedRequest['headers'],
+    limit: number,
+  ): Promise<Buffer> {
+    this.admit(headers);
+    const body = await readSignedBody(source, {
+      secret: this.secret!,
+      timestamp: headers[TIMESTAMP_HEADER] as string,
+      signature: headers[SIGNATURE_HEADER] as string,
+      limit,
+      tempPath: () => this.media.tempPath(),
+    });
+    if (!body) throw refused('bad_signature');
+    return body;
+  }
+
+  async handle(kind: PlatformRequestKind, req: SignedRequest) {
+    if (!this.secret) throw refused('not_configured');
+    const check = checkSignature(
+      this.secret,
+      req.headers[TIMESTAMP_HEADER],
+      req.headers[SIGNATURE_HEADER],
+      req.body,
+    );
+    if (check !== 'ok') throw refused(check === 'stale' ? 'stale_timestamp' : check);
+    if (kind === 'message') {
+      const { input, bytes } = await this.readMessage(req);
+      return this.receiveMessage(input, bytes);
+    }
+    const json = parseJson(req.body);
+    if (kind === 'receipt') return this.receipt(parseBody<PlatformReceipt>(platformReceipt, json));
+    return this.deletion(parseBody<PlatformDeletion>(platformDeletion, json));
+  }
+
+  /** JSON (media as base64 in `media.data`) or multipart/form-data (fields + a `file` part). */
+  private async readMessage(req: SignedRequest) {
+    const type = (req.contentType ?? '').toLowerCase();
+    if (type.startsWith('multipart/form-data')) {
+      let form: FormData;
+      try {
+        form = await new Response(req.body, {
+          headers: { 'content-type': req.contentType! },
+        }).formData();
+      } catch {
+        throw invalidField('body', 'malformed multipart body');
+      }
+      const fields: Record<string, unknown> = {};
+      let file: File | null = null;
+      for (const [name, value] of form.entries()) {
+        if (typeof value === 'string') fields[name] = value;
+        else if (name === 'file') file = value;
+      }
+      if (fields.sent_at !== undefined) fields.sent_at = Number(fields.sent_at);
+      const durationMs = fields.duration_ms === undefined ? undefined : Number(fields.duration_ms);
+      delete fields.duration_ms;
+      const input = parseBody<PlatformMessage>(platformMessage, fields, {
+        phoneFormatFields: ['account', 'customer'],
+      });
+      const bytes = file
+        ? { data: Buffer.from(await file.arrayBuffer()), fileName: file.name, durationMs }
+        : null;
+      return { input, bytes };
+    }
+    const input = parseBody<PlatformMessage>(platformMessage, parseJson(req.body), {
+      phoneFormatFields: ['account', 'customer'],
+    });
+    let bytes = null;
+    if (input.media) {
+      if (!/^[A-Za-z0-9+/=\s_-]+$/.test(input.media.data)) {
+        throw invalidField('media.data', 'not base64');
+      }
+      bytes = {
+        data: Buffer.from(input.media.data, 'base64'),
+        fileName: input.media.file_name,
+        durationMs: input.media.duration_ms,
+      };
+    }
+    return { input, bytes };
+  }
+
+  async receiveMessage(
+    input: PlatformMessage,
+    bytes: { data: Buffer; fileName?: string; durationMs?: number } | null,
+  ) {
+    const account = await accountsRepository.findByPhone(this.db, input.account);
+    if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
+    const seatId = account.seat_id;
+    const key = inboundKey(input);
+    const seen = await inboundRepository.find(this.db, key);
+    if (seen) return { msg_id: seen.msg_id, blocked: seen.msg_id === null, duplicate: true };
+    if (input.type === 'text' && bytes) throw invalidField('media', 'a text message takes none');
+    if (input.type !== 'text' && !bytes) throw invalidField('media', 'required');
+    if (input.type === 'text' && !input.content.trim()) throw invalidField('content', 'required');
+
+    let mediaId: string | undefined;
+    if (bytes) {
+      const kind: MediaKind = input.type === 'text' ? 'file' : input.type;
+      const row = await this.media.storeBytes(seatId, bytes.data, {
+        kind,
+        fileName: bytes.fileName,
+        durationMs: bytes.durationMs,
+      });
+      mediaId = row.media_id;
+    }
+    let result;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        result = await inTransaction(this.db, async (trx) => {
+          // Taken first: a concurrent request with the same id waits here, then finds it.
+          if (!(await inboundRepository.take(trx, key))) return null;
+          const got = await this.messages.receive(
+            {
+              sendPhone: input.account,
+              receiverPhone: input.customer,
+              content: input.content,
+              type: input.type,
+              ...(mediaId ? { mediaId } : {}),
+              // Never in the future: a wrong clock must not pin a chat to the top for ever.
+              ...(input.sent_at !== undefined ? { at: Math.min(input.sent_at, Date.now()) } : {}),
+            },
+            trx,
+          );
+          if ('blocked' in got) return got;
+          await inboundRepository.setMessage(trx, key, got.message.msg_id);
+          await platformRepository.setExternalId(trx, got.message.msg_id, input.id);
+          return got;
+        });
+        break;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        // Another request (a message of the same new customer, or the operator's addSession)
+        // created the chat first; it exists now, so the next attempt writes into it.
+        if (attempt === MAX_ATTEMPTS) throw err;
+      }
+    }
+    if (result === null) {
+      // The same id at the same time: the other request stored it.
+      const stored = await inboundRepository.find(this.db, key);
+      return { msg_id: stored?.msg_id ?? null, blocked: !stored?.msg_id, duplicate: true };
+    }
+    if ('blocked' in result) return { msg_id: null, blocked: true, duplicate: false };
+
+    // The chat and message events went out with the transaction (MessagesService.receive).
+    return { msg_id: result.message.msg_id, blocked: false, duplicate: false };
+  }
+
+  /** A delivery receipt of an operator's message on this account. */
+  async receipt(input: PlatformReceipt) {
+    const found = await platformRepository.messageWithChat(this.db, input.msg_id);
+    if (!found || found.send_phone !== input.account || found.direction !== 'out') {
+      throw notFound();
+    }
+    const changed = await platformRepository.advanceStatus(
+      this.db,
+      found.id,
+      input.status,
+      input.external_id ?? null,
+    );
+    if (changed) {
+      await this.events.messageStatus(this.db, changed.seat_id, {
+        session_id: changed.session_id,
+        msg_id: changed.id,
+        status: changed.status,
+      });
+    }
+    return { msg_id: found.id, status: changed?.status ?? found.status };
+  }
+
+  /** The customer deleted a message they sent: retracted for the seat too. */
+  async deletion(input: PlatformDeletion) {
+    const seen = await inboundRepository.find(this.db, inboundKey(input));
+    if (!seen || seen.msg_id === null) throw notFound();
+    const message = await platformRepository.messageWithChat(this.db, seen.msg_id);
+    if (!message) throw notFound();
+    if (message.deleted_for_all === 1) return { msg_id: message.id };
+    // The same retraction as the seat's own, minus telling the channel (it told us).
+    await inTransaction(this.db, (trx) => this.messages.retract(trx, message, 'channel'));
+    return { msg_id: message.id };
+  }
+}
+
+/** The platform's message id, per account. */
+function inboundKey(input: { account: string; id: string }): InboundKey {
+  return { channel: 'platform', sendPhone: input.account, externalId: input.id };
+}
+
+function parseJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidField('body', 'malformed JSON');
+  }
+}

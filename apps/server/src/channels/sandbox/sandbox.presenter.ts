@@ -1,0 +1,24 @@
+import type { SandboxEntry } from '@parley/protocol';
+import type { MediaUrls } from '../../modules/media/media-urls.js';
+import type { SandboxEntryWithMedia } from './sandbox.repository.js';
+
+/**
+ * An entry as the customer's page gets it: a retracted one keeps no content or media; media
+ * comes as a signed URL (the entry's own: it stops working once the entry is retracted).
+ */
+export function toEntry(row: SandboxEntryWithMedia, urls: MediaUrls): SandboxEntry {
+  const media = row.media_id !== null && row.deleted === 0;
+  return {
+    id: row.id,
+    direction: row.direction,
+    type: row.type,
+    content: row.deleted === 1 ? '' : row.content,
+    media_url: media ? urls.sandboxUrl(row.id, row.media_id!) : null,
+    file_name: media ? row.file_name : null,
+    size: media ? row.size : null,
+    duration_ms: media ? row.duration_ms : null,
+    deleted: row.deleted === 1,
+    blocked: row.blocked === 1,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,127 @@
+import type { Db } from '../../db/database.js';
+import type { TelegramBotRow } from '../../db/schema.js';
+
+export const telegramBotsRepository = {
+  findByPhone(db: Db, sendPhone: string) {
+    return db
+      .selectFrom('telegram_bots')
+      .selectAll()
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+  },
+
+  findByBotId(db: Db, botId: string) {
+    return db
+      .selectFrom('telegram_bots')
+      .selectAll()
+      .where('bot_id', '=', botId)
+      .executeTakeFirst();
+  },
+
+  listAll(db: Db): Promise<TelegramBotRow[]> {
+    return db.selectFrom('telegram_bots').selectAll().orderBy('send_phone').execute();
+  },
+
+  /** Every bound bot with the seat holding its account (the CLI's list). */
+  listWithSeat(db: Db) {
+    return db
+      .selectFrom('telegram_bots')
+      .innerJoin('phone_accounts', 'phone_accounts.send_phone', 'telegram_bots.send_phone')
+      .leftJoin('seats', 'seats.id', 'phone_accounts.seat_id')
+      .select([
+        'telegram_bots.send_phone',
+        'telegram_bots.bot_id',
+        'telegram_bots.bot_username',
+        'telegram_bots.token',
+        'seats.account as seat_account',
+      ])
+      .orderBy('telegram_bots.send_phone')
+      .execute();
+  },
+
+  /** Binds (or rebinds) an account's bot: a new bot starts from the first pending update. */
+  async upsert(
+    db: Db,
+    row: { send_phone: string; bot_id: string; bot_username: string; token: string; now: number },
+  ) {
+    await db.deleteFrom('telegram_bots').where('send_phone', '=', row.send_phone).execute();
+    await db
+      .insertInto('telegram_bots')
+      .values({
+        send_phone: row.send_phone,
+        bot_id: row.bot_id,
+        bot_username: row.bot_username,
+        token: row.token,
+        lease_owner: null,
+        created_at: row.now,
+      })
+      .execute();
+  },
+
+  async remove(db: Db, sendPhone: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('telegram_bots')
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** Bots whose lease is free (or already this instance's) at `now`. */
+  listPollable(db: Db, owner: string, now: number) {
+    return db
+      .selectFrom('telegram_bots')
+      .select(['send_phone', 'token'])
+      .where((eb) => eb.or([eb('lease_until', '<', now), eb('lease_owner', '=', owner)]))
+      .execute();
+  },
+
+  /**
+   * Takes or renews the lease on a bot (compare-and-set: one instance wins). False when
+   * another instance holds it, the bot was unbound, or its token changed.
+   */
+  async takeLease(
+    db: Db,
+    key: { sendPhone: string; token: string },
+    owner: string,
+    now: number,
+    until: number,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('telegram_bots')
+      .set({ lease_owner: owner, lease_until: until })
+      .where('send_phone', '=', key.sendPhone)
+      .where('token', '=', key.token)
+      .where((eb) => eb.or([eb('lease_until', '<', now), eb('lease_owner', '=', owner)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async releaseLease(db: Db, sendPhone: string, owner: string) {
+    await db
+      .updateTable('telegram_bots')
+      .set({ lease_owner: null, lease_until: 0 })
+      .where('send_phone', '=', sendPhone)
+      .where('lease_owner', '=', owner)
+      .execute();
+  },
+
+  async offsetOf(db: Db, sendPhone: string): Promise<number | null> {
+    const row = await db
+      .selectFrom('telegram_bots')
+      .select('update_offset')
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+    return row ? Number(row.update_offset) : null;
+  },
+
+  /** Moves the offset forward only, and only while `owner` holds the lease. */
+  async advanceOffset(db: Db, sendPhone: string, owner: string, offset: number) {
+    await db
+      .updateTable('telegram_bots')
+      .set({ update_offset: offset })
+      .where('send_phone', '=', sendPhone)
+      .where('lease_owner', '=', owner)
+      .where('update_offset', '<', offset)
+      .execute();
+  },
+};

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { TestApp } from './helper.js';
+import { storedFiles } from './media-helpers.js';
+
+/**
+ * A cheap fingerprint of everything a request could change: per table (and per seat where the
+ * table has a seat_id) a row count and a hash of the rows, plus the media directory's file
+ * list. Two fingerprints are compared to tell "nothing changed" or "this seat's rows did not".
+ */
+export type Fingerprint = Map<string, string>;
+
+/** Not compared: a refused login is counted by design (the login throttle). */
+const IGNORED = new Set(['login_attempts']);
+
+interface Table {
+  name: string;
+  columns: string[];
+  seatScoped: boolean;
+}
+
+/** The tables to fingerprint, read from the database so a new table is covered too. */
+export async function fingerprintTables(t: TestApp): Promise<Table[]> {
+  const tables = await t.db.introspection.getTables();
+  return (
+    tables
+      .filter((table) => !table.isView && !IGNORED.has(table.name))
+      // On PostgreSQL every test file has a schema of its own.
+      .filter((table) => !t.config.pgSchema || table.schema === t.config.pgSchema)
+      .filter((table) => !/^(kysely_|sqlite_)|_fts/.test(table.name))
+      .map((table) => ({
+        name: table.name,
+        columns: table.columns.map((c) => c.name),
+        seatScoped: table.columns.some((c) => c.name === 'seat_id'),
+      }))
+  );
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * One query for all tables; the database joins each group's rows into one text (PostgreSQL
+ * hashes it too), so a fingerprint costs a round trip, not a read of every row.
+ */
+function fingerprintQuery(tables: Table[], pg: boolean): string {
+  return tables
+    .map((table) => {
+      const seat = table.seatScoped ? `coalesce(cast(seat_id as text), '-')` : `'-'`;
+      // Ordered by the row's text: the order rows come in is not part of what they hold.
+      const row = table.columns.map((c) => `quote("${c}")`).join(` || ',' || `);
+      const rows = pg
+        ? `md5(string_agg(x::text, ',' order by x::text))`
+        : `group_concat(${row}, char(10) order by ${row})`;
+      return `select '${table.name}' as tbl, ${seat} as seat, count(*) as n, ${rows} as h
+        from "${table.name}" x group by 2`;
+    })
+    .join(' union all ');
+}
+
+export async function fingerprint(t: TestApp, tables: Table[]): Promise<Fingerprint> {
+  const query = fingerprintQuery(tables, t.config.databaseUrl !== null);
+  const { rows } = await sql<{ tbl: string; seat: string; n: number; h: string | null }>`${sql.raw(
+    query,
+  )}`.execute(t.db);
+  const result: Fingerprint = new Map();
+  for (const row of rows) result.set(`${row.tbl}#${row.seat}`, `${row.n}:${sha(row.h ?? '')}`);
+  result.set('media-files#-', sha(storedFiles(t.config.mediaDir).join('\n')));
+  return result;
+}
+
+/** The keys whose value differs (a table's rows, or one seat's rows of a table). */
+export function changed(before: Fingerprint, after: Fingerprint, seatId?: number): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys]
+    .filter((key) => seatId === undefined || key.endsWith(`#${seatId}`))
+    .filter((key) => before.get(key) !== after.get(key))
+    .sort();
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '@parley/protocol';
+import type { ChatData } from './message-cache';
+import { withMessageRetracted, withoutMessage } from './message-cache';
+
+function msg(msg_id: number, content: string): ChatMessage {
+  return {
+    msg_id,
+    session_id: 1,
+    client_msg_id: null,
+    direction: 'out',
+    type: 'text',
+    content,
+    original_content: null,
+    media: null,
+    status: 'sent',
+    created_at: msg_id,
+    deleted: false,
+  };
+}
+
+const data: ChatData = {
+  pages: [
+    { list: [msg(3, 'c'), msg(4, 'd')], has_more: true, has_newer: false },
+    { list: [msg(1, 'a'), msg(2, 'b')], has_more: false, has_newer: true },
+  ],
+  pageParams: [null, 3],
+};
+
+describe('chat cache after del_message', () => {
+  it('"only for me" removes the message from whichever page holds it', () => {
+    const next = withoutMessage(data, 2)!;
+    expect(next.pages.map((p) => p.list.map((m) => m.msg_id))).toEqual([[3, 4], [1]]);
+    expect(next.pageParams).toEqual(data.pageParams);
+    expect(withoutMessage(data, 99)).toBe(data);
+  });
+
+  it('"for all" keeps it in place, deleted, without content', () => {
+    const next = withMessageRetracted(data, 4)!;
+    expect(next.pages[0]!.list[1]).toEqual({ ...msg(4, ''), deleted: true });
+    expect(next.pages[0]!.list[0]).toBe(data.pages[0]!.list[0]);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { chatMessage as msg, chatPage, recordData, windowData } from '../../../test/builders';
+import {
+  chatKey,
+  chatWindowKey,
+  patchMessage,
+  removeMessage,
+  retractMessage,
+  upsertMessage,
+  type ChatData,
+  type ChatWindowData,
+} from './message-cache';
+
+/** A chat held twice: its live record and a window opened at message 2 (a search hit). */
+function chatOpenTwice() {
+  const qc = new QueryClient();
+  qc.setQueryData<ChatData>(chatKey(1), recordData(chatPage([msg(3), msg(4)]), chatPage([msg(2)])));
+  qc.setQueryData<ChatWindowData>(chatWindowKey(1, 2), windowData(2, chatPage([msg(1), msg(2)])));
+  const ids = () => ({
+    record: qc.getQueryData<ChatData>(chatKey(1))!.pages.map((p) => p.list.map((m) => m.msg_id)),
+    window: qc
+      .getQueryData<ChatWindowData>(chatWindowKey(1, 2))!
+      .pages.map((p) => p.list.map((m) => m.msg_id)),
+  });
+  return { qc, ids };
+}
+
+describe('message cache: one edit reaches every view of the chat', () => {
+  it('a message removed leaves the record and the window at a search hit', () => {
+    const { qc, ids } = chatOpenTwice();
+    removeMessage(qc, 1, 2);
+    expect(ids()).toEqual({ record: [[3, 4], []], window: [[1]] });
+  });
+
+  it('a message retracted for all stays in place, deleted and emptied, in both', () => {
+    const { qc } = chatOpenTwice();
+    retractMessage(qc, 1, 2);
+    const inWindow = qc.getQueryData<ChatWindowData>(chatWindowKey(1, 2))!.pages[0]!.list[1]!;
+    const inRecord = qc.getQueryData<ChatData>(chatKey(1))!.pages[1]!.list[0]!;
+    for (const m of [inWindow, inRecord]) {
+      expect(m).toMatchObject({ msg_id: 2, deleted: true, content: '', media: null });
+    }
+  });
+
+  it('a status change is patched in both; another chat is untouched', () => {
+    const { qc } = chatOpenTwice();
+    qc.setQueryData<ChatData>(chatKey(9), recordData(chatPage([msg(2, { session_id: 9 })])));
+    patchMessage(qc, 1, 2, { status: 'read' });
+    expect(qc.getQueryData<ChatWindowData>(chatWindowKey(1, 2))!.pages[0]!.list[1]!.status).toBe(
+      'read',
+    );
+    expect(qc.getQueryData<ChatData>(chatKey(1))!.pages[1]!.list[0]!.status).toBe('read');
+    expect(qc.getQueryData<ChatData>(chatKey(9))!.pages[0]!.list[0]!.status).toBe('sent');
+  });
+
+  it('a new message goes to the newest page and to a window that reaches the newest, once', () => {
+    const { qc, ids } = chatOpenTwice();
+    upsertMessage(qc, msg(5));
+    upsertMessage(qc, msg(5));
+    expect(ids()).toEqual({ record: [[3, 4, 5], [2]], window: [[1, 2, 5]] });
+  });
+
+  it('a window older than the newest does not get it (the gap is not guessed)', () => {
+    const { qc, ids } = chatOpenTwice();
+    qc.setQueryData<ChatWindowData>(
+      chatWindowKey(1, 2),
+      windowData(2, chatPage([msg(1), msg(2)], { has_newer: true })),
+    );
+    upsertMessage(qc, msg(5));
+    expect(ids().window).toEqual([[1, 2]]);
+  });
+});

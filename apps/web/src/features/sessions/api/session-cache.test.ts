@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import type { InfiniteData } from '@tanstack/react-query';
+import type { SessionItem } from '@parley/protocol';
+import type { GroupListData } from './session-cache';
+import type { SessionPage } from './session-cache';
+import {
+  clearGroupsUnread,
+  clearListUnread,
+  markListRead,
+  removeFromList,
+  upsertInList,
+} from './session-cache';
+
+function item(session_id: number, patch: Partial<SessionItem> = {}): SessionItem {
+  return {
+    session_id,
+    send_phone: '+100000',
+    receiver_phone: `+2000${session_id}`,
+    un_read_count: 1,
+    add_time: 1,
+    latest_time: 2,
+    group_id: 1,
+    is_top: false,
+    remark: '',
+    blocked: false,
+    user_time_type: 1,
+    customer_language: null,
+    last_message: null,
+    ...patch,
+  };
+}
+
+// In the server's order: latest activity first.
+const list: InfiniteData<SessionPage> = {
+  pages: [
+    {
+      account_list: [item(1, { latest_time: 30 }), item(2, { latest_time: 20 })],
+      total: 3,
+      next_cursor: 'c',
+    },
+    { account_list: [item(3, { latest_time: 10 })], total: 3, next_cursor: null },
+  ],
+  pageParams: [null, 'c'],
+};
+
+const ids = (data: InfiniteData<SessionPage>) =>
+  data.pages.map((p) => p.account_list.map((s) => s.session_id));
+
+describe('user-list cache after a chat action', () => {
+  it('replaces the chat where it is listed when its place is unchanged', () => {
+    const next = upsertInList(list, item(2, { latest_time: 20, remark: 'VIP' }), true)!;
+    expect(next.pages[0]!.account_list[1]!.remark).toBe('VIP');
+    expect(next.pages[1]).toBe(list.pages[1]);
+    expect(next.pages[0]!.total).toBe(3);
+  });
+
+  it('moves a chat with a new message, or pinned, to where the server lists it', () => {
+    expect(ids(upsertInList(list, item(3, { latest_time: 40 }), true)!)).toEqual([[3, 1, 2], []]);
+    expect(ids(upsertInList(list, item(3, { is_top: true }), true)!)).toEqual([[3, 1, 2], []]);
+    expect(ids(upsertInList(list, item(1, { latest_time: 15 }), true)!)).toEqual([[2, 1], [3]]);
+    expect(upsertInList(list, item(1, { latest_time: 40 }), true)!.pages[0]!.total).toBe(3);
+  });
+
+  it('adds a chat new to the list where it sorts, counting it', () => {
+    const next = upsertInList(list, item(9, { latest_time: 25 }), true)!;
+    expect(ids(next)).toEqual([[1, 9, 2], [3]]);
+    expect(next.pages[0]!.total).toBe(4);
+    expect(ids(upsertInList(list, item(8, { latest_time: 5 }), true)!)).toEqual([
+      [1, 2],
+      [3, 8],
+    ]);
+  });
+
+  it('leaves a chat that sorts past the loaded pages to the page that holds it', () => {
+    const partial = { ...list, pages: [list.pages[0]!] };
+    expect(upsertInList(partial, item(9, { latest_time: 5 }), true)).toBe(partial);
+    expect(ids(upsertInList(partial, item(1, { latest_time: 5 }), true)!)).toEqual([[2]]);
+  });
+
+  it('drops a chat that left the list, lowering the total', () => {
+    const next = upsertInList(list, item(2, { group_id: 5 }), false)!;
+    expect(next.pages.map((p) => p.account_list.map((s) => s.session_id))).toEqual([[1], [3]]);
+    expect(next.pages[0]!.total).toBe(2);
+    expect(removeFromList(list, 9)).toBe(list);
+  });
+
+  it('clears every unread count of a list', () => {
+    const next = clearListUnread(list)!;
+    expect(next.pages.flatMap((p) => p.account_list.map((s) => s.un_read_count))).toEqual([
+      0, 0, 0,
+    ]);
+  });
+});
+
+describe('user-list cache after chats were read elsewhere (pushed sessions.read)', () => {
+  it('clears the badges of those chats only, leaving untouched pages as they were', () => {
+    const next = markListRead(list, new Set([3, 7]))!;
+    expect(next.pages.flatMap((p) => p.account_list.map((s) => s.un_read_count))).toEqual([
+      1, 1, 0,
+    ]);
+    expect(next.pages[0]).toBe(list.pages[0]);
+  });
+
+  it('changes nothing when none of them is listed unread', () => {
+    expect(markListRead(list, new Set([9]))).toBe(list);
+    const read = markListRead(list, new Set([1]))!;
+    expect(markListRead(read, new Set([1]))).toBe(read);
+  });
+});
+
+describe('group list after oneClickRead', () => {
+  const groups: GroupListData = {
+    group_list: [
+      {
+        group_id: 1,
+        group_name: 'Ungrouped',
+        group_type: 'ungrouped',
+        un_read: 4,
+        disabled: false,
+      },
+      { group_id: 2, group_name: 'VIP', group_type: 'custom', un_read: 3, disabled: false },
+    ],
+    seat_one_seat_msg_count: 5,
+    seat_two_seat_msg_count: 2,
+    un_read_count: 7,
+  };
+
+  it('all: every count drops to zero', () => {
+    const next = clearGroupsUnread(groups);
+    expect(next.un_read_count).toBe(0);
+    expect(next.seat_one_seat_msg_count + next.seat_two_seat_msg_count).toBe(0);
+    expect(next.group_list.map((g) => g.un_read)).toEqual([0, 0]);
+  });
+
+  it('one group: its badge and the total drop by its count', () => {
+    const next = clearGroupsUnread(groups, 2);
+    expect(next.group_list.map((g) => g.un_read)).toEqual([4, 0]);
+    expect(next.un_read_count).toBe(4);
+  });
+});
