@@ -12,47 +12,13 @@ import { readdirSync } from 'node:fs';
  * no feature and not the app.
  */
 const WEB = './apps/web/src';
-const DATA_LAYER = ['./messages', './sessions/api', './sessions/hooks'];
-/**
- * Compositions still written inside a feature (to become slots handed in from app/): the only
- * cross-feature imports allowed besides the data layer. Adding one here is a design decision.
- */
-const COMPOSES = {
-  batch: [
-    './quick-replies/hooks/use-material-upload.ts',
-    './quick-replies/hooks/use-quick-replies.ts',
-  ],
-  chat: [
-    './add-chat/components/add-chat-button.tsx',
-    './emoji/components',
-    './message-actions/components',
-    './message-actions/hooks/use-message-context-menu.ts',
-    './quick-replies/components',
-    './quick-replies/hooks/use-send-material.ts',
-    './quick-replies/hooks/use-slash-suggestions.ts',
-    './session-actions/components/chat-header-actions.tsx',
-    './translation',
-  ],
-  groups: ['./batch/components/batch-reply-button.tsx'],
-  operator: ['./realtime/components/sound-toggle.tsx'],
-  profile: [
-    './session-actions/api/session-actions-api.ts',
-    './session-actions/hooks/use-session-actions.ts',
-    './session-actions/session-validation.ts',
-    './translation/components/customer-language-field.tsx',
-  ],
-  sessions: [
-    './add-chat/components/add-chat-button.tsx',
-    './session-actions/components/read-button.tsx',
-    './session-actions/components/user-context-menu.tsx',
-  ],
-};
+const DATA_LAYER = ['./messages', './sessions/api', './sessions/hooks', './quick-replies/api'];
 const FEATURES = readdirSync(new URL('apps/web/src/features', import.meta.url));
 const webZones = [
   ...FEATURES.map((name) => ({
     target: `${WEB}/features/${name}`,
     from: `${WEB}/features`,
-    except: [...new Set([`./${name}`, ...DATA_LAYER, ...(COMPOSES[name] ?? [])])],
+    except: [...new Set([`./${name}`, ...DATA_LAYER])],
     message:
       'A feature imports only itself, the shared layer and the data layer (docs/ARCHITECTURE.md).',
   })),

@@ -26,7 +26,11 @@ export default defineConfig({
                 name: 'pg',
                 include: ['test/**/*.test.ts'],
                 // The built server's first start seeds the embedded database only.
-                exclude: ['test/main.test.ts', 'test/outbox-durability.test.ts'],
+                exclude: [
+                  'test/main.test.ts',
+                  'test/outbox-durability.test.ts',
+                  'test/sqlite-processes.test.ts',
+                ],
                 env: { PARLEY_TEST_DB: 'pg' },
               },
             },

@@ -1,7 +1,15 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
@@ -44,7 +52,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     sqlite.function('lower', { deterministic: true }, (v: unknown) =>
       typeof v === 'string' ? v.toLowerCase() : v,
     );
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     dialect = 'sqlite';
   }
   try {
@@ -54,6 +62,29 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     throw err;
   }
   return { db, dialect, embedded: dialect === 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Transactions on SQLite take the write lock when they begin (`begin immediate`). A deferred
+ * transaction that read before another process (a second instance, the admin CLI) committed a
+ * write cannot take the lock later: SQLite answers "database is locked" at once, without
+ * waiting out busy_timeout. Taken at the start, the lock is waited for like any other.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 /**

@@ -7,18 +7,8 @@ import {
   readReply,
   readToken,
   writeItem,
-  type StorageLike,
 } from './storage';
-
-function memoryStore(): StorageLike & { map: Map<string, string> } {
-  const map = new Map<string, string>();
-  return {
-    map,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-  };
-}
+import { memoryStore } from '../test/builders';
 
 describe('storage', () => {
   it('stores values as JSON under the spec keys', () => {

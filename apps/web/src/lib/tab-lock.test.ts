@@ -8,16 +8,7 @@ import {
   parseLock,
   releaseTab,
 } from './tab-lock';
-import type { StorageLike } from './storage';
-
-function memoryStore(): StorageLike {
-  const map = new Map<string, string>();
-  return {
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-  };
-}
+import { memoryStore } from '../test/builders';
 
 describe('tab lock', () => {
   it('the first tab owns the lock and heartbeats', () => {

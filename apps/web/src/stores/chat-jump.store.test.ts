@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionItem } from '@parley/protocol';
 import { selectUser } from './console.store';
 import { chatJumpStore, clearJump, jumpToMessage } from './chat-jump.store';
+import { sessionItem } from '../test/builders';
 
-const session = (id: number): SessionItem => ({
-  session_id: id,
-  send_phone: '+100000',
-  receiver_phone: `+20000${id}`,
-  un_read_count: 0,
-  add_time: 1,
-  latest_time: 1,
-  group_id: 1,
-  is_top: false,
-  remark: '',
-  blocked: false,
-  user_time_type: 1,
-  customer_language: null,
-  last_message: null,
-});
+const session = (id: number) => sessionItem(id);
 
 describe('chat jump', () => {
   it('belongs to one visit of one chat: selecting another chat drops it', () => {

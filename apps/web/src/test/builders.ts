@@ -1,11 +1,13 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import type { ChatMessage, SessionItem } from '@parley/protocol';
+import type { StorageLike } from '../lib/storage';
 import type {
   ChatData,
   ChatPage,
   ChatWindowData,
   WindowParam,
 } from '../features/messages/api/message-cache';
+import type { LocalMessage } from '../features/messages/local-messages.store';
 import type { GroupListData, SessionPage } from '../features/sessions/api/session-cache';
 
 /** The web unit tests' one set of builders: valid protocol objects, overridden per test. */
@@ -23,6 +25,24 @@ export function chatMessage(msg_id: number, patch: Partial<ChatMessage> = {}): C
     status: 'sent',
     created_at: msg_id,
     deleted: false,
+    ...patch,
+  };
+}
+
+let localCount = 0;
+
+/** A local insert (an operator's message not yet acknowledged), with its own client id. */
+export function localMessage(session_id: number, patch: Partial<LocalMessage> = {}): LocalMessage {
+  localCount += 1;
+  return {
+    ...chatMessage(0, { session_id, created_at: 1_700_000_000_000 + localCount }),
+    client_msg_id: `web_test_${String(localCount).padStart(4, '0')}`,
+    content: `text ${localCount}`,
+    status: 'pending',
+    isLocalInsert: true,
+    send_phone: '+100000',
+    receiver_phone: '+200000',
+    error: null,
     ...patch,
   };
 }
@@ -77,5 +97,18 @@ export function groupList(patch: Partial<GroupListData> = {}): GroupListData {
     seat_two_seat_msg_count: 0,
     un_read_count: 0,
     ...patch,
+  };
+}
+
+/** A Map-backed localStorage, optionally holding JSON items. */
+export function memoryStore(
+  init: Record<string, unknown> = {},
+): StorageLike & { map: Map<string, string> } {
+  const map = new Map(Object.entries(init).map(([k, v]) => [k, JSON.stringify(v)]));
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
   };
 }

@@ -7,6 +7,7 @@ import { useGroupList } from '../../features/sessions/hooks/use-group-list';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { OperatorButton } from '../../features/operator/components/operator-button';
 import { OfflineIndicator } from '../../features/realtime/components/offline-indicator';
+import { SoundToggle } from '../../features/realtime/components/sound-toggle';
 import { MessageSearchButton } from '../../features/search/components/message-search-button';
 import { TranslationSettingsButton } from '../../features/translation/components/translation-settings-button';
 import classes from './app-header.module.css';
@@ -53,7 +54,7 @@ export function AppHeader() {
         <LanguageSwitcher />
         <ThemeToggle />
         <div className={classes.operator}>
-          <OperatorButton />
+          <OperatorButton settings={<SoundToggle />} />
         </div>
       </div>
     </header>

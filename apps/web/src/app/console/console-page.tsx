@@ -1,17 +1,23 @@
 import { Box } from '@mantine/core';
 import { GroupList } from '../../features/groups/components/group-list';
-import { UserList } from '../../features/sessions/components/user-list';
-import { ChatPane } from '../../features/chat/components/chat-pane';
+import { BatchReplyButton } from '../../features/batch/components/batch-reply-button';
+import { CustomerLanguageField } from '../../features/translation/components/customer-language-field';
+import { ChatPane } from './chat/chat-pane';
+import { UserList } from './user-list';
 import { ProfileCard } from '../../features/profile/components/profile-card';
 import { SessionDialogs } from '../../features/session-actions/components/session-dialogs';
 import classes from './console-page.module.css';
 
-/** The chat console: groups | users of the group | chat. */
+/**
+ * The chat console: groups | users of the group | chat. It composes the features: what one
+ * feature shows of another (batch reply in the group list, the customer's language in the
+ * profile card) is handed in here.
+ */
 export function ConsolePage() {
   return (
     <Box className={classes.grid}>
       <section className={classes.groups}>
-        <GroupList />
+        <GroupList actions={<BatchReplyButton />} />
       </section>
       <section className={classes.users}>
         <UserList />
@@ -19,7 +25,7 @@ export function ConsolePage() {
       <section className={classes.chat}>
         <ChatPane />
       </section>
-      <ProfileCard />
+      <ProfileCard LanguageField={CustomerLanguageField} />
       <SessionDialogs />
     </Box>
   );

@@ -3,23 +3,10 @@ import type { ChatMessage } from '@parley/protocol';
 import { dropMessage, editMessages, replaceMessage } from '../messages/api/message-cache';
 import { titleWithCount } from './attention';
 import { backoffMs, realtimeUrl } from './push-connection';
+import { chatMessage } from '../../test/builders';
 
-function msg(msg_id: number, patch: Partial<ChatMessage> = {}): ChatMessage {
-  return {
-    msg_id,
-    session_id: 1,
-    client_msg_id: null,
-    direction: 'out',
-    type: 'text',
-    content: `m${msg_id}`,
-    original_content: null,
-    media: null,
-    status: 'sent',
-    created_at: msg_id,
-    deleted: false,
-    ...patch,
-  };
-}
+const msg = (msg_id: number, patch: Partial<ChatMessage> = {}) =>
+  chatMessage(msg_id, { content: `m${msg_id}`, ...patch });
 
 describe('reconnect back-off', () => {
   it('doubles from 0.5 s up to 30 s, jittered within the upper half', () => {

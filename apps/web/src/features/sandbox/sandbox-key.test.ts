@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PHONE_PATTERN, SANDBOX_KEY_PATTERN } from '@parley/protocol';
 import { SANDBOX_KEY_ITEM, defaultCustomer, sandboxKey } from './sandbox-key';
-
-function memoryStore() {
-  const items = new Map<string, string>();
-  return {
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  };
-}
+import { memoryStore } from '../../test/builders';
 
 describe('sandboxKey', () => {
   it('is made once per browser, random and of the form the server takes', () => {

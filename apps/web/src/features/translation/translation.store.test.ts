@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSLATION_CACHE_MINUTES, TRANSLATION_DEFAULTS } from '@parley/protocol';
-import { clearOnLogout, type StorageLike } from '../../lib/storage';
+import { clearOnLogout } from '../../lib/storage';
 import { createTranslationStore, normalize } from './translation.store';
+import { memoryStore } from '../../test/builders';
 
 const MIN = 60_000;
-
-function memoryStore(
-  init: Record<string, unknown> = {},
-): StorageLike & { map: Map<string, string> } {
-  const map = new Map(Object.entries(init).map(([k, v]) => [k, JSON.stringify(v)]));
-  return {
-    map,
-    getItem: (k) => map.get(k) ?? null,
-    setItem: (k, v) => void map.set(k, v),
-    removeItem: (k) => void map.delete(k),
-  };
-}
 
 const stored = (s: ReturnType<typeof memoryStore>) =>
   JSON.parse(s.map.get('translate') ?? 'null') as Record<string, unknown>;

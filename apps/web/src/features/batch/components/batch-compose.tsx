@@ -3,7 +3,7 @@ import { Alert, Group, SegmentedControl, Stack, Text, Textarea } from '@mantine/
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TEXT_MAX, type MediaKind, type QuickReply } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
-import { useMaterialUpload } from '../../quick-replies/hooks/use-material-upload';
+import { useMediaUpload } from '../../../lib/use-media-upload';
 import { targetsOf, type useBatchSelection } from '../hooks/use-batch-selection';
 import { useBatchSend } from '../hooks/use-batch-send';
 import { BatchMaterialPicker } from './batch-material-picker';
@@ -27,7 +27,7 @@ export function BatchCompose({ batchId, selection }: Props) {
   const [material, setMaterial] = useState<QuickReply | null>(null);
   const [emptyTarget, setEmptyTarget] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const upload = useMaterialUpload(null);
+  const upload = useMediaUpload(null);
   const [mediaKind, setMediaKind] = useState<MediaKind>('file');
   const { send, sending } = useBatchSend();
   const count = selection.count;

@@ -1,7 +1,8 @@
 import { Image, Select, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { QuickReply } from '@parley/protocol';
-import { useQuickReplies } from '../../quick-replies/hooks/use-quick-replies';
+import { quickReplyListQuery } from '../../quick-replies/api/quick-reply-queries';
 
 interface Props {
   value: QuickReply | null;
@@ -13,7 +14,7 @@ interface Props {
 export function BatchMaterialPicker({ value, onChange, error }: Props) {
   const { t } = useTranslation('batch');
   const { t: tq } = useTranslation('quickReplies');
-  const { list } = useQuickReplies();
+  const list = useQuery(quickReplyListQuery()).data ?? [];
   const kinds = ['text', 'image', 'audio'] as const;
   const data = kinds
     .map((kind) => ({

@@ -1,7 +1,7 @@
 import { Button, FileButton, Group, Image, Input, Progress, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { MediaKind } from '@parley/protocol';
-import type { useMaterialUpload } from '../../quick-replies/hooks/use-material-upload';
+import type { useMediaUpload } from '../../../lib/use-media-upload';
 
 /** The media kind of a picked file, by its declared type (the server checks the bytes). */
 export function kindOfFile(file: File): MediaKind {
@@ -10,7 +10,7 @@ export function kindOfFile(file: File): MediaKind {
 }
 
 interface Props {
-  upload: ReturnType<typeof useMaterialUpload>;
+  upload: ReturnType<typeof useMediaUpload>;
   error: string | null;
   /** A file was picked: it is uploaded as this kind (the batch's message type). */
   onPicked: (kind: MediaKind) => void;

@@ -1,8 +1,7 @@
-import { memo } from 'react';
+import { memo, type ComponentType } from 'react';
 import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMessageTime } from '../../../lib/format-time';
-import { MessageTranslation } from '../../translation/components/message-translation';
 import type { DisplayMessage } from '../../messages/api/merge-messages';
 import type { LocalMessage } from '../../messages/local-messages.store';
 import { LocalMessageStatus } from './local-message-status';
@@ -12,6 +11,8 @@ import classes from './message-bubble.module.css';
 interface Props {
   message: DisplayMessage;
   onRetry: (m: LocalMessage) => void;
+  /** Shown under the text (the translation), handed in by the console: a stable component. */
+  Annotation?: ComponentType<{ message: DisplayMessage }>;
 }
 
 const STATUS_MARK: Record<string, string> = {
@@ -23,7 +24,11 @@ const STATUS_MARK: Record<string, string> = {
   failed: '!',
 };
 
-export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }: Props) {
+export const MessageBubble = memo(function MessageBubble({
+  message: m,
+  onRetry,
+  Annotation,
+}: Props) {
   const { t, i18n } = useTranslation('chat');
   const out = m.direction === 'out';
   const local = 'isLocalInsert' in m ? (m as LocalMessage) : null;
@@ -55,7 +60,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
             {body}
           </Text>
         )}
-        <MessageTranslation message={m} />
+        {Annotation && <Annotation message={m} />}
         <Group gap={6} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
             {formatMessageTime(m.created_at, i18n.language)}

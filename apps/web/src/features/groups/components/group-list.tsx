@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Button, Group as Row, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import type { Group } from '@parley/protocol';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { ApiError } from '../../../lib/api-core';
-import { BatchReplyButton } from '../../batch/components/batch-reply-button';
 import { selectGroup, useConsole } from '../../../stores/console.store';
 import { saveGroup } from '../api/group-api';
 import { useGroupList, useGroupSelectionSync } from '../../sessions/hooks/use-group-list';
@@ -17,7 +16,8 @@ import { groupKeys, sessionKeys } from '../../sessions/api/session-cache';
 
 type Editing = { group: Group | null } | null;
 
-export function GroupList() {
+/** `actions`: buttons beside "New group", handed in by the console (batch reply). */
+export function GroupList({ actions }: { actions?: ReactNode }) {
   const { t } = useTranslation('groups');
   const qc = useQueryClient();
   const groupName = useGroupName();
@@ -57,7 +57,7 @@ export function GroupList() {
           {t('title')}
         </Text>
         <Row gap={4}>
-          <BatchReplyButton />
+          {actions}
           <Button
             size="compact-xs"
             variant="light"

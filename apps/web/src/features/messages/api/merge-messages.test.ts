@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@parley/protocol';
 import { flattenPages, mergeMessages } from './merge-messages';
-import type { LocalMessage } from '../local-messages.store';
+import { chatMessage, localMessage } from '../../../test/builders';
 
-const msg = (id: number, cid: string | null = null): ChatMessage => ({
-  msg_id: id,
-  session_id: 1,
-  client_msg_id: cid,
-  direction: cid ? 'out' : 'in',
-  type: 'text',
-  content: `m${id}`,
-  original_content: null,
-  media: null,
-  status: 'sent',
-  created_at: id,
-  deleted: false,
-});
+const msg = (id: number, cid: string | null = null) =>
+  chatMessage(id, { client_msg_id: cid, direction: cid ? 'out' : 'in', content: `m${id}` });
 
-const local = (cid: string): LocalMessage => ({
-  ...msg(0, cid),
-  client_msg_id: cid,
-  status: 'pending',
-  isLocalInsert: true,
-  send_phone: '+100000',
-  receiver_phone: '+200000',
-});
+const local = (cid: string) => localMessage(1, { client_msg_id: cid });
 
 describe('chat record merge', () => {
   it('reads pages newest-first into one oldest-first list', () => {

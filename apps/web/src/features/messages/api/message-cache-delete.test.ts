@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '@parley/protocol';
 import type { ChatData } from './message-cache';
 import { withMessageRetracted, withoutMessage } from './message-cache';
+import { chatMessage } from '../../../test/builders';
 
-function msg(msg_id: number, content: string): ChatMessage {
-  return {
-    msg_id,
-    session_id: 1,
-    client_msg_id: null,
-    direction: 'out',
-    type: 'text',
-    content,
-    original_content: null,
-    media: null,
-    status: 'sent',
-    created_at: msg_id,
-    deleted: false,
-  };
-}
+const msg = (msg_id: number, content: string) => chatMessage(msg_id, { content });
 
 const data: ChatData = {
   pages: [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { ChatMessage } from '@parley/protocol';
 import {
   appendToChatWindows,
   chatWindowKey,
@@ -8,20 +7,9 @@ import {
   type ChatWindowData,
 } from './message-cache';
 import { chatKey, type ChatData } from './message-cache';
+import { chatMessage } from '../../../test/builders';
 
-const msg = (id: number, sessionId = 1): ChatMessage => ({
-  msg_id: id,
-  session_id: sessionId,
-  client_msg_id: null,
-  direction: 'out',
-  type: 'text',
-  content: `m${id}`,
-  original_content: null,
-  media: null,
-  status: 'sent',
-  created_at: id,
-  deleted: false,
-});
+const msg = (id: number, session_id = 1) => chatMessage(id, { session_id, content: `m${id}` });
 
 const page = (ids: number[], hasNewer: boolean) => ({
   list: ids.map((id) => msg(id)),

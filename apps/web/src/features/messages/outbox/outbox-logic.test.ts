@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Media } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
-import type { LocalMessage } from '../local-messages.store';
+import { localMessage as local } from '../../../test/builders';
 import {
   RETRY_MAX_MS,
   classifySendError,
@@ -10,29 +10,6 @@ import {
   retryDelayMs,
   toStored,
 } from './outbox-logic';
-
-let n = 0;
-const local = (sessionId: number, patch: Partial<LocalMessage> = {}): LocalMessage => {
-  n += 1;
-  return {
-    msg_id: 0,
-    session_id: sessionId,
-    client_msg_id: `web_test_${String(n).padStart(4, '0')}`,
-    direction: 'out',
-    type: 'text',
-    content: `text ${n}`,
-    original_content: null,
-    media: null,
-    status: 'pending',
-    created_at: 1_700_000_000_000 + n,
-    deleted: false,
-    isLocalInsert: true,
-    send_phone: '+100000',
-    receiver_phone: '+200000',
-    error: null,
-    ...patch,
-  };
-};
 
 const media: Media = {
   media_id: 'med_1',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Avatar, Button } from '@mantine/core';
 import { readItem } from '../../../lib/storage';
 import { OperatorInfoDialog } from './operator-info-dialog';
@@ -11,8 +11,11 @@ const TRUNCATE = {
   whiteSpace: 'nowrap',
 } as const;
 
-/** The header button with the seat's name; opens the operator information dialog. */
-export function OperatorButton() {
+/**
+ * The header button with the seat's name; opens the operator information dialog. `settings`:
+ * other features' settings shown in it, handed in by the console (the new-message sound).
+ */
+export function OperatorButton({ settings }: { settings?: ReactNode }) {
   const [opened, setOpened] = useState(false);
   const info = readItem('userInfo');
   const name = info?.nickname || info?.account || '';
@@ -31,7 +34,7 @@ export function OperatorButton() {
           {name}
         </span>
       </Button>
-      {opened && <OperatorInfoDialog onClose={() => setOpened(false)} />}
+      {opened && <OperatorInfoDialog settings={settings} onClose={() => setOpened(false)} />}
     </>
   );
 }

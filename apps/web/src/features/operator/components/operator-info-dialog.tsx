@@ -17,7 +17,6 @@ import { LANGUAGE_NAMES } from '../../../components/language-switcher';
 import { setUiLanguage } from '../../../lib/i18n';
 import { setSize, useSettings } from '../../../stores/settings.store';
 import { operatorInfoQuery } from '../api/operator-queries';
-import { SoundToggle } from '../../realtime/components/sound-toggle';
 import { LogoutActions } from './logout-actions';
 import { LogoutAllConfirm } from './logout-all-confirm';
 import { PhoneAccountList } from './phone-account-list';
@@ -27,7 +26,13 @@ import { PhoneAccountList } from './phone-account-list';
  * fresh, the UI language, theme and density, and log out (here, or of every device after a
  * confirmation shown in place of the information).
  */
-export function OperatorInfoDialog({ onClose }: { onClose: () => void }) {
+export function OperatorInfoDialog({
+  settings,
+  onClose,
+}: {
+  settings?: ReactNode;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation('operator');
   const { data: info, isFetching } = useQuery(operatorInfoQuery());
   const { colorScheme, setColorScheme } = useMantineColorScheme();
@@ -98,7 +103,7 @@ export function OperatorInfoDialog({ onClose }: { onClose: () => void }) {
               data-testid="operator-size"
             />
           </Setting>
-          <SoundToggle />
+          {settings}
           <Divider />
           <LogoutActions onClose={onClose} onLogoutAll={() => setConfirmingAll(true)} />
         </Stack>

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api-client';
-import { getRemark, remarkKey } from '../../session-actions/api/session-actions-api';
+import { getRemark, remarkKey } from '../../sessions/api/session-actions-api';
 
 /** The chat's remark as the server has it (get_remark). */
 export function remarkQuery(sessionId: number) {

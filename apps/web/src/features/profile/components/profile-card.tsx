@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Badge, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
@@ -7,14 +7,18 @@ import { useConsole } from '../../../stores/console.store';
 import { useGroupList } from '../../sessions/hooks/use-group-list';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { openSessionDialog } from '../../../stores/session-dialogs.store';
-import { run, useSessionActions } from '../../session-actions/hooks/use-session-actions';
+import { run, useSessionActions } from '../../sessions/hooks/use-session-actions';
 import { closeProfileCard, useProfileCardOpened } from '../../../stores/profile-card.store';
 import { RemarkField } from './remark-field';
 import { TelegramProfile } from './telegram-profile';
-import { CustomerLanguageField } from '../../translation/components/customer-language-field';
 
-/** The open chat's customer: number, remark, Telegram profile, group, block state, language. */
-export function ProfileCard() {
+type LanguageField = ComponentType<{ user: SessionItem }>;
+
+/**
+ * The open chat's customer: number, remark, Telegram profile, group, block state, language
+ * (its field handed in by the console: translation owns the customer's language).
+ */
+export function ProfileCard({ LanguageField }: { LanguageField: LanguageField }) {
   const { t } = useTranslation('profile');
   const opened = useProfileCardOpened();
   const user = useConsole((s) => s.selectedUser);
@@ -26,7 +30,7 @@ export function ProfileCard() {
       size={360}
       title={t('title')}
     >
-      {user && <ProfileBody key={user.session_id} user={user} />}
+      {user && <ProfileBody key={user.session_id} user={user} LanguageField={LanguageField} />}
     </Drawer>
   );
 }
@@ -42,7 +46,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ProfileBody({ user }: { user: SessionItem }) {
+function ProfileBody({ user, LanguageField }: { user: SessionItem; LanguageField: LanguageField }) {
   const { t } = useTranslation('profile');
   const actions = useSessionActions();
   const groupName = useGroupName();
@@ -108,7 +112,7 @@ function ProfileBody({ user }: { user: SessionItem }) {
         </Group>
       </Field>
       <Field label={t('language')}>
-        <CustomerLanguageField user={user} />
+        <LanguageField user={user} />
       </Field>
     </Stack>
   );

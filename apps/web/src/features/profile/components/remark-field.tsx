@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { REMARK_MAX, type SessionItem } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
-import { useSessionActions } from '../../session-actions/hooks/use-session-actions';
-import { remarkError } from '../../session-actions/session-validation';
+import { useSessionActions } from '../../sessions/hooks/use-session-actions';
+import { remarkError } from '../../sessions/api/session-validation';
 import { remarkQuery } from '../api/profile-queries';
 
 /** The remark, read with get_remark and edited in place (Enter or Save). */

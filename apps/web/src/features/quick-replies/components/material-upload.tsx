@@ -1,10 +1,10 @@
 import { Button, FileButton, Group, Image, Input, Progress, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { useMaterialUpload } from '../hooks/use-material-upload';
+import type { useMediaUpload } from '../../../lib/use-media-upload';
 
 interface Props {
   kind: 'image' | 'audio';
-  upload: ReturnType<typeof useMaterialUpload>;
+  upload: ReturnType<typeof useMediaUpload>;
   error: string | null;
   onPicked: () => void;
 }

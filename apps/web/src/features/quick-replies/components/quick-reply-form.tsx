@@ -8,7 +8,7 @@ import {
   type QuickReply,
 } from '@parley/protocol';
 import { materialProblems, type MaterialProblem } from '../quick-reply-filter';
-import { useMaterialUpload } from '../hooks/use-material-upload';
+import { useMediaUpload } from '../../../lib/use-media-upload';
 import { MaterialUpload } from './material-upload';
 
 interface Props {
@@ -28,7 +28,7 @@ export function QuickReplyForm({ kind, item, onSave, onDone }: Props) {
   const [content, setContent] = useState(item?.content ?? '');
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
-  const upload = useMaterialUpload(item?.media ?? null);
+  const upload = useMediaUpload(item?.media ?? null);
   const mediaId = upload.media?.media_id ?? item?.media_id ?? null;
 
   const submit = async () => {

@@ -5,8 +5,8 @@ import type { SessionItem } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { useGroupList } from '../../sessions/hooks/use-group-list';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
-import { useSessionActions } from '../hooks/use-session-actions';
-import { moveError } from '../session-validation';
+import { useSessionActions } from '../../sessions/hooks/use-session-actions';
+import { moveError } from '../../sessions/api/session-validation';
 
 interface Props {
   session: SessionItem;

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { REMARK_MAX, type SessionItem } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { ApiError } from '../../../lib/api-core';
-import { useSessionActions } from '../hooks/use-session-actions';
-import { remarkError } from '../session-validation';
+import { useSessionActions } from '../../sessions/hooks/use-session-actions';
+import { remarkError } from '../../sessions/api/session-validation';
 
 interface Props {
   session: SessionItem;

@@ -2,7 +2,7 @@ import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { openSessionDialog } from '../../../stores/session-dialogs.store';
-import { run, useSessionActions } from '../hooks/use-session-actions';
+import { run, useSessionActions } from '../../sessions/hooks/use-session-actions';
 
 interface Props {
   user: SessionItem;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';
 import { closeSessionDialog, useSessionDialog } from '../../../stores/session-dialogs.store';
-import { useSessionActions } from '../hooks/use-session-actions';
+import { useSessionActions } from '../../sessions/hooks/use-session-actions';
 import { MoveDialog } from './move-dialog';
 import { RemarkDialog } from './remark-dialog';
 

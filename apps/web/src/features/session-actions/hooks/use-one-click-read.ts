@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { applyRead } from '../../sessions/api/session-cache';
-import { oneClickRead } from '../api/session-actions-api';
+import { oneClickRead } from '../../sessions/api/session-actions-api';
 
 /** oneClickRead for one group (or all when groupId is undefined), with the badges updated. */
 export function useOneClickRead() {

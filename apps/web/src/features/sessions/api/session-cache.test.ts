@@ -10,25 +10,10 @@ import {
   removeFromList,
   upsertInList,
 } from './session-cache';
+import { sessionItem } from '../../../test/builders';
 
-function item(session_id: number, patch: Partial<SessionItem> = {}): SessionItem {
-  return {
-    session_id,
-    send_phone: '+100000',
-    receiver_phone: `+2000${session_id}`,
-    un_read_count: 1,
-    add_time: 1,
-    latest_time: 2,
-    group_id: 1,
-    is_top: false,
-    remark: '',
-    blocked: false,
-    user_time_type: 1,
-    customer_language: null,
-    last_message: null,
-    ...patch,
-  };
-}
+const item = (session_id: number, patch: Partial<SessionItem> = {}) =>
+  sessionItem(session_id, { un_read_count: 1, ...patch });
 
 // In the server's order: latest activity first.
 const list: InfiniteData<SessionPage> = {

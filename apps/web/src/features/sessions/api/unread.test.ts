@@ -2,23 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SessionItem } from '@parley/protocol';
 import { clearSessionUnread, lowerGroupUnread } from './unread';
 import type { GroupListData } from './session-cache';
+import { sessionItem } from '../../../test/builders';
 
-const user = (over: Partial<SessionItem> = {}): SessionItem => ({
-  session_id: 7,
-  send_phone: '+100000',
-  receiver_phone: '+200000',
-  un_read_count: 3,
-  add_time: 1,
-  latest_time: 2,
-  group_id: 1,
-  is_top: false,
-  remark: '',
-  blocked: false,
-  user_time_type: 2,
-  customer_language: null,
-  last_message: null,
-  ...over,
-});
+const user = (over: Partial<SessionItem> = {}) =>
+  sessionItem(7, { receiver_phone: '+200000', un_read_count: 3, user_time_type: 2, ...over });
 
 const groups: GroupListData = {
   group_list: [

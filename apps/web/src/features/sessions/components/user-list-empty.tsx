@@ -1,14 +1,14 @@
+import type { ReactNode } from 'react';
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
-import { AddChatButton } from '../../add-chat/components/add-chat-button';
 import { setReply, setUserTimeType, useConsole } from '../../../stores/console.store';
 
 /**
  * Why the user list is empty and the way out: show all chats when the reply filter hides them,
  * the earlier tab when the last 24 hours are quiet, or a new chat (not in a blocked group).
  */
-export function UserListEmpty() {
+export function UserListEmpty({ addChat }: { addChat: ReactNode }) {
   const { t } = useTranslation('chat');
   const group = useConsole((s) => s.selectedGroup);
   const userTimeType = useConsole((s) => s.userTimeType);
@@ -58,7 +58,7 @@ export function UserListEmpty() {
       testId={testId}
       title={t('userListEmpty.earlierTitle')}
       text={blocked ? t('userListEmpty.blockedText') : t('userListEmpty.earlierText')}
-      action={blocked ? undefined : <AddChatButton testId="user-list-add" variant="filled" />}
+      action={blocked ? undefined : addChat}
     />
   );
 }

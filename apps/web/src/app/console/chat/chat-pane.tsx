@@ -1,17 +1,17 @@
 import { Badge, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
-import { AddChatButton } from '../../add-chat/components/add-chat-button';
+import { AddChatButton } from '../../../features/add-chat/components/add-chat-button';
 import { useConsole } from '../../../stores/console.store';
 import { openProfileCard } from '../../../stores/profile-card.store';
-import { ChatHeaderActions } from '../../session-actions/components/chat-header-actions';
-import { UnservedPairNotice } from '../../translation/components/unserved-pair-notice';
-import { useSendMedia } from '../../messages/hooks/use-send-media';
-import { useSendMessage } from '../../messages/hooks/use-send-message';
-import { ChatDropZone } from './chat-drop-zone';
+import { ChatHeaderActions } from '../../../features/session-actions/components/chat-header-actions';
+import { UnservedPairNotice } from '../../../features/translation/components/unserved-pair-notice';
+import { useSendMedia } from '../../../features/messages/hooks/use-send-media';
+import { useSendMessage } from '../../../features/messages/hooks/use-send-message';
+import { ChatDropZone } from '../../../features/chat/components/chat-drop-zone';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
-import { TagsView } from './tags-view';
+import { TagsView } from '../../../features/chat/components/tags-view';
 import { LineIcon } from '../../../components/line-icon';
 
 export function ChatPane() {

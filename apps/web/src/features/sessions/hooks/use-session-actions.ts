@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
-import { applySessionRemoved, applySessionUpdate } from '../../sessions/api/session-cache';
+import { applySessionRemoved, applySessionUpdate } from '../api/session-cache';
 import {
   blockOrUnblock,
   deleteSession,

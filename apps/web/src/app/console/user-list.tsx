@@ -1,18 +1,18 @@
 import { useCallback } from 'react';
 import { Center, Group, Loader, Stack, Text } from '@mantine/core';
-import { PagedVirtualList } from '../../../components/paged-virtual-list';
+import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import { useContextMenu } from '../../../components/context-menu';
-import { useConsole } from '../../../stores/console.store';
-import { AddChatButton } from '../../add-chat/components/add-chat-button';
-import { ReadButton } from '../../session-actions/components/read-button';
-import { UserContextMenu } from '../../session-actions/components/user-context-menu';
-import { useSelectUser } from '../hooks/use-select-user';
-import { useSessionList } from '../hooks/use-session-list';
-import { TimeTabs } from './time-tabs';
-import { UserItem } from './user-item';
-import { UserListEmpty } from './user-list-empty';
+import { useContextMenu } from '../../components/context-menu';
+import { useConsole } from '../../stores/console.store';
+import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
+import { ReadButton } from '../../features/session-actions/components/read-button';
+import { UserContextMenu } from '../../features/session-actions/components/user-context-menu';
+import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
+import { useSessionList } from '../../features/sessions/hooks/use-session-list';
+import { TimeTabs } from '../../features/sessions/components/time-tabs';
+import { UserItem } from '../../features/sessions/components/user-item';
+import { UserListEmpty } from '../../features/sessions/components/user-list-empty';
 
 export function UserList() {
   const { t } = useTranslation('chat');
@@ -35,6 +35,7 @@ export function UserList() {
     [selectedId, onSelect, openMenu],
   );
 
+  const addChat = <AddChatButton testId="user-list-add" variant="filled" />;
   return (
     <Stack gap={0} h="100%">
       <TimeTabs />
@@ -49,13 +50,13 @@ export function UserList() {
       </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
         {!groupId ? (
-          <UserListEmpty />
+          <UserListEmpty addChat={addChat} />
         ) : isPending ? (
           <Center h="100%">
             <Loader size="sm" />
           </Center>
         ) : users.length === 0 ? (
-          <UserListEmpty />
+          <UserListEmpty addChat={addChat} />
         ) : (
           <PagedVirtualList
             items={users}

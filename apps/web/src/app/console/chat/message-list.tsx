@@ -3,15 +3,16 @@ import { Center, Loader, Text } from '@mantine/core';
 import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import type { DisplayMessage } from '../../messages/api/merge-messages';
-import { useMessageListSource } from '../hooks/use-message-list-source';
-import type { LocalMessage } from '../../messages/local-messages.store';
-import { JumpToLatest } from './jump-to-latest';
-import { MessageBubble } from './message-bubble';
-import { MessageListSkeleton } from './message-list-skeleton';
-import { MessageContextMenu } from '../../message-actions/components/message-context-menu';
-import { useMessageContextMenu } from '../../message-actions/hooks/use-message-context-menu';
-import { useAutoTranslate } from '../../translation/hooks/use-auto-translate';
+import type { DisplayMessage } from '../../../features/messages/api/merge-messages';
+import { useMessageListSource } from '../../../features/chat/hooks/use-message-list-source';
+import type { LocalMessage } from '../../../features/messages/local-messages.store';
+import { JumpToLatest } from '../../../features/chat/components/jump-to-latest';
+import { MessageBubble } from '../../../features/chat/components/message-bubble';
+import { MessageListSkeleton } from '../../../features/chat/components/message-list-skeleton';
+import { MessageContextMenu } from '../../../features/message-actions/components/message-context-menu';
+import { useMessageContextMenu } from '../../../features/message-actions/hooks/use-message-context-menu';
+import { useAutoTranslate } from '../../../features/translation/hooks/use-auto-translate';
+import { MessageTranslation } from '../../../features/translation/components/message-translation';
 import classes from './message-list.module.css';
 
 interface Props {
@@ -47,7 +48,7 @@ export function MessageList({ user, onRetry }: Props) {
         className={m.msg_id === highlightId ? classes.hit : undefined}
         data-highlighted={m.msg_id === highlightId ? 'true' : undefined}
       >
-        <MessageBubble message={m} onRetry={onRetry} />
+        <MessageBubble message={m} onRetry={onRetry} Annotation={MessageTranslation} />
       </div>
     ),
     [onRetry, onContextMenu, highlightId],

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Media, MediaKind } from '@parley/protocol';
-import { uploadMedia } from '../../../lib/upload';
+import { uploadMedia } from './upload';
 
 export interface UploadState {
   /** 0..1 while uploading, null otherwise. */
@@ -10,7 +10,7 @@ export interface UploadState {
 }
 
 /** One file upload at a time with progress and cancel (a new file cancels the one going). */
-export function useMaterialUpload(initial: Media | null) {
+export function useMediaUpload(initial: Media | null) {
   const [state, setState] = useState<UploadState>({
     progress: null,
     media: initial,
