@@ -34,6 +34,27 @@ const webZones = [
   },
 ];
 
+/**
+ * The server's layers (docs/ARCHITECTURE.md): routes call services, services hold the rules and
+ * call repositories, repositories only query. Nothing imports upwards.
+ */
+const SERVER = './apps/server/src';
+const serverZones = [
+  {
+    target: `${SERVER}/**/*.repository.ts`,
+    from: [`${SERVER}/**/*.service.ts`, `${SERVER}/**/*.routes.ts`],
+    message: 'A repository only queries: it imports no service and no route.',
+  },
+  {
+    target: `${SERVER}/**/*.service.ts`,
+    from: `${SERVER}/**/*.routes.ts`,
+    message: 'A service does not import routes; routes call services.',
+  },
+];
+
+/** Queries are written in repositories: a service that builds one fails the lint. */
+const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -85,6 +106,35 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: webZones }],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: serverZones },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.service.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'kysely', importNames: ['sql'], message: 'Queries live in repositories.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
+          message: 'Queries live in repositories: call one from the service.',
+        },
+      ],
     },
   },
 );
