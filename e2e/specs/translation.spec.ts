@@ -312,6 +312,8 @@ test.describe('translation (Apertium APY)', () => {
     // Logout keeps the translation settings and history.
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
+    // Logging out loads the login page itself: wait for it rather than navigate over it.
+    await expect(page.getByTestId('login-username')).toBeVisible();
     await login(page, freshSeat.account, freshSeat.password);
     dialog = await openSettings(page);
     await expect(dialog.getByRole('switch')).toBeChecked();
