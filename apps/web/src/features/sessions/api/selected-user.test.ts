@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionItem } from '@parley/protocol';
+import { sessionItem } from '../../../test/builders';
 import { refreshedSelection, selectedUserChanged } from './selected-user';
 
-const base: SessionItem = {
-  session_id: 1,
-  send_phone: '+100000',
-  receiver_phone: '+200000',
-  un_read_count: 2,
-  add_time: 1,
-  latest_time: 2,
-  group_id: 1,
-  is_top: false,
-  remark: '',
-  blocked: false,
-  user_time_type: 1,
-  customer_language: null,
-  last_message: null,
-};
+const base = sessionItem(1, { receiver_phone: '+200000', un_read_count: 2 });
 
 describe('selectedUserChanged', () => {
   it('ignores add_time, latest_time and un_read_count', () => {
