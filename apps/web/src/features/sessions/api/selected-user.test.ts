@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionItem } from '@parley/protocol';
 import { sessionItem } from '../../../test/builders';
 import { refreshedSelection, selectedUserChanged } from './selected-user';
 
