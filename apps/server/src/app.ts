@@ -165,9 +165,7 @@ export async function buildApp(
     );
   };
   const health = registerHealth(app);
-  if (metrics && config.ops.metricsToken) {
-    registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
-  }
+  registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerStatic(app, config);
 
   // Background jobs: started once the app is ready, stopped before the database closes.

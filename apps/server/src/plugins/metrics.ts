@@ -48,13 +48,20 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: ParleyMetr
 /**
  * GET /metrics in Prometheus' text format, for the bearer token PARLEY_METRICS_TOKEN only
  * (docs/decisions/2026-11-24-operations.md); the states are read here, at scrape time.
+ * Without a token the path is off: a coded 404, not the web app's page.
  */
 export function registerMetricsRoute(
   app: FastifyInstance,
-  metrics: ParleyMetrics,
-  token: string,
+  metrics: ParleyMetrics | null,
+  token: string | null,
   sources: { database: DatabaseHandle; hub: RealtimeHub },
 ) {
+  if (!metrics || !token) {
+    app.get(METRICS_PATH, async (_request, reply) =>
+      sendCoded(reply, ERROR_CODES.ROUTE_NOT_FOUND, undefined, null, 404),
+    );
+    return;
+  }
   const { database, hub } = sources;
   metrics.gauge('push_sockets_open', 'Push sockets signed in on this instance', [], function () {
     this.set(hub.connections().length);
