@@ -66,6 +66,8 @@ export interface BuildOptions {
    * made: the customer sandbox is on with it. `main` asks for it; tests load it themselves.
    */
   autoLoadDemo?: boolean;
+  /** Where JSON log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {
@@ -82,7 +84,8 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(config.logFormat === 'pretty'
+      ...(options.logStream && { stream: options.logStream }),
+      ...(config.logFormat === 'pretty' && !options.logStream
         ? {
             transport: {
               target: 'pino-pretty',
