@@ -163,7 +163,12 @@ export async function buildApp(
   realtime.hub.onSent = (event) => {
     metrics?.pushEventsSent.inc({ type: event.type });
     app.log.debug(
-      { reqId: event.request_id ?? undefined, seat: event.seat_id, event: event.seq, type: event.type },
+      {
+        reqId: event.request_id ?? undefined,
+        seat: event.seat_id,
+        event: event.seq,
+        type: event.type,
+      },
       'push event sent',
     );
   };

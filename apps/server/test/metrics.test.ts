@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLATFORM_PATHS } from '@parley/protocol';
@@ -140,6 +141,24 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('the sample Grafana dashboard reads only metrics the server exposes', async () => {
+    const dashboard = readFileSync(
+      new URL('../../../docs/grafana-dashboard.json', import.meta.url),
+      'utf8',
+    );
+    const used = new Set(
+      [...dashboard.matchAll(/\b((?:parley|nodejs|process)_[a-z0-9_]+)/g)].map((m) =>
+        m[1]!.replace(/_(bucket|count|sum)$/, ''),
+      ),
+    );
+    const exposed = new Set(families((await scrape()).text));
+    // One database at a time: the other's gauge is absent.
+    const otherDatabase = usingPg ? 'parley_sqlite_wal_bytes' : 'parley_db_pool_connections';
+    const missing = [...used].filter((name) => !exposed.has(name) && name !== otherDatabase);
+    expect(missing).toEqual([]);
+    expect(used.size).toBeGreaterThan(10);
+  });
+
   it('counts a send under its call and code, by route pattern', async () => {
     const before = await scrape();
     const customer = await chat();
@@ -201,7 +220,10 @@ describe('GET /metrics', () => {
         const text = (await scrape()).text;
         expect(valueOf(text, 'parley_outbox_failed', { channel: 'platform' })).toBe(1);
         expect(
-          valueOf(text, 'parley_outbox_deliveries_total', { channel: 'platform', result: 'failed' }),
+          valueOf(text, 'parley_outbox_deliveries_total', {
+            channel: 'platform',
+            result: 'failed',
+          }),
         ).toBe(1);
       },
       { timeout: 10_000, interval: 50 },
@@ -224,7 +246,9 @@ describe('GET /metrics', () => {
     expect((await ask()).code).toBe('000000');
     expect((await ask()).code).toBe('000000');
     const text = (await scrape()).text;
-    expect(valueOf(text, 'parley_translation_engine_calls_total', { engine: 'deepl', result: 'ok' })).toBe(1);
+    expect(
+      valueOf(text, 'parley_translation_engine_calls_total', { engine: 'deepl', result: 'ok' }),
+    ).toBe(1);
     expect(valueOf(text, 'parley_translation_engine_characters_total', { engine: 'deepl' })).toBe(
       'Hola'.length + 'Gracias'.length,
     );
@@ -236,9 +260,9 @@ describe('GET /metrics', () => {
       t.call('/v1/seat/chat/login', { account: seat.account, password });
     for (let i = 0; i < 5; i++) expect((await login('wrong-password')).code).toBe('100005');
     expect((await login(PASSWORD)).code).toBe('500003');
-    expect((await t.call('/v1/seat/chat/login', { account: 'nobody-here', password: 'x1' })).code).toBe(
-      '200001',
-    );
+    expect(
+      (await t.call('/v1/seat/chat/login', { account: 'nobody-here', password: 'x1' })).code,
+    ).toBe('200001');
     const text = (await scrape()).text;
     expect(valueOf(text, 'parley_login_failures_total', { reason: 'password' })).toBe(5);
     expect(valueOf(text, 'parley_login_failures_total', { reason: 'unknown_account' })).toBe(1);

@@ -191,10 +191,10 @@ describe('a rolling restart on PostgreSQL and Redis', () => {
     } finally {
       await db.end();
     }
-    await vi.waitFor(
-      () => expect(acked.filter((id) => !platform.delivered.has(id))).toEqual([]),
-      { timeout: 15_000, interval: 50 },
-    );
+    await vi.waitFor(() => expect(acked.filter((id) => !platform.delivered.has(id))).toEqual([]), {
+      timeout: 15_000,
+      interval: 50,
+    });
     await vi.waitFor(
       () => {
         const created = new Set(

@@ -23,7 +23,9 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   });
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 20_000);
     child.stdout!.on('data', (d: Buffer) => {
@@ -96,7 +98,12 @@ export async function seatWithChat(
   const added = await post(
     base,
     '/v1/seat/chat/addSession',
-    { send_phone: phone, receiver_phone: customer, greeting: 'Hello', client_msg_id: `${name}-add` },
+    {
+      send_phone: phone,
+      receiver_phone: customer,
+      greeting: 'Hello',
+      client_msg_id: `${name}-add`,
+    },
     token,
   );
   expect(added.code, JSON.stringify(added)).toBe('000000');

@@ -65,22 +65,24 @@ function referenced(rows: { sha256: string; thumb_sha256: string | null }[]): st
  * Copies each media file into the backup unless it is there already (same name, same size: the
  * name is the content's hash), checking the bytes against the name as they are copied.
  */
-async function copyMedia(
-  from: string,
-  to: string,
-  shas: string[],
-): Promise<Manifest['media']> {
+async function copyMedia(from: string, to: string, shas: string[]): Promise<Manifest['media']> {
   const out: Manifest['media'] = [];
   const missing: string[] = [];
   for (const sha of shas) {
     const source = mediaPath(from, sha);
     const target = mediaPath(to, sha);
-    const size = await stat(source).then((s) => s.size, () => null);
+    const size = await stat(source).then(
+      (s) => s.size,
+      () => null,
+    );
     if (size === null) {
       missing.push(sha);
       continue;
     }
-    const have = await stat(target).then((s) => s.size, () => null);
+    const have = await stat(target).then(
+      (s) => s.size,
+      () => null,
+    );
     if (have !== size) {
       await mkdir(path.dirname(target), { recursive: true });
       const temp = `${target}.part`;

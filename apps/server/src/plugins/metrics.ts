@@ -119,7 +119,12 @@ export function registerMetricsRoute(
       'Size of the SQLite write-ahead log (grows while a reader holds back checkpoints)',
       [],
       async function () {
-        this.set(await stat(`${file}-wal`).then((s) => s.size, () => 0));
+        this.set(
+          await stat(`${file}-wal`).then(
+            (s) => s.size,
+            () => 0,
+          ),
+        );
       },
     );
   }
