@@ -28,7 +28,7 @@ const platform = {
   delivered: new Set<number>(),
   release() {
     this.hold = false;
-    for (const res of this.held.splice(0)) res.destroyed || answer(res);
+    for (const res of this.held.splice(0)) if (!res.destroyed) answer(res);
   },
 };
 function answer(res: ServerResponse) {
