@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PUSH_CLOSE } from '@parley/protocol';
 import { openDatabase } from '../src/db/database.js';
 import { loadConfig } from '../src/config.js';
-import { post, seatWithChat, startServer, type ServerProcess } from './server-process.js';
+import { post, seatWithChat, sendText, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
 
 /**
@@ -42,18 +42,7 @@ describe('SIGTERM on SQLite', () => {
       for (;;) {
         const id = ++n;
         try {
-          const res = await post(
-            server.base,
-            '/v1/seat/chat/message',
-            {
-              send_phone: chat.phone,
-              receiver_phone: chat.customer,
-              type: 'text',
-              content: `drain ${id}`,
-              client_msg_id: `drain-message-${id}`,
-            },
-            chat.token,
-          );
+          const res = await sendText(server.base, chat, `drain ${id}`, `drain-message-${id}`);
           expect(res.code).toBe('000000');
           acked.push(res.data.msg_id as number);
         } catch {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PLATFORM_PATHS } from '@parley/protocol';
 import { LocalDeepl } from './engine-servers.js';
-import { createSeat, nextPhone, PASSWORD, type SeatFixture } from './fixtures.js';
+import { createSeat, PASSWORD, type SeatFixture } from './fixtures.js';
 import { createTestApp, usingPg, type TestApp } from './helper.js';
-import { platformPost, SECRET } from './platform-helpers.js';
+import { platformAt, platformChat, SECRET } from './platform-helpers.js';
 import { startReceiver } from './platform-receiver.js';
 import { families, valueOf } from './prometheus.js';
 import { PushClient } from './ws-client.js';
@@ -26,14 +25,7 @@ beforeAll(async () => {
   deepl = await new LocalDeepl('metrics-key').start();
   t = await createTestApp({
     ops: { metricsToken: TOKEN, shutdownTimeoutMs: 10_000 },
-    platform: {
-      secret: SECRET,
-      url: receiver.url,
-      timeoutMs: 5_000,
-      maxAttempts: 3,
-      retryBaseMs: 10,
-      leaseMs: 5_000,
-    },
+    platform: platformAt(receiver.url),
     translation: {
       providers: [{ name: 'deepl', authKey: 'metrics-key', apiUrl: deepl.url }],
       timeoutMs: 5_000,
@@ -59,23 +51,6 @@ async function scrape(authorization: string | null = `Bearer ${TOKEN}`) {
 }
 
 let n = 0;
-async function chat() {
-  const customer = nextPhone('+4480');
-  const res = await platformPost(
-    t,
-    PLATFORM_PATHS.message,
-    JSON.stringify({
-      id: `metrics-in-${++n}`,
-      account: seat.phones[0],
-      customer,
-      type: 'text',
-      content: 'hi',
-    }),
-  );
-  expect(res.code).toBe('000000');
-  return customer;
-}
-
 const send = (customer: string, content: string) =>
   t.call(
     '/v1/seat/chat/message',
@@ -161,7 +136,7 @@ describe('GET /metrics', () => {
 
   it('counts a send under its call and code, by route pattern', async () => {
     const before = await scrape();
-    const customer = await chat();
+    const customer = await platformChat(t, seat.phones[0]!);
     expect((await send(customer, 'hello')).code).toBe('000000');
     // Refused: not a phone account of this seat (its own code, same call).
     const refused = await t.call(
@@ -196,7 +171,7 @@ describe('GET /metrics', () => {
       const sentBefore = valueOf((await scrape()).text, 'parley_push_events_sent_total', {
         type: 'message.created',
       });
-      const customer = await chat();
+      const customer = await platformChat(t, seat.phones[0]!);
       await client.waitForEvent('message.created', (d) => d.message.content === 'hi');
       expect((await send(customer, 'pushed')).code).toBe('000000');
       await client.waitForEvent('message.created', (d) => d.message.content === 'pushed');
@@ -213,7 +188,7 @@ describe('GET /metrics', () => {
   });
 
   it('shows an outbox item that failed as failed for its channel', async () => {
-    const customer = await chat();
+    const customer = await platformChat(t, seat.phones[0]!);
     expect((await send(customer, 'refuse')).code).toBe('000000');
     await vi.waitFor(
       async () => {

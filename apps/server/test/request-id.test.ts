@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PLATFORM_PATHS } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { createSeat, type SeatFixture } from './fixtures.js';
 import { createTestDatabaseConfig, testAppOf, type TestApp } from './helper.js';
-import { platformPost, SECRET } from './platform-helpers.js';
+import { platformAt, platformChat, SECRET } from './platform-helpers.js';
 import { startReceiver } from './platform-receiver.js';
 import { PushClient } from './ws-client.js';
 
@@ -28,14 +27,7 @@ async function start(overrides: Partial<Config>) {
   const { config, cleanup } = await createTestDatabaseConfig({
     logLevel: 'debug',
     logFormat: 'json',
-    platform: {
-      secret: SECRET,
-      url: receiver.url,
-      timeoutMs: 5_000,
-      maxAttempts: 3,
-      retryBaseMs: 10,
-      leaseMs: 5_000,
-    },
+    platform: platformAt(receiver.url),
     ...overrides,
   });
   const app = await buildApp(config, { logStream: stream });
@@ -47,23 +39,6 @@ async function start(overrides: Partial<Config>) {
 }
 
 let n = 0;
-async function newChat(t: TestApp, seat: SeatFixture) {
-  const customer = nextPhone('+4480');
-  const res = await platformPost(
-    t,
-    PLATFORM_PATHS.message,
-    JSON.stringify({
-      id: `rid-in-${++n}`,
-      account: seat.phones[0],
-      customer,
-      type: 'text',
-      content: 'hi',
-    }),
-  );
-  expect(res.code).toBe('000000');
-  return customer;
-}
-
 async function send(base: string, seat: SeatFixture, customer: string, headers = {}) {
   const res = await fetch(`${base}/v1/seat/chat/message`, {
     method: 'POST',
@@ -87,7 +62,7 @@ describe('request ids in the logs', () => {
   it('the request, its outbox delivery and its push events log the same request id', async () => {
     const { t, lines, base } = await start({});
     const seat = await createSeat(t, 'rid-op');
-    const customer = await newChat(t, seat);
+    const customer = await platformChat(t, seat.phones[0]!);
     const console = await PushClient.open(base, { token: seat.token, last_event_id: 0 });
     try {
       await console.waitFor('ready');
@@ -117,7 +92,7 @@ describe('request ids in the logs', () => {
   it("behind a trusted proxy, the proxy's X-Request-Id is used and echoed; a malformed one is not", async () => {
     const { t, lines, base } = await start({ trustProxy: true });
     const seat = await createSeat(t, 'rid-proxy');
-    const customer = await newChat(t, seat);
+    const customer = await platformChat(t, seat.phones[0]!);
     const given = 'lb-7f3a9c:01';
     const { requestId, msgId } = await send(base, seat, customer, { 'x-request-id': given });
     expect(requestId).toBe(given);

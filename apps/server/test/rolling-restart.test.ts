@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PUSH_CLOSE } from '@parley/protocol';
 import { listenOnLoopback } from './loopback.js';
-import { post, seatWithChat, startServer, type ServerProcess } from './server-process.js';
+import { seatWithChat, sendText, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
 
 /**
@@ -110,18 +110,7 @@ describe('a rolling restart on PostgreSQL and Redis', () => {
         for (let tries = 0; ; tries++) {
           const base = target;
           try {
-            const res = await post(
-              base,
-              '/v1/seat/chat/message',
-              {
-                send_phone: chat.phone,
-                receiver_phone: chat.customer,
-                type: 'text',
-                content: `roll ${id}`,
-                client_msg_id: `rolling-message-${id}`,
-              },
-              chat.token,
-            );
+            const res = await sendText(base, chat, `roll ${id}`, `rolling-message-${id}`);
             expect(res.code).toBe('000000');
             acked.push(res.data.msg_id as number);
             break;

@@ -78,6 +78,27 @@ export async function post(base: string, urlPath: string, body: unknown, token?:
   return JSON.parse(text) as Envelope;
 }
 
+/** The operator sends a text in the chat; answers the envelope (throws when refused by HTTP). */
+export function sendText(
+  base: string,
+  chat: { token: string; phone: string; customer: string },
+  content: string,
+  clientMsgId: string,
+) {
+  return post(
+    base,
+    '/v1/seat/chat/message',
+    {
+      send_phone: chat.phone,
+      receiver_phone: chat.customer,
+      type: 'text',
+      content,
+      client_msg_id: clientMsgId,
+    },
+    chat.token,
+  );
+}
+
 /** A seat with one phone account and a chat with a customer, made through the CLI and the API. */
 export async function seatWithChat(
   env: Record<string, string>,
