@@ -136,7 +136,6 @@ describe('a rolling restart on PostgreSQL and Redis', () => {
       timeout: 10_000,
     });
     const stopping = a.stop('SIGTERM');
-    const stoppedAt = Date.now();
     // Draining: the console is told to reconnect at once, the health check says so.
     await consoles[0]!.until(() => consoles[0]!.closed ?? undefined, 'close', 4000);
     expect(consoles[0]!.closed!.code).toBe(PUSH_CLOSE.SERVICE_RESTART);
@@ -150,8 +149,8 @@ describe('a rolling restart on PostgreSQL and Redis', () => {
     consoles.push(resumed);
     expect((await resumed.waitFor('ready')).kind).toBe('ready');
 
+    // 0: drained within PARLEY_SHUTDOWN_TIMEOUT_MS (past it, the server exits 1).
     expect(await stopping).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(4000);
     expect(a.output()).toContain('outbox deliveries still running at shutdown released');
     platform.release();
 
