@@ -31,7 +31,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerHealth, type Health } from './plugins/health.js';
-import { registerMetricsRoute, registerRequestMetrics } from './plugins/metrics.js';
+import { observePushes, registerMetricsRoute, registerRequestMetrics } from './plugins/metrics.js';
 import { registerRequestId, requestIdGenerator } from './plugins/request-id.js';
 import { ParleyMetrics } from './metrics/metrics.js';
 import { registerStatic } from './plugins/static.js';
@@ -107,8 +107,8 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, request log, security headers, rate limits, db,
-  // the demo, services, auth + calls, media, health, static.
+  // Order matters and is kept visible: errors, request id, request log, metrics, security
+  // headers, rate limits, db, the demo, services, auth + calls, media, health, static.
   registerErrorHandling(app);
   registerRequestId(app);
   registerRequestLog(app);
@@ -126,13 +126,7 @@ export async function buildApp(
     config,
     app.log,
     bus,
-    metrics && {
-      engineCall: (engine, characters, ok) => {
-        metrics.translationCalls.inc({ engine, result: ok ? 'ok' : 'error' });
-        metrics.translationCharacters.inc({ engine }, characters);
-      },
-      memoryHits: (engine, texts) => metrics.translationMemoryHits.inc({ engine }, texts),
-    },
+    metrics?.translationMeter() ?? null,
   );
   const calls = new CallRegistry(app, services.auth, config.rateLimit.public);
   authRoutes(calls, services.auth);
@@ -160,18 +154,7 @@ export async function buildApp(
   }
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
-  realtime.hub.onSent = (event) => {
-    metrics?.pushEventsSent.inc({ type: event.type });
-    app.log.debug(
-      {
-        reqId: event.request_id ?? undefined,
-        seat: event.seat_id,
-        event: event.seq,
-        type: event.type,
-      },
-      'push event sent',
-    );
-  };
+  observePushes(realtime.hub, app.log, metrics);
   const health = registerHealth(app);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerStatic(app, config);

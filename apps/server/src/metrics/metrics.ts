@@ -6,6 +6,7 @@ import {
   collectDefaultMetrics,
   type CollectFunction,
 } from 'prom-client';
+import type { TranslationMeter } from '../translation/metered-provider.js';
 
 /** Names of the metric families (docs/grafana-dashboard.json reads them). */
 const PREFIX = 'parley_';
@@ -79,6 +80,17 @@ export class ParleyMetrics {
     // Event-loop lag, heap, GC, handles, CPU, open files: prom-client's defaults under their
     // usual names (nodejs_*, process_*), so the common Node.js dashboards read them as they are.
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** What the translation service and its engines report (services.ts). */
+  translationMeter(): TranslationMeter {
+    return {
+      engineCall: (engine, characters, ok) => {
+        this.translationCalls.inc({ engine, result: ok ? 'ok' : 'error' });
+        this.translationCharacters.inc({ engine }, characters);
+      },
+      memoryHits: (engine, texts) => this.translationMemoryHits.inc({ engine }, texts),
+    };
   }
 
   /** A gauge whose values are set when it is scraped. */

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type CallPath } from '@parley/protocol';
 import type { DatabaseHandle } from '../db/database.js';
 import { metricsRepository } from '../metrics/metrics.repository.js';
@@ -43,6 +43,22 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: ParleyMetr
     if (reason) metrics.loginFailures.inc({ reason });
     else if (code === ERROR_CODES.OPERATION_LIMIT) metrics.loginThrottled.inc();
   });
+}
+
+/** Each event frame sent: counted, and a debug line with the request that caused it. */
+export function observePushes(
+  hub: RealtimeHub,
+  log: FastifyBaseLogger,
+  metrics: ParleyMetrics | null,
+) {
+  hub.onSent = (event) => {
+    metrics?.pushEventsSent.inc({ type: event.type });
+    const reqId = event.request_id ?? undefined;
+    log.debug(
+      { reqId, seat: event.seat_id, event: event.seq, type: event.type },
+      'push event sent',
+    );
+  };
 }
 
 /**
