@@ -14,7 +14,7 @@ export default defineConfig({
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
           // Several instances need PostgreSQL and Redis.
-          exclude: ['test/instances.test.ts'],
+          exclude: ['test/instances.test.ts', 'test/rolling-restart.test.ts'],
           env: { PARLEY_TEST_DB: 'sqlite' },
         },
       },
@@ -28,6 +28,8 @@ export default defineConfig({
                 // The built server's first start seeds the embedded database only.
                 exclude: [
                   'test/main.test.ts',
+                  'test/backup.test.ts',
+                  'test/graceful-shutdown.test.ts',
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',
                 ],

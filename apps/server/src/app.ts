@@ -30,7 +30,10 @@ import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { registerHealth } from './plugins/health.js';
+import { registerHealth, type Health } from './plugins/health.js';
+import { observePushes, registerMetricsRoute, registerRequestMetrics } from './plugins/metrics.js';
+import { registerRequestId, requestIdGenerator } from './plugins/request-id.js';
+import { ParleyMetrics } from './metrics/metrics.js';
 import { registerStatic } from './plugins/static.js';
 import { createServices, type Services } from './services.js';
 import { autoLoadDemo } from './demo/auto-load.js';
@@ -51,6 +54,10 @@ export interface ParleyContext {
   realtime: Realtime;
   /** What the start did about the demo workspace (buildApp's `autoLoadDemo`). */
   demo: DemoResult;
+  /** The health check's state (main drains it on SIGTERM). */
+  health: Health;
+  /** Prometheus metrics; null when PARLEY_METRICS_TOKEN is not set (nothing is collected). */
+  metrics: ParleyMetrics | null;
 }
 
 export interface BuildOptions {
@@ -59,6 +66,8 @@ export interface BuildOptions {
    * made: the customer sandbox is on with it. `main` asks for it; tests load it themselves.
    */
   autoLoadDemo?: boolean;
+  /** Where JSON log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {
@@ -75,7 +84,8 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      ...(config.logFormat === 'pretty'
+      ...(options.logStream && { stream: options.logStream }),
+      ...(config.logFormat === 'pretty' && !options.logStream
         ? {
             transport: {
               target: 'pino-pretty',
@@ -91,14 +101,19 @@ export async function buildApp(
     // One line per request instead of two (plugins/request-log.ts).
     logController: new RequestLog(),
     trustProxy: config.trustProxy,
+    // X-Request-Id from a trusted proxy, else a UUID; echoed and logged (plugins/request-id.ts).
+    genReqId: requestIdGenerator(config.trustProxy),
     // Large enough for a 4096-character message with room to spare.
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, request log, security headers, rate limits, db,
-  // the demo, services, auth + calls, media, health, static.
+  // Order matters and is kept visible: errors, request id, request log, metrics, security
+  // headers, rate limits, db, the demo, services, auth + calls, media, health, static.
   registerErrorHandling(app);
+  registerRequestId(app);
   registerRequestLog(app);
+  const metrics = config.ops.metricsToken ? new ParleyMetrics() : null;
+  if (metrics) registerRequestMetrics(app, metrics);
   await registerSecurityHeaders(app);
   await registerRateLimit(app);
   const database = await registerDb(app, config);
@@ -106,7 +121,13 @@ export async function buildApp(
     ? await autoLoadDemo(config, database)
     : { loaded: false, sessions: 0, messages: 0 };
   const bus = new RecordingEventBus();
-  const services = await createServices(database.db, config, app.log, bus);
+  const services = await createServices(
+    database.db,
+    config,
+    app.log,
+    bus,
+    metrics?.translationMeter() ?? null,
+  );
   const calls = new CallRegistry(app, services.auth, config.rateLimit.public);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -133,7 +154,9 @@ export async function buildApp(
   }
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
-  registerHealth(app);
+  observePushes(realtime.hub, app.log, metrics);
+  const health = registerHealth(app);
+  registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerStatic(app, config);
 
   // Background jobs: started once the app is ready, stopped before the database closes.
@@ -191,11 +214,13 @@ export async function buildApp(
       retryBaseMs: config.platform.retryBaseMs,
       leaseMs: config.platform.leaseMs,
       log: app.log,
+      onResult: (channel, result) => metrics?.outboxDeliveries.inc({ channel, result }),
     },
   );
   services.outbox.onEnqueued(() => outboxWorker.wake());
   app.addHook('onReady', async () => outboxWorker.start());
-  app.addHook('preClose', async () => outboxWorker.stop());
+  // Half the shutdown's time for deliveries in flight; then they are handed to other instances.
+  app.addHook('preClose', async () => outboxWorker.stopWithin(config.ops.shutdownTimeoutMs / 2));
 
   app.decorate('parley', {
     config,
@@ -204,6 +229,8 @@ export async function buildApp(
     jobs: { batchSender, outboxWorker, eventsPruner, telegramPoller },
     realtime,
     demo,
+    health,
+    metrics,
   });
   return app;
 }

@@ -48,6 +48,15 @@ export interface Config {
   /** The customer sandbox: `auto` = on when the demo workspace was loaded into this database. */
   sandbox: DemoMode;
   realtime: RealtimeConfig;
+  ops: OpsConfig;
+}
+
+/** Running it as infrastructure: metrics, shutdown (docs/deploy.md). */
+export interface OpsConfig {
+  /** Bearer token of GET /metrics (PARLEY_METRICS_TOKEN); null: the endpoint is off (404). */
+  metricsToken: string | null;
+  /** SIGTERM: how long draining may take before the process gives up and exits 1. */
+  shutdownTimeoutMs: number;
 }
 
 /** The messaging platform's bridge (docs/platform-api.md). */
@@ -234,6 +243,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
     },
     telegram: loadTelegramConfig(env),
+    ops: loadOpsConfig(env),
+  };
+}
+
+function loadOpsConfig(env: NodeJS.ProcessEnv): OpsConfig {
+  const metricsToken = env.PARLEY_METRICS_TOKEN?.trim() || null;
+  // It guards the server's internals: a short one could be guessed.
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('PARLEY_METRICS_TOKEN must be at least 16 characters');
+  }
+  return {
+    metricsToken,
+    shutdownTimeoutMs: num(env, 'PARLEY_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 }
 

@@ -13,12 +13,26 @@ async function main() {
   }
 
   let closing = false;
+  // Draining (docs/deploy.md, "Stopping and rolling restarts"): the health check answers 503,
+  // new requests are refused with 503 while those in flight finish, push sockets are closed
+  // with "service restart" (consoles reconnect at once elsewhere), the background jobs hand
+  // their leases back; then exit 0. Past PARLEY_SHUTDOWN_TIMEOUT_MS: exit 1 as it stands.
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    const timeoutMs = config.ops.shutdownTimeoutMs;
+    app.log.info({ signal, timeoutMs }, 'shutting down: draining');
+    app.parley.health.startDraining();
+    const timer = setTimeout(() => {
+      app.log.error({ timeoutMs }, 'shutdown timed out');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info('shut down');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
         process.exit(1);

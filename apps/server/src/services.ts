@@ -17,6 +17,7 @@ import {
   type TranslationLog,
 } from './modules/translation/translation.service.js';
 import { createProviders } from './translation/engines.js';
+import { meteredProvider, type TranslationMeter } from './translation/metered-provider.js';
 import { LocalMediaStorage } from './modules/media/media-storage.js';
 import { silentEventBus, type EventBus } from './realtime/event-bus.js';
 import { SeatEvents } from './realtime/seat-events.js';
@@ -63,6 +64,8 @@ export async function createServices(
   config: Config,
   log?: TranslationLog,
   bus: EventBus = silentEventBus,
+  /** Counts the translation engines' work (metrics); none in the CLI. */
+  translationMeter: TranslationMeter | null = null,
 ): Promise<Services> {
   const events = new SeatEvents(bus);
   const channels = new ChannelRegistry();
@@ -92,7 +95,15 @@ export async function createServices(
     seats: new SeatsService(db),
     accounts: new AccountsService(db),
     groups,
-    translation: new TranslationService(db, createProviders(config.translation), log, events),
+    translation: new TranslationService(
+      db,
+      createProviders(config.translation).map((p) =>
+        translationMeter ? meteredProvider(p, translationMeter) : p,
+      ),
+      log,
+      events,
+      translationMeter,
+    ),
     sessions: new SessionsService(db, groups, urls, events, messages),
     messages,
     quickReplies: new QuickRepliesService(db, media),

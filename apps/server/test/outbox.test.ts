@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLATFORM_PATHS } from '@parley/protocol';
 import { createTestApp, type TestApp } from './helper.js';
-import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { createSeat, type SeatFixture } from './fixtures.js';
 import { corpus, uploaded } from './media-helpers.js';
-import { platformPost, SECRET } from './platform-helpers.js';
+import { platformChat, platformPost, SECRET } from './platform-helpers.js';
 import { startReceiver } from './platform-receiver.js';
 import { OutboxWorker } from '../src/jobs/outbox-worker.js';
 
@@ -37,23 +37,6 @@ afterAll(async () => {
 });
 
 let n = 0;
-async function chat() {
-  const customer = nextPhone('+4480');
-  const res = await platformPost(
-    t,
-    PLATFORM_PATHS.message,
-    JSON.stringify({
-      id: `in-${++n}`,
-      account: seat.phones[0],
-      customer,
-      type: 'text',
-      content: 'hi',
-    }),
-  );
-  expect(res.code).toBe('000000');
-  return customer;
-}
-
 async function send(customer: string, content: string, extra: Record<string, unknown> = {}) {
   const res = await t.call(
     '/v1/seat/chat/message',
@@ -87,7 +70,7 @@ const until = <T>(fn: () => Promise<T>) => vi.waitFor(fn, { timeout: 15_000, int
 
 describe('outbox delivery to the platform', () => {
   it('a text reaches the platform signed, with its id as idempotency key', async () => {
-    const customer = await chat();
+    const customer = await platformChat(t, seat.phones[0]!);
     const msg = await send(customer, 'first words');
     await until(async () =>
       expect(receiver.delivered.has(`parley-${msg.msg_id}-message`)).toBe(true),
@@ -122,7 +105,7 @@ describe('outbox delivery to the platform', () => {
   it('the outbox row is written with the message, even while no worker runs', async () => {
     await t.app.parley.jobs.outboxWorker.stop();
     try {
-      const customer = await chat();
+      const customer = await platformChat(t, seat.phones[0]!);
       const msg = await send(customer, 'queued while stopped');
       expect(await outboxOf(msg.msg_id)).toMatchObject([
         { kind: 'message', status: 'pending', attempts: 0 },
@@ -134,7 +117,7 @@ describe('outbox delivery to the platform', () => {
   });
 
   it('retryable failures are retried with back-off until delivered', async () => {
-    const customer = await chat();
+    const customer = await platformChat(t, seat.phones[0]!);
     answers.set('flaky', [500, 503, 429]);
     const msg = await send(customer, 'flaky');
     await until(async () => expect((await outboxOf(msg.msg_id))[0]!.status).toBe('done'));
@@ -145,7 +128,7 @@ describe('outbox delivery to the platform', () => {
   });
 
   it('a refusal (4xx) fails at once; endless 5xx fail after the last attempt', async () => {
-    const customer = await chat();
+    const customer = await platformChat(t, seat.phones[0]!);
     answers.set('refused', [400]);
     answers.set('down', [500, 500, 500, 500, 500]);
     const refused = await send(customer, 'refused');
@@ -160,7 +143,7 @@ describe('outbox delivery to the platform', () => {
   });
 
   it('a media message carries its bytes; a deletion for all is sent too', async () => {
-    const customer = await chat();
+    const customer = await platformChat(t, seat.phones[0]!);
     const media = await uploaded(t, seat.token, 'image', 'photo.png');
     const msg = await send(customer, 'a photo', { type: 'image', media_id: media.media_id });
     await until(async () =>
@@ -188,7 +171,10 @@ describe('outbox delivery to the platform', () => {
   });
 
   it('each item of a batch goes through the outbox', async () => {
-    const customers = [await chat(), await chat()];
+    const customers = [
+      await platformChat(t, seat.phones[0]!),
+      await platformChat(t, seat.phones[0]!),
+    ];
     const sessions = [];
     for (const c of customers) {
       const rec = await t.call(
@@ -234,7 +220,7 @@ describe('outbox delivery to the platform', () => {
     );
     workers.forEach((w) => w.start());
     try {
-      const customer = await chat();
+      const customer = await platformChat(t, seat.phones[0]!);
       const sent: { msg_id: number }[] = [];
       for (let i = 0; i < 30; i++) sent.push(await send(customer, `raced ${i}`));
       const keys = sent.map((m) => `parley-${m.msg_id}-message`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PATHS } from '@parley/protocol';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import type { Config } from '../src/config.js';
-import { sandboxCustomersMigration } from '../src/db/migrations/015-sandbox-customers.js';
+import { migratorOf } from '../src/db/migrate.js';
 import { MediaUrls } from '../src/modules/media/media-urls.js';
 import { resolveMediaSecret } from '../src/modules/media/media.service.js';
 import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
@@ -124,11 +124,10 @@ describe('when the sandbox is on', () => {
     try {
       const t = await db.start({ demo: DEMO_LOADS }, { autoLoadDemo: true });
       // Back to the schema before 015 (no mark, no bindings), as an older server left it.
-      await sandboxCustomersMigration().down!(t.db as never);
-      await t.db
-        .deleteFrom('kysely_migration' as never)
-        .where('name' as never, '=', '015-sandbox-customers' as never)
-        .execute();
+      const back = await migratorOf(t.db, usingPg ? 'pg' : 'sqlite', t.config.pgSchema).migrateTo(
+        '014-inbound-messages',
+      );
+      expect(back.error).toBeUndefined();
       await db.stop(t);
       const upgraded = await db.start({ demo: 'off' });
       expect((await sandboxAs(upgraded, null).get(SANDBOX_PATHS.accounts)).code).toBe('000000');

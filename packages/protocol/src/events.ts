@@ -9,6 +9,13 @@ import { batchStatus } from './calls/messages.js';
  */
 export const REALTIME_PATH = '/v1/seat/realtime' as const;
 
+/**
+ * Close codes of the push socket the client acts on. `SERVICE_RESTART` (RFC 6455's 1012): this
+ * server instance is shutting down on purpose; reconnect at once (a load balancer sends the new
+ * socket to another instance) and resume from the last event id, without the back-off.
+ */
+export const PUSH_CLOSE = { SERVICE_RESTART: 1012 } as const;
+
 /** The push-event map: event type -> payload. */
 export const EVENT_PAYLOADS = {
   /** A message arrived from the customer or was sent (from any console or a batch). */

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import { loadDemo, DEMO_ACCOUNT, DEMO_PASSWORD } from '../demo/demo.js';
 import { AppError } from '../lib/app-error.js';
+import { backup, BackupError, restore } from '../backup/backup.js';
 import { RedisFanOut } from '../realtime/fan-out.js';
 import { RecordingEventBus } from '../realtime/recording-event-bus.js';
 import { createServices, type Services } from '../services.js';
@@ -58,6 +59,15 @@ Customers (simulated; the platform bridge does this for real):
                                                           record the Telegram profile of a customer
                                                           of a Telegram account (shown on the
                                                           profile card; lets addSession reach them)
+
+Backup (docs/deploy.md; safe while the server runs):
+  backup <dir> [--media-only]                             a consistent copy of the SQLite database
+                                                          and the media files it refers to, with a
+                                                          manifest (on PostgreSQL: prints how to
+                                                          pg_dump; --media-only copies the media)
+  restore <dir> [--force]                                 bring a backup back into an empty data
+                                                          directory (checksums verified first;
+                                                          --force overwrites: stop the server)
 
 Demo:
   demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD})
@@ -291,6 +301,29 @@ function describe(err: AppError): string {
     : err.message;
 }
 
+/** backup and restore open the files themselves (a restore must not create the database). */
+async function runBackup(
+  name: 'backup' | 'restore',
+  args: string[],
+  io: CliIo,
+  config: Config,
+): Promise<number> {
+  const flag = name === 'backup' ? '--media-only' : '--force';
+  const rest = args.filter((a) => a !== flag);
+  if (rest.length !== 1 || rest[0]!.startsWith('--')) {
+    io.err(`usage: parley ${name} <dir> [${flag}]`);
+    return EXIT.USAGE;
+  }
+  try {
+    if (name === 'backup') await backup(config, rest[0]!, { mediaOnly: args.includes(flag) }, io);
+    else await restore(config, rest[0]!, { force: args.includes(flag) }, io);
+    return EXIT.OK;
+  } catch (err) {
+    io.err(err instanceof BackupError ? err.message : `Unexpected error: ${String(err)}`);
+    return EXIT.ERROR;
+  }
+}
+
 const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
 /** Runs one CLI command; returns the exit status. */
@@ -303,6 +336,9 @@ export async function runCli(
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(HELP);
     return name ? EXIT.OK : EXIT.USAGE;
+  }
+  if ((name === 'backup' || name === 'restore') && !args.includes('--help')) {
+    return runBackup(name, args, io, config ?? loadConfig());
   }
   const command = COMMANDS[name];
   if (!command) {

@@ -23,6 +23,10 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** True for the embedded SQLite file. */
   embedded: boolean;
+  /** The SQLite file; null on PostgreSQL. */
+  file: string | null;
+  /** The PostgreSQL pool's connections now (metrics); null on SQLite. */
+  poolStats: (() => { total: number; idle: number; waiting: number }) | null;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,8 @@ pg.types.setTypeParser(20, Number);
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   let db: Db;
   let dialect: DialectName;
+  let file: string | null = null;
+  let poolStats: DatabaseHandle['poolStats'] = null;
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
@@ -40,8 +46,13 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'pg';
+    poolStats = () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
   } else {
-    const file = path.join(config.dataDir, 'parley.db');
+    file = sqliteFile(config);
     ownerOnly(config.dataDir, file);
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
@@ -61,7 +72,19 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     await db.destroy();
     throw err;
   }
-  return { db, dialect, embedded: dialect === 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    embedded: dialect === 'sqlite',
+    file,
+    poolStats,
+    close: () => db.destroy(),
+  };
+}
+
+/** Where the embedded database lives (the backup command reads it too). */
+export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'parley.db');
 }
 
 /**

@@ -219,6 +219,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** The HTTP request that queued it (its delivery's log lines carry it). */
+  request_id: Generated<string | null>;
 }
 
 /** The customer sandbox's side of a chat: what the customer sent and received. */
@@ -254,6 +256,8 @@ export interface EventsTable {
   /** JSON of the event's payload. */
   data: string;
   at: number;
+  /** The HTTP request that caused it (the push's log line carries it). */
+  request_id: Generated<string | null>;
 }
 
 export interface EventCountersTable {

@@ -22,8 +22,16 @@ export interface OutboxWorkerOptions {
   leaseMs?: number;
   pollMs?: number;
   batchSize?: number;
-  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  log: {
+    error(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    info?(obj: object, msg: string): void;
+  };
+  /** Told how each delivery attempt ended, by channel (metrics). */
+  onResult?: (channel: string, result: DeliveryOutcome) => void;
 }
+
+export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'cancelled';
 
 /**
  * Delivers the outbox: claims due rows with a lease (safe with any number of instances), hands
@@ -37,6 +45,10 @@ export class OutboxWorker extends WorkerLoop {
   private readonly leaseMs: number;
   private readonly batchSize: number;
   private readonly maxRetryMs: number;
+  /** Rows this worker has claimed and not yet finished. */
+  private readonly inFlight = new Set<number>();
+  /** Shutdown gave up waiting: what is still in flight was released to other instances. */
+  private abandoned = false;
 
   constructor(
     private readonly db: Db,
@@ -70,14 +82,43 @@ export class OutboxWorker extends WorkerLoop {
     return next === null ? this.pollMs : Math.max(1, Math.min(next - Date.now(), this.pollMs));
   }
 
+  /**
+   * Stops taking items and waits up to `graceMs` for the deliveries in flight; the claims of
+   * those still running then are released (due now), so another instance delivers them at
+   * once instead of after the lease (at-least-once: the receiver's idempotency key dedupes).
+   */
+  async stopWithin(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, graceMs, 'late')));
+    const outcome = await Promise.race([this.stop().then(() => 'stopped' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'stopped') return;
+    this.abandoned = true;
+    const ids = [...this.inFlight];
+    if (ids.length === 0) return;
+    await outboxRepository.release(this.db, ids, Date.now());
+    this.options.log.warn({ outbox: ids }, 'outbox deliveries still running at shutdown released');
+  }
+
   private async handle(row: OutboxRow): Promise<void> {
+    this.inFlight.add(row.id);
+    try {
+      await this.deliver(row);
+    } finally {
+      this.inFlight.delete(row.id);
+    }
+  }
+
+  private async deliver(row: OutboxRow): Promise<void> {
     let result: DeliveryResult;
     let item: OutboundItem | null = null;
+    const reqId = row.request_id ?? undefined;
     try {
       item = await this.itemOf(row);
       if (!item) {
         // The message was deleted for all before it went out, or its chat is gone.
         await outboxRepository.finish(this.db, row.id, 'done', 'cancelled');
+        this.options.onResult?.('none', 'cancelled');
         return;
       }
       const adapter = this.channels.get(item.account.channel);
@@ -87,21 +128,29 @@ export class OutboxWorker extends WorkerLoop {
     } catch (err) {
       result = { ok: false, retryable: true, error: (err as Error).message };
     }
+    // Released at shutdown: another instance owns the row now.
+    if (this.abandoned) return;
+    const channel = item?.account.channel ?? 'none';
+    const fields = { reqId, outbox: row.id, msgId: row.msg_id, kind: row.kind, channel };
     if (result.ok) {
       // The message's status first: a row seen done has its delivery recorded.
       if (row.kind === 'message') {
         await this.setStatus(row, 'sent', result.externalId);
       }
       await outboxRepository.finish(this.db, row.id, 'done', null);
+      this.options.onResult?.(channel, 'delivered');
+      this.options.log.info?.({ ...fields, attempts: row.attempts }, 'outbox item delivered');
       return;
     }
     if (result.retryable && row.attempts < this.options.maxAttempts) {
       const backoff = Math.min(this.options.retryBaseMs * 2 ** (row.attempts - 1), this.maxRetryMs);
       const delay = Math.max(backoff, result.retryAfterMs ?? 0);
       await outboxRepository.retryAt(this.db, row.id, Date.now() + delay, result.error);
+      this.options.onResult?.(channel, 'retry');
       return;
     }
-    this.options.log.warn({ outbox: row.id, error: result.error }, 'outbox item failed');
+    this.options.onResult?.(channel, 'failed');
+    this.options.log.warn({ ...fields, error: result.error }, 'outbox item failed');
     await outboxRepository.finish(this.db, row.id, 'failed', result.error.slice(0, 500));
     if (row.kind === 'message') await this.setStatus(row, 'failed', null);
   }

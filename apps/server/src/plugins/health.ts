@@ -1,5 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 
-export function registerHealth(app: FastifyInstance) {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+export interface Health {
+  /** SIGTERM: the health check answers 503 from now on, so a load balancer stops sending here. */
+  startDraining(): void;
+  readonly draining: boolean;
+}
+
+export function registerHealth(app: FastifyInstance): Health {
+  let draining = false;
+  app.get('/healthz', async (_request, reply) =>
+    draining ? reply.status(503).send({ status: 'draining' }) : { status: 'ok' },
+  );
+  return {
+    startDraining: () => {
+      draining = true;
+    },
+    get draining() {
+      return draining;
+    },
+  };
 }

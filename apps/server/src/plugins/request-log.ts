@@ -27,7 +27,7 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ) {
     const path = request.url.split('?', 1)[0]!;
-    const code = codes.get(reply);
+    const code = failureCode(codes.get(reply));
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const fields = { method: request.method, path, status: reply.statusCode, code, ms };
     const line = `${request.method} ${path} ${reply.statusCode}${code ? ` ${code}` : ''} ${ms} ms`;
@@ -37,12 +37,20 @@ export class RequestLog extends LogController {
   }
 }
 
+const failureCode = (code: string | undefined) =>
+  code === '000000' || code === '200' ? undefined : code;
+
+/** The envelope code the answer carried, when it was a coded JSON answer (metrics read it). */
+export function envelopeCodeOf(reply: FastifyReply): string | undefined {
+  return codes.get(reply);
+}
+
 /** Notes each answer's envelope code for the request's log line. */
 export function registerRequestLog(app: FastifyInstance) {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (typeof payload === 'string') {
       const code = ENVELOPE_CODE.exec(payload)?.[1];
-      if (code && code !== '000000' && code !== '200') codes.set(reply, code);
+      if (code) codes.set(reply, code);
     }
     return payload;
   });

@@ -20,7 +20,14 @@ export const eventsRepository = {
 
   async insert(
     db: Db,
-    row: { seat_id: number; seq: number; type: string; data: string; at: number },
+    row: {
+      seat_id: number;
+      seq: number;
+      type: string;
+      data: string;
+      at: number;
+      request_id: string | null;
+    },
   ) {
     await db.insertInto('events').values(row).execute();
   },

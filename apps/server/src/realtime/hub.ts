@@ -22,6 +22,13 @@ export interface Connection {
   alive: boolean;
 }
 
+export interface SentEvent {
+  seat_id: number;
+  seq: number;
+  type: string;
+  request_id: string | null;
+}
+
 /** More missed events than this: the console refetches instead (a `reset`). */
 export const MAX_REPLAY = 1000;
 const PAGE = 200;
@@ -36,6 +43,8 @@ export class RealtimeHub {
   private readonly bySeat = new Map<number, Set<Connection>>();
   private readonly draining = new Map<number, Promise<void>>();
   private readonly dirty = new Set<number>();
+  /** Told of each event frame sent to a socket (metrics, and its log line with the request id). */
+  onSent: ((event: SentEvent) => void) | null = null;
 
   constructor(private readonly db: Db) {}
 
@@ -135,6 +144,7 @@ export class RealtimeHub {
             data: JSON.parse(row.data) as unknown,
             at: Number(row.at),
           });
+          this.onSent?.(row);
         }
       }
       if (rows.length < PAGE) return;

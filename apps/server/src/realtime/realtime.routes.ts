@@ -1,5 +1,5 @@
 import websocket from '@fastify/websocket';
-import { ERROR_CODES, REALTIME_PATH, clientHello } from '@parley/protocol';
+import { ERROR_CODES, PUSH_CLOSE, REALTIME_PATH, clientHello } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -37,7 +37,15 @@ export async function registerRealtime(
   // A logout on this instance closes its sockets at once; other instances at their heartbeat.
   auth.onRevoked(({ seatId, tokenHash }) => hub.expireTokens(seatId, tokenHash));
 
-  await app.register(websocket, { options: { maxPayload: 4096 } });
+  await app.register(websocket, {
+    options: { maxPayload: 4096 },
+    // Shutting down: every socket is told to reconnect at once (to another instance) and resume.
+    preClose: async () => {
+      for (const client of app.websocketServer.clients) {
+        client.close(PUSH_CLOSE.SERVICE_RESTART, 'server restarting');
+      }
+    },
+  });
 
   app.get(REALTIME_PATH, { websocket: true }, (socket) => {
     let conn: Connection | null = null;
@@ -121,9 +129,10 @@ export async function registerRealtime(
   });
   app.addHook('preClose', async () => {
     if (beat) clearInterval(beat);
-    for (const conn of hub.connections()) conn.socket.close(1001, 'server closing');
     await hub.settle();
-    await fanOut.stop();
   });
+  // After the requests in flight have finished: the events they record still reach the
+  // consoles now on other instances.
+  app.addHook('onClose', async () => fanOut.stop());
   return { hub, fanOut };
 }

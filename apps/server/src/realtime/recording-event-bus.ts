@@ -1,5 +1,6 @@
 import type { EventPayload, EventType } from '@parley/protocol';
 import type { Db } from '../db/database.js';
+import { currentRequestId } from '../lib/request-context.js';
 import { afterCommit, inTransaction } from '../lib/tx.js';
 import type { EventBus } from './event-bus.js';
 import { eventsRepository } from './events.repository.js';
@@ -34,6 +35,7 @@ export class RecordingEventBus implements EventBus {
         type,
         data: JSON.stringify(data),
         at: Date.now(),
+        request_id: currentRequestId(),
       });
       afterCommit(trx, () => this.notify(seatId));
     });

@@ -1,6 +1,7 @@
 import type { ChannelName } from '../../channels/channel.js';
 import type { ChannelRegistry } from '../../channels/registry.js';
 import type { Db } from '../../db/database.js';
+import { currentRequestId } from '../../lib/request-context.js';
 import { outboxRepository } from './outbox.repository.js';
 
 /**
@@ -19,7 +20,7 @@ export class OutboxWriter {
     row: { seat_id: number; msg_id: number; kind: 'message' | 'delete' },
   ): Promise<boolean> {
     if (!this.channels.has(channel)) return false;
-    await outboxRepository.insert(trx, row);
+    await outboxRepository.insert(trx, { ...row, request_id: currentRequestId() });
     return true;
   }
 

@@ -3,7 +3,10 @@ import type { Db, DialectName } from '../../db/database.js';
 import type { OutboxRow } from '../../db/schema.js';
 
 export const outboxRepository = {
-  async insert(db: Db, row: { seat_id: number; msg_id: number; kind: OutboxRow['kind'] }) {
+  async insert(
+    db: Db,
+    row: { seat_id: number; msg_id: number; kind: OutboxRow['kind']; request_id: string | null },
+  ) {
     const now = Date.now();
     await db
       .insertInto('outbox')
@@ -54,6 +57,16 @@ export const outboxRepository = {
       .updateTable('outbox')
       .set({ next_at: nextAt, last_error: error, updated_at: Date.now() })
       .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  },
+
+  /** Gives claimed rows back (due at `now`): a stopping worker's deliveries in flight. */
+  async release(db: Db, ids: number[], now: number) {
+    await db
+      .updateTable('outbox')
+      .set({ next_at: now, updated_at: now })
+      .where('id', 'in', ids)
       .where('status', '=', 'pending')
       .execute();
   },

@@ -24,6 +24,7 @@ import {
   type ProviderTranslation,
   type TranslationProvider,
 } from '../../translation/provider.js';
+import type { TranslationMeter } from '../../translation/metered-provider.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { translationRepository } from './translation.repository.js';
 
@@ -91,6 +92,7 @@ export class TranslationService {
     private readonly providers: TranslationProvider[],
     private readonly log: TranslationLog = { warn: () => {} },
     private readonly events: SeatEvents,
+    private readonly meter: TranslationMeter | null = null,
   ) {}
 
   /**
@@ -142,6 +144,7 @@ export class TranslationService {
         });
       }
       if (hits.length > 0) engine = provider.name;
+      if (hits.length > 0) this.meter?.memoryHits(provider.name, hits.length);
       pending = pending.filter((t) => !results.has(t));
       if (pending.length === 0) break;
       try {

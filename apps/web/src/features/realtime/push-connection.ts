@@ -1,4 +1,5 @@
 import {
+  PUSH_CLOSE,
   pushEvent,
   REALTIME_PATH,
   serverFrame,
@@ -22,6 +23,21 @@ export interface PushHandlers {
 export function backoffMs(attempt: number, random = Math.random): number {
   const cap = Math.min(30_000, 500 * 2 ** Math.min(attempt, 10));
   return Math.round(cap / 2 + (random() * cap) / 2);
+}
+
+/**
+ * The wait before reconnecting after the socket closed with `closeCode`: a server that closed
+ * it for a restart (draining, docs/deploy.md) is left at once, another instance takes the new
+ * socket (a short random spread, so its consoles do not all arrive in the same millisecond);
+ * any other drop backs off.
+ */
+export function reconnectDelayMs(
+  closeCode: number | null,
+  attempt: number,
+  random = Math.random,
+): number {
+  if (closeCode === PUSH_CLOSE.SERVICE_RESTART) return Math.round(random() * 200);
+  return backoffMs(attempt, random);
 }
 
 export function realtimeUrl(location: { protocol: string; host: string }): string {
@@ -89,9 +105,9 @@ export class PushConnection {
       this.arm();
       this.handle(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (ws !== this.ws) return;
-      this.dropped();
+      this.dropped(event.code);
     };
   }
 
@@ -142,7 +158,7 @@ export class PushConnection {
     this.watchdog = setTimeout(() => this.dropped(), this.heartbeatMs * 2 + 1000);
   }
 
-  private dropped(): void {
+  private dropped(closeCode: number | null = null): void {
     if (this.stopped) return;
     this.clearTimers();
     const ws = this.ws;
@@ -152,7 +168,9 @@ export class PushConnection {
       ws.close();
     }
     this.setOnline(false);
-    this.retryTimer = setTimeout(() => this.open(), backoffMs(this.attempt++));
+    const delay = reconnectDelayMs(closeCode, this.attempt);
+    if (closeCode !== PUSH_CLOSE.SERVICE_RESTART) this.attempt++;
+    this.retryTimer = setTimeout(() => this.open(), delay);
   }
 
   private setOnline(online: boolean): void {

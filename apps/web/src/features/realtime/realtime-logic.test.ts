@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@parley/protocol';
 import { dropMessage, editMessages, replaceMessage } from '../messages/api/message-cache';
 import { titleWithCount } from './attention';
-import { backoffMs, realtimeUrl } from './push-connection';
+import { backoffMs, reconnectDelayMs, realtimeUrl } from './push-connection';
 import { chatMessage } from '../../test/builders';
 
 const msg = (msg_id: number, patch: Partial<ChatMessage> = {}) =>
@@ -15,6 +15,15 @@ describe('reconnect back-off', () => {
     expect(backoffMs(3, () => 1)).toBe(4000);
     expect(backoffMs(20, () => 1)).toBe(30_000);
     expect(backoffMs(20, () => 0)).toBe(15_000);
+  });
+
+  it('reconnects at once when the server closed the socket for a restart', () => {
+    // Even after many failed attempts: a draining instance is not a failing network.
+    expect(reconnectDelayMs(1012, 20, () => 1)).toBe(200);
+    expect(reconnectDelayMs(1012, 0, () => 0)).toBe(0);
+    // Any other close (a drop, 1001, a lost network) still backs off.
+    expect(reconnectDelayMs(1006, 3, () => 1)).toBe(4000);
+    expect(reconnectDelayMs(null, 0, () => 0)).toBe(250);
   });
 
   it('uses wss on https', () => {
