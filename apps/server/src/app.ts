@@ -31,6 +31,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerHealth } from './plugins/health.js';
+import { registerApiDocs } from './plugins/api-docs.js';
 import { registerStatic } from './plugins/static.js';
 import { createServices, type Services } from './services.js';
 import { autoLoadDemo } from './demo/auto-load.js';
@@ -96,7 +97,7 @@ export async function buildApp(
   });
 
   // Order matters and is kept visible: errors, request log, security headers, rate limits, db,
-  // the demo, services, auth + calls, media, health, static.
+  // the demo, services, auth + calls, media, health, the API document, static.
   registerErrorHandling(app);
   registerRequestLog(app);
   await registerSecurityHeaders(app);
@@ -134,6 +135,7 @@ export async function buildApp(
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   registerHealth(app);
+  await registerApiDocs(app);
   await registerStatic(app, config);
 
   // Background jobs: started once the app is ready, stopped before the database closes.
