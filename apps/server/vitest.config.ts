@@ -28,6 +28,7 @@ export default defineConfig({
                 // The built server's first start seeds the embedded database only.
                 exclude: [
                   'test/main.test.ts',
+                  'test/container-start.test.ts',
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',
                 ],
