@@ -7,8 +7,9 @@ import * as prettier from 'prettier';
 import { buildOpenApiDocument } from '../dist/openapi/document.js';
 
 const target = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
+// Formatted as `prettier --check .` wants it (the repository's .prettierrc.json).
 const text = await prettier.format(JSON.stringify(buildOpenApiDocument()), {
-  parser: 'json',
+  ...(await prettier.resolveConfig(target)),
   filepath: target,
 });
 
