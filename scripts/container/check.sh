@@ -31,21 +31,23 @@ bash scripts/container/base-images.sh
 IMAGE=localhost/parley:ci
 APY_IMAGE=localhost/parley-apertium:ci
 echo "== building $IMAGE"
-# --format docker keeps HEALTHCHECK (the OCI format has none); --layers caches between runs.
+# What earlier runs left (untagged stages) goes first: vfs keeps a full copy of every layer.
+buildah rmi --prune >/dev/null 2>&1 || true
+# --format docker keeps HEALTHCHECK (the OCI format has none).
 # npm inside the build trusts what this machine's Node trusts (a proxy's CA, here).
 ca_file="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
 ca_args=()
 if [ -f "$ca_file" ]; then
   ca_args=(-v "$ca_file:/run/build-ca.crt:ro" --build-arg NODE_EXTRA_CA_CERTS=/run/build-ca.crt)
 fi
-buildah build --quiet --layers --format docker --pull=never "${ca_args[@]}" \
+buildah build --quiet --format docker --pull=never "${ca_args[@]}" \
   --build-arg NODE_IMAGE=localhost/parley-ci/node:20-slim -t "$IMAGE" -f Dockerfile . >/dev/null
 echo "== building $APY_IMAGE"
-buildah build --quiet --layers --format docker --pull=never \
+buildah build --quiet --format docker --pull=never \
   --build-arg DEBIAN_IMAGE=localhost/parley-ci/debian:bookworm-slim -t "$APY_IMAGE" deploy/apertium >/dev/null
 
 # Runs an image's CMD in a working container (chroot: the host's network), as the image's user.
-run_dir="$(mktemp -d)"
+run_dir="$(mktemp -d)"  # logs
 pids=()
 containers=()
 cleanup() {
@@ -55,29 +57,34 @@ cleanup() {
 }
 trap cleanup EXIT
 
-config() { buildah inspect --type image --format "$2" "$1"; }
+# A field of an image's Docker config, one line per element; Healthcheck: its command's argv
+# (CMD: the exec form, CMD-SHELL: through /bin/sh).
+image_config() {
+  buildah inspect --type image "$1" | node -e '
+    const c = JSON.parse(require("fs").readFileSync(0, "utf8")).Docker.config;
+    const t = c.Healthcheck?.Test ?? [];
+    const v = process.argv[1] === "Healthcheck"
+      ? (t[0] === "CMD-SHELL" ? ["/bin/sh", "-c", t[1]] : t.slice(1))
+      : c[process.argv[1]];
+    for (const line of [v].flat()) console.log(line);' "$2"
+}
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
 echo "== starting $IMAGE"
 port="$(free_port)"
-mkdir -p "$run_dir/data" && chown 1000:1000 "$run_dir/data"
 ctr="$(buildah from --pull=never "$IMAGE")"
 containers+=("$ctr")
-user="$(config "$IMAGE" '{{.Docker.Config.User}}')"
-cmd="$(config "$IMAGE" '{{json .Docker.Config.Cmd}}')"
-health="$(config "$IMAGE" '{{json .Docker.Config.Healthcheck.Test}}')"
-workdir="$(config "$IMAGE" '{{.Docker.Config.WorkingDir}}')"
-echo "user=$user workdir=$workdir cmd=$cmd healthcheck=$health"
-mapfile -t argv < <(node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$cmd")
+user="$(image_config "$IMAGE" User)"
+workdir="$(image_config "$IMAGE" WorkingDir)"
+mapfile -t argv < <(image_config "$IMAGE" Cmd)
+mapfile -t check < <(image_config "$IMAGE" Healthcheck)
+echo "user=$user workdir=$workdir cmd=${argv[*]}"
 setsid buildah run --user "$user" --workingdir "$workdir" --env "PORT=$port" --env HOST=127.0.0.1 \
-  -v "$run_dir/data:/data" "$ctr" -- "${argv[@]}" >"$run_dir/server.log" 2>&1 &
+  "$ctr" -- "${argv[@]}" >"$run_dir/server.log" 2>&1 &
 pids+=("$!")
 
-# The HEALTHCHECK's own command, run in the container: CMD (exec form) or CMD-SHELL.
-mapfile -t check < <(node -e '
-  const t = JSON.parse(process.argv[1]);
-  const argv = t[0] === "CMD-SHELL" ? ["/bin/sh", "-c", t[1]] : t.slice(1);
-  for (const a of argv) console.log(a);' "$health")
+# The HEALTHCHECK's own command, run in the container.
+[ "${#check[@]}" -gt 0 ] || { echo "the image has no HEALTHCHECK" >&2; exit 1; }
 healthy=0
 for _ in $(seq 1 60); do
   if buildah run --user "$user" --workingdir "$workdir" --env "PORT=$port" "$ctr" -- "${check[@]}" >/dev/null 2>&1; then
@@ -119,16 +126,23 @@ const thumb = await fetch(`${base}${up.data.thumb_url}`);
 if (thumb.headers.get('content-type') !== 'image/webp') fail('no thumbnail');
 console.log('the image serves the console, the API document, a demo login and an upload');
 JS
-[ -f "$run_dir/data/parley.db" ] || { echo "no SQLite file on the /data volume" >&2; exit 1; }
-[ "$(stat -c %u "$run_dir/data/parley.db")" = 1000 ] || { echo "parley.db not owned by the image's user" >&2; exit 1; }
-echo "the data lives on the /data volume, written by uid 1000"
+# The container's /data (the image's VOLUME), seen through the running server's root: the
+# SQLite file and the uploaded media, written by the image's user.
+server_pid="$(ps -o pid=,comm= -s "${pids[0]}" | awk '$2 == "node" { print $1; exit }')"
+[ -n "$server_pid" ] || { echo "the server's process is gone" >&2; exit 1; }
+data="/proc/$server_pid/root/data"
+[ -f "$data/parley.db" ] || { echo "no SQLite file in /data" >&2; exit 1; }
+[ "$(stat -c %U "$data/parley.db")" = "$(stat -c %U "$data/media")" ] && [ "$(stat -c %u "$data/parley.db")" != 0 ] \
+  || { echo "/data/parley.db is not the image user's" >&2; exit 1; }
+[ -n "$(ls "$data/media")" ] || { echo "the upload is not in /data/media" >&2; exit 1; }
+echo "the data lives in /data (parley.db, media/), owned by the image's user"
 
 echo "== starting $APY_IMAGE"
 apy_ctr="$(buildah from --pull=never "$APY_IMAGE")"
 containers+=("$apy_ctr")
 apy_port="$(free_port)"
-apy_user="$(config "$APY_IMAGE" '{{.Docker.Config.User}}')"
-mapfile -t apy_argv < <(node -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$(config "$APY_IMAGE" '{{json .Docker.Config.Cmd}}')")
+apy_user="$(image_config "$APY_IMAGE" User)"
+mapfile -t apy_argv < <(image_config "$APY_IMAGE" Cmd)
 # The image's CMD with the port replaced (the host's network is shared in a chroot).
 apy_argv=("${apy_argv[@]/2737/$apy_port}")
 setsid buildah run --user "$apy_user" "$apy_ctr" -- "${apy_argv[@]}" >"$run_dir/apy.log" 2>&1 &
