@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** One call of a registry (`CALLS`, and any other registry of the same shape). */
 export interface RegistryCall {
@@ -17,12 +17,16 @@ export interface CallRegistryInfo {
   calls: Record<string, RegistryCall>;
 }
 
+/** A zod 4 schema, whichever copy of zod made it (no `instanceof` across copies). */
+const isSchema = (value: unknown): value is z.ZodType =>
+  typeof value === 'object' && value !== null && '_zod' in value;
+
 function isCall(value: unknown): value is RegistryCall {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<RegistryCall>;
   return (
-    v.request instanceof z.ZodType &&
-    v.response instanceof z.ZodType &&
+    isSchema(v.request) &&
+    isSchema(v.response) &&
     typeof v.auth === 'boolean' &&
     typeof v.summary === 'string'
   );
@@ -36,7 +40,7 @@ function isCall(value: unknown): value is RegistryCall {
 export function findCallRegistries(exports: Record<string, unknown>): CallRegistryInfo[] {
   const found: CallRegistryInfo[] = [];
   for (const [name, value] of Object.entries(exports)) {
-    if (typeof value !== 'object' || value === null || value instanceof z.ZodType) continue;
+    if (typeof value !== 'object' || value === null || isSchema(value)) continue;
     const entries = Object.entries(value);
     if (entries.length === 0) continue;
     const areas = new Set(entries.map(([path]) => /^\/v1\/([a-z]+)\//.exec(path)?.[1]));
