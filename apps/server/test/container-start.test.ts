@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freePort } from './loopback.js';
 
 // The Dockerfile's runtime stage, run on this machine: its environment, its start command
 // (CMD) from the repository root (the image's WORKDIR holds the same layout), and its
@@ -51,17 +51,6 @@ function runtimeStage(dockerfile: string): RuntimeStage {
     }
   }
   return stage;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The image's commands name `node` from its PATH: here, the Node.js running the tests. */

@@ -9,7 +9,7 @@ import {
   UPLOAD_EXAMPLES,
 } from '@parley/protocol/openapi/channel-examples';
 import type { ExampleWorld } from '@parley/protocol/openapi/example-world';
-import { startApertium, type Apertium } from './apertium.js';
+import { apertiumTranslation, startApertium, type Apertium } from './apertium.js';
 import { buildExampleWorld } from './example-world.js';
 import { assertNoStack, createTestApp, type Answer, type TestApp } from './helper.js';
 import { upload } from './media-helpers.js';
@@ -52,14 +52,7 @@ async function callWith(path: string, body: unknown, token: string | null): Prom
 
 beforeAll(async () => {
   apy = await startApertium();
-  t = await createTestApp({
-    translation: {
-      providers: [{ name: 'apertium', url: apy.url }],
-      timeoutMs: 10_000,
-      retries: 1,
-      retryDelayMs: 5,
-    },
-  });
+  t = await createTestApp({ translation: apertiumTranslation(apy) });
   const served = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
   expect(served.statusCode).toBe(200);
   doc = served.json();

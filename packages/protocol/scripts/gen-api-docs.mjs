@@ -1,8 +1,8 @@
 // Writes docs/api.md from the protocol schemas, so the reference cannot drift from the code.
 // `--check` exits non-zero when the committed file differs (used by the tests).
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { writeOrCheck } from './generated-file.mjs';
 import {
   CALLS,
   ERROR_CODES,
@@ -227,19 +227,4 @@ lines.push(
 );
 const text = lines.join('\n');
 
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    /* missing counts as stale */
-  }
-  if (current !== text) {
-    console.error('docs/api.md is stale: run `npm run docs:api -w @parley/protocol`.');
-    process.exit(1);
-  }
-  console.log('docs/api.md is up to date.');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeOrCheck(target, text, 'npm run docs:api -w @parley/protocol');

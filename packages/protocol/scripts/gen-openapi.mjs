@@ -1,10 +1,10 @@
 // Writes docs/openapi.json (OpenAPI 3.1) from the protocol's schemas and examples, so the
 // document cannot drift from the code. `--check` exits non-zero when the committed file
 // differs (`npm run lint` runs it). The server serves the same document at /v1/openapi.json.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { buildOpenApiDocument } from '../dist/openapi/document.js';
+import { writeOrCheck } from './generated-file.mjs';
 
 const target = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
 // Formatted as `prettier --check .` wants it (the repository's .prettierrc.json).
@@ -13,19 +13,4 @@ const text = await prettier.format(JSON.stringify(buildOpenApiDocument()), {
   filepath: target,
 });
 
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    /* missing counts as stale */
-  }
-  if (current !== text) {
-    console.error('docs/openapi.json is stale: run `npm run docs:openapi -w @parley/protocol`.');
-    process.exit(1);
-  }
-  console.log('docs/openapi.json is up to date.');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeOrCheck(target, text, 'npm run docs:openapi -w @parley/protocol');

@@ -1,7 +1,8 @@
 import type { CallInput, CallPath, CallResponse } from '../calls/index.js';
 import { ERROR_MESSAGES, OTHER_MESSAGES, type ErrorCode } from '../codes.js';
 import type { ChatMessage, Group, SessionItem, UserInfo } from '../entities.js';
-import type { ExampleWorld } from './example-world.js';
+import type { EngineOffer } from '../calls/translation.js';
+import { exampleImage, type ExampleWorld } from './example-world.js';
 
 /** A valid request and its success answer's `data`. */
 export interface SuccessExample<Req = unknown, Res = unknown> {
@@ -115,20 +116,6 @@ function inboundMessage(w: ExampleWorld): ChatMessage {
   });
 }
 
-function imageMedia(w: ExampleWorld) {
-  return {
-    media_id: w.media.id,
-    url: w.media.url,
-    thumb_url: w.media.thumbUrl,
-    mime: 'image/jpeg',
-    size: w.media.size,
-    file_name: 'photo.jpg',
-    duration_ms: null,
-    width: w.media.width,
-    height: w.media.height,
-  };
-}
-
 function groups(w: ExampleWorld): Group[] {
   return [
     {
@@ -182,6 +169,28 @@ function batch(w: ExampleWorld, batchId: string) {
   };
 }
 
+/** What Apertium APY offers with the English-Spanish pair installed. */
+const APERTIUM_OFFER = {
+  engine: 'apertium',
+  auto_detect: false,
+  sources: ['EN', 'ES'],
+  targets: ['EN', 'ES'],
+  pairs: [
+    { source: 'EN', target: 'ES' },
+    { source: 'ES', target: 'EN' },
+  ],
+} satisfies EngineOffer;
+
+/** A call sent without a token. */
+const noToken = (): RefusalExample => ({
+  summary: 'No token',
+  request: {},
+  token: null,
+  code: '400002',
+  msg: OTHER_MESSAGES.missingAuth,
+  data: null,
+});
+
 const noChat = (w: ExampleWorld) =>
   refusal(
     "Another seat's chat (or one that does not exist)",
@@ -225,16 +234,7 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
         },
       },
     ],
-    refusals: [
-      {
-        summary: 'No token',
-        request: {},
-        token: null,
-        code: '400002',
-        msg: OTHER_MESSAGES.missingAuth,
-        data: null,
-      },
-    ],
+    refusals: [noToken()],
   }),
   '/v1/seat/chat/getGroupInfo': (w) => ({
     success: [
@@ -468,7 +468,7 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
           client_msg_id: 'c-6f7a8b9c0d',
           type: 'image',
           content: 'The invoice',
-          media: imageMedia(w),
+          media: exampleImage(w),
           status: 'pending',
           created_at: w.now,
         }),
@@ -604,7 +604,7 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
             name: 'Price list',
             content: 'Our prices',
             media_id: w.media.id,
-            media: imageMedia(w),
+            media: exampleImage(w),
             updated_at: w.now,
           },
           id: w.quickReplies.toDelete + 2,
@@ -741,41 +741,10 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       {
         summary: 'What the configured engines translate',
         request: {},
-        response: {
-          engine: 'apertium',
-          engines: ['apertium'],
-          auto_detect: false,
-          sources: ['EN', 'ES'],
-          targets: ['EN', 'ES'],
-          pairs: [
-            { source: 'EN', target: 'ES' },
-            { source: 'ES', target: 'EN' },
-          ],
-          offers: [
-            {
-              engine: 'apertium',
-              auto_detect: false,
-              sources: ['EN', 'ES'],
-              targets: ['EN', 'ES'],
-              pairs: [
-                { source: 'EN', target: 'ES' },
-                { source: 'ES', target: 'EN' },
-              ],
-            },
-          ],
-        },
+        response: { ...APERTIUM_OFFER, engines: ['apertium'], offers: [APERTIUM_OFFER] },
       },
     ],
-    refusals: [
-      {
-        summary: 'No token',
-        request: {},
-        token: null,
-        code: '400002',
-        msg: OTHER_MESSAGES.missingAuth,
-        data: null,
-      },
-    ],
+    refusals: [noToken()],
   }),
   '/v1/seat/chat/logout': (w) => ({
     success: [

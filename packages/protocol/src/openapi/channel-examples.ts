@@ -1,7 +1,6 @@
 import { ERROR_MESSAGES, type ErrorCode } from '../codes.js';
-import type { Media } from '../entities.js';
 import { PLATFORM_PATHS } from '../platform.js';
-import type { ExampleWorld } from './example-world.js';
+import { exampleImage, type ExampleWorld } from './example-world.js';
 
 // Examples of what is not a JSON call: the upload, the media GETs and the platform's signed
 // API. The contract test replays them like the calls' (call-examples.ts).
@@ -19,17 +18,7 @@ export const UPLOAD_EXAMPLES = (w: ExampleWorld) => ({
       summary: 'Upload a photo',
       fields: { kind: 'image' },
       file: 'photo.jpg',
-      response: {
-        media_id: w.media.id,
-        url: w.media.url,
-        thumb_url: w.media.thumbUrl,
-        mime: 'image/jpeg',
-        size: w.media.size,
-        file_name: 'photo.jpg',
-        duration_ms: null,
-        width: w.media.width,
-        height: w.media.height,
-      } satisfies Media,
+      response: exampleImage(w),
     },
   ],
   refusals: [

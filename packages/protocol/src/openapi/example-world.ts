@@ -1,3 +1,5 @@
+import type { Media } from '../entities.js';
+
 /**
  * What the API examples name: a seat, its phone account, chats, groups, messages, a material,
  * an upload and a batch. The document shows the examples written over `SAMPLE_WORLD`; the
@@ -106,3 +108,18 @@ export const SAMPLE_WORLD: ExampleWorld = {
   batchId: 'b-2d81f0c4a9',
   platformMessageId: 'wamid-1001',
 };
+
+/** The world's uploaded image as answers show it. */
+export function exampleImage(w: ExampleWorld): Media {
+  return {
+    media_id: w.media.id,
+    url: w.media.url,
+    thumb_url: w.media.thumbUrl,
+    mime: 'image/jpeg',
+    size: w.media.size,
+    file_name: 'photo.jpg',
+    duration_ms: null,
+    width: w.media.width,
+    height: w.media.height,
+  };
+}
