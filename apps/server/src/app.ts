@@ -34,6 +34,7 @@ import { registerHealth, type Health } from './plugins/health.js';
 import { observePushes, registerMetricsRoute, registerRequestMetrics } from './plugins/metrics.js';
 import { registerRequestId, requestIdGenerator } from './plugins/request-id.js';
 import { ParleyMetrics } from './metrics/metrics.js';
+import { registerApiDocs } from './plugins/api-docs.js';
 import { registerStatic } from './plugins/static.js';
 import { createServices, type Services } from './services.js';
 import { autoLoadDemo } from './demo/auto-load.js';
@@ -108,7 +109,8 @@ export async function buildApp(
   });
 
   // Order matters and is kept visible: errors, request id, request log, metrics, security
-  // headers, rate limits, db, the demo, services, auth + calls, media, health, static.
+  // headers, rate limits, db, the demo, services, auth + calls, media, health, the API
+  // document, static.
   registerErrorHandling(app);
   registerRequestId(app);
   registerRequestLog(app);
@@ -157,6 +159,7 @@ export async function buildApp(
   observePushes(realtime.hub, app.log, metrics);
   const health = registerHealth(app);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
+  await registerApiDocs(app);
   await registerStatic(app, config);
 
   // Background jobs: started once the app is ready, stopped before the database closes.

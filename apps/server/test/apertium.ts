@@ -5,8 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './loopback.js';
 
 export const APY_BIN = '/usr/bin/apertium-apy';
 export const APY_MODES = '/usr/share/apertium/modes';
@@ -27,20 +27,19 @@ sys.argv = ['apertium-apy'] + sys.argv[1:]
 main()
 `;
 
+/** The translation config of a test app that translates with `apy` alone. */
+export function apertiumTranslation(apy: Apertium) {
+  return {
+    providers: [{ name: 'apertium' as const, url: apy.url }],
+    timeoutMs: 10_000,
+    retries: 1,
+    retryDelayMs: 5,
+  };
+}
+
 export interface Apertium {
   url: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Fails loudly (never skips) when APY or the eng-spa pair is not installed. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApertium, type Apertium } from './apertium.js';
+import { apertiumTranslation, startApertium, type Apertium } from './apertium.js';
 import { createChat, createSeat, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 
@@ -11,14 +11,7 @@ let t: TestApp;
 let seat: SeatFixture;
 beforeAll(async () => {
   apy = await startApertium();
-  t = await createTestApp({
-    translation: {
-      providers: [{ name: 'apertium', url: apy.url }],
-      timeoutMs: 10_000,
-      retries: 1,
-      retryDelayMs: 5,
-    },
-  });
+  t = await createTestApp({ translation: apertiumTranslation(apy) });
   seat = await createSeat(t, 'apertium-seat');
 });
 afterAll(async () => {

@@ -1,8 +1,8 @@
 // Writes docs/api.md from the protocol schemas, so the reference cannot drift from the code.
 // `--check` exits non-zero when the committed file differs (used by the tests).
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { writeOrCheck } from './generated-file.mjs';
 import {
   CALLS,
   ERROR_CODES,
@@ -38,6 +38,9 @@ const lines = [
   `\`code\` is \`${SUCCESS_CODE}\` on success (clients also accept numeric \`200\`), otherwise one of the`,
   'codes below with `data: null`; a validation error (`100001`) names the field in `msg` and',
   'lists every bad field in `data.fields`. No answer ever carries a stack trace.',
+  '',
+  'The same API as an OpenAPI 3.1 document, with a valid request, its answer and a refusal for',
+  'every call: `docs/openapi.json`, served at `GET /v1/openapi.json` and rendered at `/docs/api`.',
   '',
   '## HTTP status',
   '',
@@ -224,19 +227,4 @@ lines.push(
 );
 const text = lines.join('\n');
 
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    /* missing counts as stale */
-  }
-  if (current !== text) {
-    console.error('docs/api.md is stale: run `npm run docs:api -w @parley/protocol`.');
-    process.exit(1);
-  }
-  console.log('docs/api.md is up to date.');
-} else {
-  writeFileSync(target, text);
-  console.log(`wrote ${target}`);
-}
+writeOrCheck(target, text, 'npm run docs:api -w @parley/protocol');

@@ -12,5 +12,10 @@ export interface ApiEnvelope<T> {
 /** Error answers carry `data: null`, or for 100001 the offending fields. */
 export const validationErrorData = z.object({
   fields: z.array(z.object({ path: z.string(), message: z.string() })),
+  /** An upload over its kind's cap: the cap in bytes. */
+  max_bytes: z.number().int().optional(),
 });
 export type ValidationErrorData = z.infer<typeof validationErrorData>;
+
+/** `data` of a 400003 that says why (a signed URL or request refused, a message not deletable). */
+export const refusalReasonData = z.object({ reason: z.string() });

@@ -11,6 +11,15 @@ export const PLATFORM_PATHS = {
   deletion: '/v1/platform/deletions',
 } as const;
 
+/**
+ * Signing, both ways: `x-parley-signature` is the hex HMAC-SHA256 with the shared secret over
+ * `${timestamp}.${rawBody}`, `x-parley-timestamp` the time of signing in epoch seconds; a
+ * request further than 5 minutes from the receiver's clock is refused as stale.
+ */
+export const PLATFORM_TIMESTAMP_HEADER = 'x-parley-timestamp';
+export const PLATFORM_SIGNATURE_HEADER = 'x-parley-signature';
+export const PLATFORM_SIGNATURE_MAX_AGE_MS = 5 * 60_000;
+
 /** The platform's id of a message: the inbound API stores each (account, id) once. */
 const platformMsgId = z.string().trim().min(1).max(128);
 
@@ -61,27 +70,42 @@ export const platformDeletion = z.object({
 });
 export type PlatformDeletion = z.infer<typeof platformDeletion>;
 
+/** The answer to a receipt: the status the message now holds (it only moves forward). */
+export const platformReceiptAnswer = z.object({ msg_id: id, status: messageStatus });
+
+/** The answer to a deletion: the message retracted (again: a repeat answers the same). */
+export const platformDeletionAnswer = z.object({ msg_id: id });
+
 /** What Parley POSTs to the platform's URL (signed the same way). */
-export type PlatformOutbound =
-  | {
-      kind: 'message';
-      /** Parley's message id: the idempotency key; receipts name it. */
-      idempotency_key: string;
-      msg_id: number;
-      account: string;
-      customer: string;
-      type: z.infer<typeof messageType>;
-      content: string;
-      media: { data: string; mime: string; file_name: string; duration_ms: number | null } | null;
-    }
-  | {
-      kind: 'delete';
-      idempotency_key: string;
-      msg_id: number;
-      external_id: string | null;
-      account: string;
-      customer: string;
-    };
+export const platformOutbound = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('message'),
+    /** Parley's message id: the idempotency key; receipts name it. */
+    idempotency_key: z.string(),
+    msg_id: z.number().int(),
+    account: z.string(),
+    customer: z.string(),
+    type: messageType,
+    content: z.string(),
+    media: z
+      .object({
+        data: z.string(),
+        mime: z.string(),
+        file_name: z.string(),
+        duration_ms: z.number().int().nullable(),
+      })
+      .nullable(),
+  }),
+  z.object({
+    kind: z.literal('delete'),
+    idempotency_key: z.string(),
+    msg_id: z.number().int(),
+    external_id: z.string().nullable(),
+    account: z.string(),
+    customer: z.string(),
+  }),
+]);
+export type PlatformOutbound = z.infer<typeof platformOutbound>;
 
 /**
  * The customer sandbox (on with the demo workspace, or PARLEY_SANDBOX=on): a page that plays

@@ -1,12 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import {
+  PLATFORM_SIGNATURE_HEADER,
+  PLATFORM_SIGNATURE_MAX_AGE_MS,
+  PLATFORM_TIMESTAMP_HEADER,
+} from '@parley/protocol';
 
 /** Headers of a signed request, both ways (docs/platform-api.md). */
-export const TIMESTAMP_HEADER = 'x-parley-timestamp';
-export const SIGNATURE_HEADER = 'x-parley-signature';
+export const TIMESTAMP_HEADER = PLATFORM_TIMESTAMP_HEADER;
+export const SIGNATURE_HEADER = PLATFORM_SIGNATURE_HEADER;
 /** A request older (or further in the future) than this is refused as stale. */
-export const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
+export const SIGNATURE_MAX_AGE_MS = PLATFORM_SIGNATURE_MAX_AGE_MS;
 
 /** HMAC-SHA256 (hex) over `${timestamp}.${rawBody}`; the timestamp is epoch seconds. */
 export function signPayload(secret: string, timestamp: string, body: Buffer | string): string {
