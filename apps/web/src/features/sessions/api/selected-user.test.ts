@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionItem } from '../../../test/builders';
+import type { SessionItem } from '@parley/protocol';
 import { refreshedSelection, selectedUserChanged } from './selected-user';
 
 const base = sessionItem(1, { receiver_phone: '+200000', un_read_count: 2 });
