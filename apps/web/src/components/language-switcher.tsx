@@ -1,47 +1,39 @@
-import { Button, Menu } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UI_LANGUAGES, type UiLanguage } from '@parley/protocol';
-import { setUiLanguage } from '../lib/i18n';
+import { LanguageButton } from './language-button';
 
-/** Each language is named in itself, so it can be found whatever the current language. */
-export const LANGUAGE_NAMES: Record<UiLanguage, string> = {
-  'zh-CN': '简体中文',
-  en: 'English',
-  pt: 'Português',
-  ru: 'Русский',
-};
+const loadMenu = () => import('./language-menu');
+const LanguageMenu = lazy(async () => ({ default: (await loadMenu()).LanguageMenu }));
 
+/**
+ * The UI language picker. Its menu (Mantine's Menu and its positioning library, ~30 KB gzip)
+ * is fetched when the pointer or the focus reaches the button, not with the login screen; the
+ * button stays the same element until it is clicked (swapping it under the pointer would lose
+ * the click).
+ */
 export function LanguageSwitcher() {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   const current = (UI_LANGUAGES as readonly string[]).includes(i18n.language)
     ? (i18n.language as UiLanguage)
     : 'en';
+  const [wanted, setWanted] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const button = (
+    <LanguageButton
+      current={current}
+      onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
+      onClick={() => {
+        setWanted(true);
+        setOpened((o) => !o);
+      }}
+    />
+  );
+  if (!wanted) return button;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          size="compact-sm"
-          aria-label={t('header.language')}
-          data-testid="language-switcher"
-          data-current-lang={current}
-        >
-          {LANGUAGE_NAMES[current]}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {UI_LANGUAGES.map((lang) => (
-          <Menu.Item
-            key={lang}
-            data-lang={lang}
-            lang={lang}
-            fw={lang === current ? 700 : undefined}
-            onClick={() => setUiLanguage(lang)}
-          >
-            {LANGUAGE_NAMES[lang]}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={button}>
+      <LanguageMenu current={current} opened={opened} onChange={setOpened} />
+    </Suspense>
   );
 }

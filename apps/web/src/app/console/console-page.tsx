@@ -1,3 +1,4 @@
+import '../../components/mantine-console-styles';
 import { Box } from '@mantine/core';
 import { GroupList } from '../../features/groups/components/group-list';
 import { BatchReplyButton } from '../../features/batch/components/batch-reply-button';
