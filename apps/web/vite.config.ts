@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { checkMantineCss } from './scripts/check-mantine-css.mjs';
 import { precompress } from './scripts/precompress.mjs';
+import { screenChunks } from './scripts/screen-chunks.mjs';
 
 const backend = process.env.PARLEY_API ?? 'http://localhost:8080';
 
@@ -20,8 +21,13 @@ const protocolHasNoSideEffects = (id: string) =>
 const FRAMEWORK =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|clsx|@mantine[\\/]core[\\/]esm[\\/]core)[\\/]/;
 
+const screens = screenChunks({
+  start: /[\\/]src[\\/]features[\\/]auth[\\/]components[\\/]login-page\.tsx$/,
+  console: /[\\/]src[\\/]app[\\/]console[\\/](home-layout|console-page)\.tsx$/,
+});
+
 export default defineConfig({
-  plugins: [react(), checkMantineCss(), precompress()],
+  plugins: [react(), screens.plugin, checkMantineCss(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -35,7 +41,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
       treeshake: { moduleSideEffects: protocolHasNoSideEffects },
-      output: { codeSplitting: { groups: [{ name: 'framework', test: FRAMEWORK }] } },
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'framework', test: FRAMEWORK, priority: 2 }, ...screens.groups],
+        },
+      },
     },
   },
 });

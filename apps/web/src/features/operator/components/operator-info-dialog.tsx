@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import {
   Divider,
   Group,
