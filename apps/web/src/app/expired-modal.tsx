@@ -1,27 +1,21 @@
-import { lazy, Suspense } from 'react';
 import { createStore, useStore } from '../lib/create-store';
 import { createExpiredGuard } from '../lib/expired-guard';
-import { useOpenedOnce } from '../lib/use-opened-once';
+import { lazyDialog } from '../lib/lazy-component';
 
-const ExpiredDialog = lazy(async () => ({
-  default: (await import('./expired-dialog')).ExpiredDialog,
-}));
+/** The dialog itself, fetched the first time a login expires. */
+export const ExpiredDialog = lazyDialog(
+  async () => (await import('./expired-dialog')).ExpiredDialog,
+);
 
 const openStore = createStore(false);
 export const expiredGuard = createExpiredGuard(() => openStore.set(true));
 
-/** The single login-expired dialog; its code is fetched the first time a login expires. */
+/** The single login-expired dialog. */
 export function ExpiredModal() {
   const opened = useStore(openStore);
-  const mounted = useOpenedOnce(opened);
   const dismiss = () => {
     openStore.set(false);
     expiredGuard.reset();
   };
-  if (!mounted) return null;
-  return (
-    <Suspense fallback={null}>
-      <ExpiredDialog opened={opened} onDismiss={dismiss} />
-    </Suspense>
-  );
+  return <ExpiredDialog opened={opened} onDismiss={dismiss} />;
 }

@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
 import { notificationsStore, useNotifications } from '@mantine/notifications';
+import { lazyComponent } from '../lib/lazy-component';
 import { useOpenedOnce } from '../lib/use-opened-once';
 
 const POSITION = 'top-right';
@@ -7,9 +7,9 @@ const LIMIT = 4;
 
 // A module of ours, not the package: a dynamic import of the package itself would pull the
 // container into the start bundle along with the store imported above.
-const NotificationsContainer = lazy(async () => ({
-  default: (await import('./notifications-container')).NotificationsContainer,
-}));
+export const NotificationsContainer = lazyComponent(
+  async () => (await import('./notifications-container')).NotificationsContainer,
+);
 
 // Toasts shown before the container is loaded wait in the store, placed as the container will.
 notificationsStore.updateState((state) => ({ ...state, defaultPosition: POSITION, limit: LIMIT }));
@@ -21,10 +21,5 @@ notificationsStore.updateState((state) => ({ ...state, defaultPosition: POSITION
 export function LazyNotifications() {
   const { notifications, queue } = useNotifications();
   const mounted = useOpenedOnce(notifications.length + queue.length > 0);
-  if (!mounted) return null;
-  return (
-    <Suspense fallback={null}>
-      <NotificationsContainer position={POSITION} limit={LIMIT} />
-    </Suspense>
-  );
+  return mounted ? <NotificationsContainer position={POSITION} limit={LIMIT} /> : null;
 }

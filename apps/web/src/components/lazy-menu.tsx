@@ -9,6 +9,7 @@ import {
 } from 'react';
 import type { MenuItemProps } from '@mantine/core';
 import type { FloatingPosition } from '@mantine/core';
+import { retrying } from '../lib/retrying-import';
 
 export type LazyMenuItem = MenuItemProps & {
   key: string;
@@ -31,7 +32,7 @@ export interface LazyMenuProps {
   position?: FloatingPosition;
 }
 
-const loadMenu = () => import('./lazy-menu-dropdown');
+const loadMenu = retrying(() => import('./lazy-menu-dropdown'));
 const MenuDropdown = lazy(async () => ({ default: (await loadMenu()).MenuDropdown }));
 
 /**

@@ -7,6 +7,7 @@ import { useOutbox } from '../../features/messages/hooks/use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
 import { AppHeader } from './app-header';
+import { useOfflineCode } from './use-offline-code';
 import classes from './home-layout.module.css';
 
 /** /home/*: the console's server data (TanStack Query) lives here, not on the login screen. */
@@ -20,6 +21,7 @@ export function HomeLayout() {
 
 function HomeShell() {
   useOutbox();
+  useOfflineCode();
   useTranslationRuntime();
   useRealtime();
   return (

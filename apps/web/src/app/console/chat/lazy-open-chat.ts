@@ -1,6 +1,7 @@
 import { lazy } from 'react';
+import { retrying } from '../../../lib/retrying-import';
 
-const load = () => import('./open-chat');
+const load = retrying(() => import('./open-chat'));
 
 /** Fetches the open chat's code ahead (the pointer is over the user list). */
 export const preloadOpenChat = () => void load();
