@@ -1,15 +1,23 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect } from 'react-router';
 import { RootLayout, type RouteHandle } from './root-layout';
 import { logoutOnLogin, requireToken } from './route-guards';
 import { PageLoader } from '../components/page-loader';
+import { retrying } from '../lib/retrying-import';
 
 const h = (title: string): RouteHandle => ({ title });
+
+/** A route's screen, fetched when the route first matches (tried again while unreachable). */
+const screen = (load: () => Promise<ComponentType>) => {
+  const once = retrying(load);
+  return async () => ({ Component: await once() });
+};
 
 /**
  * Each screen is its own chunk, fetched when its route matches (react-router's `lazy`): /login
  * downloads neither the console nor the sandbox (e2e/specs/first-load.spec.ts). Navigating, the
- * router keeps the current screen until the next one's chunk has arrived; on the first load a
- * quiet loader shows meanwhile.
+ * router keeps the current screen until the next one's chunk has arrived (also while the server
+ * cannot be reached: it is tried again); on the first load a quiet loader shows meanwhile.
  *
  * Created after i18n and the request layer are set up (the router starts loading at once).
  */
@@ -19,7 +27,7 @@ export const createAppRouter = () =>
     {
       path: '/sandbox',
       HydrateFallback: PageLoader,
-      lazy: async () => ({ Component: (await import('./sandbox-route')).SandboxRoute }),
+      lazy: screen(async () => (await import('./sandbox-route')).SandboxRoute),
     },
     {
       element: <RootLayout />,
@@ -30,23 +38,23 @@ export const createAppRouter = () =>
           path: '/login',
           loader: logoutOnLogin,
           handle: h('login'),
-          lazy: async () => ({
-            Component: (await import('../features/auth/components/login-page')).LoginPage,
-          }),
+          lazy: screen(
+            async () => (await import('../features/auth/components/login-page')).LoginPage,
+          ),
         },
         {
           path: '/auth',
           handle: h('auth'),
-          lazy: async () => ({
-            Component: (await import('../features/auth/components/auth-page')).AuthPage,
-          }),
+          lazy: screen(
+            async () => (await import('../features/auth/components/auth-page')).AuthPage,
+          ),
         },
         {
           path: '/ban-page',
           handle: h('banPage'),
-          lazy: async () => ({
-            Component: (await import('../features/tab-lock/components/ban-page')).BanPage,
-          }),
+          lazy: screen(
+            async () => (await import('../features/tab-lock/components/ban-page')).BanPage,
+          ),
         },
         {
           id: 'protected',
@@ -56,34 +64,32 @@ export const createAppRouter = () =>
             {
               path: '/home',
               handle: h('home'),
-              lazy: async () => ({ Component: (await import('./console/home-layout')).HomeLayout }),
+              lazy: screen(async () => (await import('./console/home-layout')).HomeLayout),
               children: [
                 { index: true, loader: () => redirect('/home/chat') },
                 {
                   path: 'chat',
                   handle: h('chat'),
-                  lazy: async () => ({
-                    Component: (await import('./console/console-page')).ConsolePage,
-                  }),
+                  lazy: screen(async () => (await import('./console/console-page')).ConsolePage),
                 },
                 {
                   path: 'addressBook',
                   handle: h('addressBook'),
-                  lazy: async () => ({
-                    Component: (
-                      await import('../features/address-book/components/address-book-page')
-                    ).AddressBookPage,
-                  }),
+                  lazy: screen(
+                    async () =>
+                      (await import('../features/address-book/components/address-book-page'))
+                        .AddressBookPage,
+                  ),
                 },
               ],
             },
             {
               path: '*',
               handle: h('notFound'),
-              lazy: async () => ({
-                Component: (await import('../features/not-found/components/not-found-page'))
-                  .NotFoundPage,
-              }),
+              lazy: screen(
+                async () =>
+                  (await import('../features/not-found/components/not-found-page')).NotFoundPage,
+              ),
             },
           ],
         },
