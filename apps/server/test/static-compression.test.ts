@@ -52,7 +52,7 @@ describe('precompressed static files', () => {
     expect(gz.headers.vary).toMatch(/accept-encoding/i);
     expect(gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
 
-    for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
       const plain = await get('/assets/app-1a2b3c.js', headers);
       expect(plain.statusCode).toBe(200);
       expect(plain.headers['content-encoding']).toBeUndefined();
