@@ -12,7 +12,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './lib/browser.mjs';
 import {
   ROOT,
   SEAT,
@@ -29,7 +29,6 @@ import {
 } from './lib/workspace.mjs';
 
 const keep = process.argv.includes('--keep');
-const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 const LIST_SCROLL_LIMIT_MS = 120_000;
 const CHAT_PAGES_BACK = 20;
 const SWITCHES = 20;
@@ -116,20 +115,7 @@ async function main() {
       is_top: true,
     });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--enable-precise-memory-info',
-      ],
-    });
+    browser = await launchChromium(['--enable-precise-memory-info']);
     const context = await browser.newContext({
       viewport: { width: 1440, height: 900 },
       locale: 'en-US',

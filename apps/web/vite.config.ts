@@ -1,10 +1,33 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { checkMantineCss } from './scripts/check-mantine-css.mjs';
+import { precompress } from './scripts/precompress.mjs';
+import { screenChunks } from './scripts/screen-chunks.mjs';
 
 const backend = process.env.PARLEY_API ?? 'http://localhost:8080';
 
+/**
+ * The protocol's modules only declare constants and schemas: a screen that imports a constant
+ * does not need the zod schemas beside it (zod is ~30 KB gzip), so unused modules are dropped.
+ * Everything else keeps its package's own `sideEffects` (undefined).
+ */
+const protocolHasNoSideEffects = (id: string) =>
+  /[\\/]packages[\\/]protocol[\\/]/.test(id) ? false : undefined;
+
+/**
+ * What every screen runs (React, the router, i18next, Mantine's core) in one chunk, rather
+ * than in the handful of pieces the bundler would otherwise cut it into.
+ */
+const FRAMEWORK =
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next|use-sync-external-store|clsx|@mantine[\\/]core[\\/]esm[\\/]core)[\\/]/;
+
+const screens = screenChunks({
+  start: /[\\/]src[\\/]features[\\/]auth[\\/]components[\\/]login-page\.tsx$/,
+  console: /[\\/]src[\\/]app[\\/]console[\\/](home-layout|console-page)\.tsx$/,
+});
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), screens.plugin, checkMantineCss(), precompress()],
   server: {
     port: 5173,
     proxy: {
@@ -16,5 +39,13 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: protocolHasNoSideEffects },
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'framework', test: FRAMEWORK, priority: 2 }, ...screens.groups],
+        },
+      },
+    },
   },
 });

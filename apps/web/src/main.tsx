@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './app/mantine-styles';
 import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -7,16 +6,20 @@ import { RouterProvider } from 'react-router/dom';
 import { notifications } from '@mantine/notifications';
 import { configureApi } from './lib/api-client';
 import { initI18n, translateCode } from './lib/i18n';
-import { onLogout } from './lib/login-session';
+import { onStorageClear } from './lib/login-session';
 import { ensureTranslateDefaults } from './lib/storage';
-import { queryClient } from './lib/query-client';
 import { AppProviders } from './app/providers';
 import { expiredGuard } from './app/expired-modal';
 import { createAppRouter } from './app/router';
+import { clearStoredOutboxes } from './features/messages/outbox/outbox-keys';
+import { clearSoundMuted } from './features/realtime/attention';
 
-initI18n();
+const i18nReady = initI18n();
 ensureTranslateDefaults();
-onLogout(() => queryClient.clear());
+// Logout clears what the console keeps in local storage even when this page has not loaded the
+// console's code (a visit to /login logs out first).
+onStorageClear(clearStoredOutboxes);
+onStorageClear(clearSoundMuted);
 configureApi({
   onExpired: () => void expiredGuard.trigger(),
   onError: (message, code) =>
@@ -24,9 +27,11 @@ configureApi({
   translateCode,
 });
 
+// The first screen's code and the operator's language arrive side by side.
 const router = createAppRouter();
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing');
+await i18nReady;
 createRoot(root).render(
   <StrictMode>
     <AppProviders>

@@ -1,12 +1,10 @@
 import type { ReactNode } from 'react';
 import { createTheme, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../lib/i18n';
-import { queryClient } from '../lib/query-client';
 import { themeManager } from '../lib/theme-manager';
 import { SIZE_SCALE, useSettings } from '../stores/settings.store';
+import { LazyNotifications } from './lazy-notifications';
 
 const manager = themeManager();
 
@@ -22,8 +20,8 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} colorSchemeManager={manager} defaultColorScheme="light">
-        <Notifications position="top-right" limit={4} />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        <LazyNotifications />
+        {children}
       </MantineProvider>
     </I18nextProvider>
   );

@@ -1,29 +1,61 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect } from 'react-router';
-import { AuthPage } from '../features/auth/components/auth-page';
-import { LoginPage } from '../features/auth/components/login-page';
-import { AddressBookPage } from '../features/address-book/components/address-book-page';
-import { ConsolePage } from './console/console-page';
-import { HomeLayout } from './console/home-layout';
-import { NotFoundPage } from '../features/not-found/components/not-found-page';
-import { BanPage } from '../features/tab-lock/components/ban-page';
-import { SandboxPage } from '../features/sandbox/components/sandbox-page';
 import { RootLayout, type RouteHandle } from './root-layout';
 import { logoutOnLogin, requireToken } from './route-guards';
+import { PageLoader } from '../components/page-loader';
+import { retrying } from '../lib/retrying-import';
 
 const h = (title: string): RouteHandle => ({ title });
 
-/** Created after i18n and the request layer are set up (the router starts loading at once). */
+/** A route's screen, fetched when the route first matches (tried again while unreachable). */
+const screen = (load: () => Promise<ComponentType>) => {
+  const once = retrying(load);
+  return async () => ({ Component: await once() });
+};
+
+/**
+ * Each screen is its own chunk, fetched when its route matches (react-router's `lazy`): /login
+ * downloads neither the console nor the sandbox (e2e/specs/first-load.spec.ts). Navigating, the
+ * router keeps the current screen until the next one's chunk has arrived (also while the server
+ * cannot be reached: it is tried again); on the first load a quiet loader shows meanwhile.
+ *
+ * Created after i18n and the request layer are set up (the router starts loading at once).
+ */
 export const createAppRouter = () =>
   createBrowserRouter([
     // The customer sandbox plays the other party: outside the console's tab lock and token.
-    { path: '/sandbox', element: <SandboxPage /> },
+    {
+      path: '/sandbox',
+      HydrateFallback: PageLoader,
+      lazy: screen(async () => (await import('./sandbox-route')).SandboxRoute),
+    },
     {
       element: <RootLayout />,
+      HydrateFallback: PageLoader,
       children: [
         { path: '/', loader: () => redirect('/login') },
-        { path: '/login', loader: logoutOnLogin, element: <LoginPage />, handle: h('login') },
-        { path: '/auth', element: <AuthPage />, handle: h('auth') },
-        { path: '/ban-page', element: <BanPage />, handle: h('banPage') },
+        {
+          path: '/login',
+          loader: logoutOnLogin,
+          handle: h('login'),
+          lazy: screen(
+            async () => (await import('../features/auth/components/login-page')).LoginPage,
+          ),
+        },
+        {
+          path: '/auth',
+          handle: h('auth'),
+          lazy: screen(
+            async () => (await import('../features/auth/components/auth-page')).AuthPage,
+          ),
+        },
+        {
+          path: '/ban-page',
+          handle: h('banPage'),
+          lazy: screen(
+            async () => (await import('../features/tab-lock/components/ban-page')).BanPage,
+          ),
+        },
         {
           id: 'protected',
           loader: requireToken,
@@ -31,15 +63,34 @@ export const createAppRouter = () =>
           children: [
             {
               path: '/home',
-              element: <HomeLayout />,
               handle: h('home'),
+              lazy: screen(async () => (await import('./console/home-layout')).HomeLayout),
               children: [
                 { index: true, loader: () => redirect('/home/chat') },
-                { path: 'chat', element: <ConsolePage />, handle: h('chat') },
-                { path: 'addressBook', element: <AddressBookPage />, handle: h('addressBook') },
+                {
+                  path: 'chat',
+                  handle: h('chat'),
+                  lazy: screen(async () => (await import('./console/console-page')).ConsolePage),
+                },
+                {
+                  path: 'addressBook',
+                  handle: h('addressBook'),
+                  lazy: screen(
+                    async () =>
+                      (await import('../features/address-book/components/address-book-page'))
+                        .AddressBookPage,
+                  ),
+                },
               ],
             },
-            { path: '*', element: <NotFoundPage />, handle: h('notFound') },
+            {
+              path: '*',
+              handle: h('notFound'),
+              lazy: screen(
+                async () =>
+                  (await import('../features/not-found/components/not-found-page')).NotFoundPage,
+              ),
+            },
           ],
         },
       ],

@@ -1,40 +1,10 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import type { ReactNode } from 'react';
+import { lazyDialog } from '../lib/lazy-component';
+import type { ConfirmProps } from './confirm-dialog';
 
-interface Props {
-  opened: boolean;
-  title: ReactNode;
-  message: ReactNode;
-  onConfirm: () => void;
-  onCancel: () => void;
-  confirmLabel?: string;
-  danger?: boolean;
-  testId?: string;
-  loading?: boolean;
-}
-
-/** A confirmation dialog with the `confirm-ok` / `confirm-cancel` buttons of the UI contract. */
-export function ConfirmModal(props: Props) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened={props.opened} onClose={props.onCancel} title={props.title} centered>
-      <Stack data-testid={props.testId}>
-        <Text>{props.message}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onCancel} data-testid="confirm-cancel">
-            {t('actions.cancel')}
-          </Button>
-          <Button
-            color={props.danger ? 'red' : undefined}
-            onClick={props.onConfirm}
-            loading={props.loading}
-            data-testid="confirm-ok"
-          >
-            {props.confirmLabel ?? t('actions.confirm')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
+/**
+ * A confirmation dialog with the `confirm-ok` / `confirm-cancel` buttons of the UI contract,
+ * fetched the first time it opens.
+ */
+export const ConfirmModal = lazyDialog<ConfirmProps>(
+  async () => (await import('./confirm-dialog')).ConfirmDialog,
+);

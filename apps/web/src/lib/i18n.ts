@@ -5,19 +5,20 @@ import { readItem, writeItem } from './storage';
 
 type Bundle = Record<string, Record<string, unknown>>;
 
-const modules = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*/*.json', {
-  eager: true,
-});
+/** One module per UI language (locales/<lang>.ts), so one chunk: only the operator's is fetched. */
+const languages = import.meta.glob<{ default: Record<string, Record<string, unknown>> }>(
+  '../locales/*.ts',
+);
 
-function buildResources(): Record<string, Bundle> {
-  const resources: Record<string, Bundle> = {};
-  for (const [path, mod] of Object.entries(modules)) {
-    const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    if (!match) continue;
-    const [, lang, ns] = match as unknown as [string, string, string];
-    (resources[lang] ??= {})[ns] = mod.default;
+async function loadBundle(lang: UiLanguage): Promise<Bundle> {
+  const load = languages[`../locales/${lang}.ts`];
+  if (!load) throw new Error(`no locale module for ${lang}`);
+  const bundle: Bundle = {};
+  for (const [path, resources] of Object.entries((await load()).default)) {
+    const ns = /([^/]+)\.json$/.exec(path)?.[1];
+    if (ns) bundle[ns] = resources;
   }
-  return resources;
+  return bundle;
 }
 
 export const NAMESPACES = [
@@ -49,10 +50,12 @@ export function initialLanguage(): UiLanguage {
   return resolveUiLanguage(readItem('language'), browser);
 }
 
-export function initI18n(): typeof i18n {
+/** Resolves once the operator's language is loaded: render after it, so no key shows raw. */
+export async function initI18n(): Promise<typeof i18n> {
   const lng = initialLanguage();
-  void i18n.use(initReactI18next).init({
-    resources: buildResources(),
+  const bundle = await loadBundle(lng);
+  await i18n.use(initReactI18next).init({
+    resources: { [lng]: bundle },
     lng,
     fallbackLng: 'en',
     supportedLngs: [...UI_LANGUAGES],
@@ -67,11 +70,16 @@ export function initI18n(): typeof i18n {
   return i18n;
 }
 
-/** Switches the UI language at once (no reload) and remembers it. */
-export function setUiLanguage(lang: UiLanguage): void {
+/** Switches the UI language (no reload: once its chunk has arrived) and remembers it. */
+export async function setUiLanguage(lang: UiLanguage): Promise<void> {
+  if (!i18n.hasResourceBundle(lang, 'common')) {
+    for (const [ns, resources] of Object.entries(await loadBundle(lang))) {
+      i18n.addResourceBundle(lang, ns, resources, true, true);
+    }
+  }
   writeItem('language', lang);
   document.documentElement.lang = lang;
-  void i18n.changeLanguage(lang);
+  await i18n.changeLanguage(lang);
 }
 
 /** The translation of an error code, or undefined when there is none. */

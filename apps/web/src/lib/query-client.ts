@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { onLogout } from './login-session';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -6,3 +7,7 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// The next operator starts from nothing. Registered here, not at start: the screens without
+// server data (login, ban page) do not load TanStack Query at all.
+onLogout(() => queryClient.clear());

@@ -1,13 +1,27 @@
+import '../../components/mantine-console-styles';
 import { Outlet } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from '../../lib/query-client';
 import { UnsentLogoutModal } from '../../features/messages/components/unsent-logout';
 import { useOutbox } from '../../features/messages/hooks/use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
 import { AppHeader } from './app-header';
+import { useOfflineCode } from './use-offline-code';
 import classes from './home-layout.module.css';
 
+/** /home/*: the console's server data (TanStack Query) lives here, not on the login screen. */
 export function HomeLayout() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <HomeShell />
+    </QueryClientProvider>
+  );
+}
+
+function HomeShell() {
   useOutbox();
+  useOfflineCode();
   useTranslationRuntime();
   useRealtime();
   return (

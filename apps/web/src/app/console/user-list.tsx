@@ -3,16 +3,23 @@ import { Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import { useContextMenu } from '../../components/context-menu';
+import { useContextMenu } from '../../components/use-context-menu';
+import { lazyComponent } from '../../lib/lazy-component';
+import { useOpenedOnce } from '../../lib/use-opened-once';
 import { useConsole } from '../../stores/console.store';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
-import { UserContextMenu } from '../../features/session-actions/components/user-context-menu';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
 import { useSessionList } from '../../features/sessions/hooks/use-session-list';
 import { TimeTabs } from '../../features/sessions/components/time-tabs';
 import { UserItem } from '../../features/sessions/components/user-item';
 import { UserListEmpty } from '../../features/sessions/components/user-list-empty';
+
+// The right-click menu's code is fetched at the first right-click.
+const UserContextMenu = lazyComponent(
+  async () =>
+    (await import('../../features/session-actions/components/user-context-menu')).UserContextMenu,
+);
 
 export function UserList() {
   const { t } = useTranslation('chat');
@@ -22,6 +29,7 @@ export function UserList() {
   const onSelect = useSelectUser();
   const menu = useContextMenu<SessionItem>();
   const openMenu = menu.open;
+  const menuMounted = useOpenedOnce(menu.state !== null);
 
   const renderItem = useCallback(
     (user: SessionItem) => (
@@ -68,7 +76,7 @@ export function UserList() {
           />
         )}
       </div>
-      <UserContextMenu state={menu.state} onClose={menu.close} />
+      {menuMounted && <UserContextMenu state={menu.state} onClose={menu.close} />}
     </Stack>
   );
 }

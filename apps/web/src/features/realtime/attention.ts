@@ -1,5 +1,4 @@
 import { createStore, useStore } from '../../lib/create-store';
-import { onStorageClear } from '../../lib/login-session';
 
 const MUTE_KEY = 'parley.soundMuted';
 const TITLE_PREFIX = /^\(\d+\) /;
@@ -14,10 +13,12 @@ function readMuted(): boolean {
 
 /** The sound of new messages is muted (stored in this browser). */
 export const soundMuted = createStore<boolean>(readMuted());
-onStorageClear(() => {
+
+/** Logout forgets the choice (main.tsx registers it: logout on /login has not loaded this). */
+export function clearSoundMuted(): void {
   localStorage.removeItem(MUTE_KEY);
   soundMuted.set(false);
-});
+}
 
 export function useSoundMuted(): boolean {
   return useStore(soundMuted, (m) => m);

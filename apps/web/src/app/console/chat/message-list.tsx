@@ -9,11 +9,19 @@ import type { LocalMessage } from '../../../features/messages/local-messages.sto
 import { JumpToLatest } from '../../../features/chat/components/jump-to-latest';
 import { MessageBubble } from '../../../features/chat/components/message-bubble';
 import { MessageListSkeleton } from '../../../features/chat/components/message-list-skeleton';
-import { MessageContextMenu } from '../../../features/message-actions/components/message-context-menu';
 import { useMessageContextMenu } from '../../../features/message-actions/hooks/use-message-context-menu';
 import { useAutoTranslate } from '../../../features/translation/hooks/use-auto-translate';
 import { MessageTranslation } from '../../../features/translation/components/message-translation';
+import { lazyComponent } from '../../../lib/lazy-component';
+import { useOpenedOnce } from '../../../lib/use-opened-once';
 import classes from './message-list.module.css';
+
+// The right-click menu (copy, delete, translate) is fetched at the first right-click.
+const MessageContextMenu = lazyComponent(
+  async () =>
+    (await import('../../../features/message-actions/components/message-context-menu'))
+      .MessageContextMenu,
+);
 
 interface Props {
   user: SessionItem;
@@ -41,6 +49,7 @@ export function MessageList({ user, onRetry }: Props) {
 
   const menu = useMessageContextMenu();
   const onContextMenu = menu.onContextMenu;
+  const menuMounted = useOpenedOnce(menu.state !== null);
   const itemContent = useCallback(
     (_: number, m: DisplayMessage) => (
       <div
@@ -83,7 +92,7 @@ export function MessageList({ user, onRetry }: Props) {
           }}
         />
       )}
-      <MessageContextMenu state={menu.state} onClose={menu.close} />
+      {menuMounted && <MessageContextMenu state={menu.state} onClose={menu.close} />}
       {!atNewest && <JumpToLatest />}
     </div>
   );

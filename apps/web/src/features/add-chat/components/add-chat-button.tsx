@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { AddChatDialog } from './add-chat-dialog';
+import { lazyComponent } from '../../../lib/lazy-component';
+
+const AddChatDialog = lazyComponent(async () => (await import('./add-chat-dialog')).AddChatDialog);
 
 interface Props {
   /** Above the user list it is `add-chat-open`; an empty state's way out has its own id. */

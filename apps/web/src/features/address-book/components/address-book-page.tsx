@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { useCallback, useState } from 'react';
 import { Center, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { PagedVirtualList } from '../../../components/paged-virtual-list';

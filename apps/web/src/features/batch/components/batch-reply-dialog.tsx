@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { Grid, Modal } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { closeBatch, startNewBatch, useBatch } from '../batch.store';

@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Modal, UnstyledButton } from '@mantine/core';
+import { UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Media } from '@parley/protocol';
 import classes from '../../../components/media/message-media.module.css';
+import { lazyDialog } from '../../../lib/lazy-component';
 
-/** An image message: its thumbnail; a click opens the full image (Escape or a click closes). */
+const ImageViewer = lazyDialog(async () => (await import('./image-viewer')).ImageViewer);
+
+/** An image message: its thumbnail; a click opens the full image (its viewer loaded then). */
 export function ImageMedia({ media }: { media: Media }) {
   const { t } = useTranslation('media');
   const [open, setOpen] = useState(false);
@@ -26,24 +29,7 @@ export function ImageMedia({ media }: { media: Media }) {
           data-testid="message-image-thumb"
         />
       </UnstyledButton>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        size="auto"
-        centered
-        padding={0}
-        withCloseButton={false}
-        title={null}
-        classNames={{ body: classes.viewerBody }}
-      >
-        <img
-          src={media.url}
-          alt={media.file_name}
-          className={classes.viewerImage}
-          onClick={() => setOpen(false)}
-          data-testid="image-viewer"
-        />
-      </Modal>
+      <ImageViewer opened={open} media={media} onClose={() => setOpen(false)} />
     </>
   );
 }

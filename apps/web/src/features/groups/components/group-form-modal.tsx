@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { useState } from 'react';
 import { Group as Row, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';

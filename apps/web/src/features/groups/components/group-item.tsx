@@ -1,8 +1,9 @@
 import { memo } from 'react';
-import { ActionIcon, Group as Row, Menu, Text, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Group as Row, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Group } from '@parley/protocol';
 import { CountBadge } from '../../../components/count-badge';
+import { LazyMenu } from '../../../components/lazy-menu';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
 import classes from './group-item.module.css';
 
@@ -47,8 +48,9 @@ export const GroupItem = memo(function GroupItem({
         </Row>
       </UnstyledButton>
       {group.group_type === 'custom' && (
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
+        <LazyMenu
+          position="bottom-end"
+          target={
             <ActionIcon
               variant="subtle"
               color="gray"
@@ -58,16 +60,23 @@ export const GroupItem = memo(function GroupItem({
             >
               ⋯
             </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item onClick={() => onRename(group)} data-testid="group-rename">
-              {t('rename')}
-            </Menu.Item>
-            <Menu.Item color="red" onClick={() => onDelete(group)} data-testid="group-delete">
-              {t('delete')}
-            </Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+          }
+          items={[
+            {
+              key: 'rename',
+              label: t('rename'),
+              onClick: () => onRename(group),
+              attrs: { 'data-testid': 'group-rename' },
+            },
+            {
+              key: 'delete',
+              label: t('delete'),
+              color: 'red',
+              onClick: () => onDelete(group),
+              attrs: { 'data-testid': 'group-delete' },
+            },
+          ]}
+        />
       )}
     </div>
   );

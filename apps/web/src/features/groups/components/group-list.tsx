@@ -5,14 +5,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Group } from '@parley/protocol';
 import { ConfirmModal } from '../../../components/confirm-modal';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { ApiError } from '../../../lib/api-core';
 import { selectGroup, useConsole } from '../../../stores/console.store';
 import { saveGroup } from '../api/group-api';
 import { useGroupList, useGroupSelectionSync } from '../../sessions/hooks/use-group-list';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
-import { GroupFormModal } from './group-form-modal';
 import { GroupItem } from './group-item';
 import { groupKeys, sessionKeys } from '../../sessions/api/session-cache';
+
+// The create/rename dialog's code is fetched when it first opens.
+const GroupFormModal = lazyComponent(
+  async () => (await import('./group-form-modal')).GroupFormModal,
+);
 
 type Editing = { group: Group | null } | null;
 

@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { useState } from 'react';
 import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { useCallback, type MouseEvent } from 'react';
-import { useContextMenu } from '../../../components/context-menu';
+import { useContextMenu } from '../../../components/use-context-menu';
 import type { DisplayMessage } from '../../messages/api/merge-messages';
 
 /**

@@ -12,7 +12,7 @@ import { writeItem } from '../../../lib/storage';
 import { chatKey, type ChatData } from '../api/message-cache';
 import { addLocal, allLocals, localMessages, type LocalMessage } from '../local-messages.store';
 import { initialLocalStatus, outboxRunner } from './outbox-runner';
-import { outboxKey } from './outbox-storage';
+import { outboxKey } from './outbox-keys';
 
 /**
  * The outbox runner against the browser's boundary: `fetch` answers as the server would (an

@@ -1,23 +1,7 @@
-import type { StorageLike } from '../../../lib/storage';
 import { onStorageClear } from '../../../lib/login-session';
 import type { LocalMessage } from '../local-messages.store';
 import { fromStored, toStored } from './outbox-logic';
-
-/**
- * Unsent messages are kept per seat under `outbox:<seat_id>` (JSON, see StoredOutbox), so a
- * reload never loses what the operator typed. Logout clears them with the rest of local
- * storage (spec section 4); docs/decisions/2026-11-23-outbox.md.
- */
-export const OUTBOX_KEY_PREFIX = 'outbox:';
-export const outboxKey = (seatId: number) => `${OUTBOX_KEY_PREFIX}${seatId}`;
-
-function backing(): (StorageLike & Pick<Storage, 'key' | 'length'>) | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+import { outboxBacking as backing, outboxKey } from './outbox-keys';
 
 export function loadOutbox(seatId: number): LocalMessage[] {
   try {
@@ -45,17 +29,7 @@ export function saveOutbox(seatId: number, locals: readonly LocalMessage[]): voi
   }
 }
 
-/** Removes every seat's outbox (logout clears all local storage but the translation settings). */
-export function clearOutboxes(): void {
-  const store = backing();
+// Logout removes the stored outboxes (outbox-keys.ts); what this tab last wrote is forgotten.
+onStorageClear(() => {
   lastWritten = new Map();
-  if (!store) return;
-  const keys: string[] = [];
-  for (let i = 0; i < store.length; i += 1) {
-    const key = store.key(i);
-    if (key?.startsWith(OUTBOX_KEY_PREFIX)) keys.push(key);
-  }
-  keys.forEach((k) => store.removeItem(k));
-}
-
-onStorageClear(clearOutboxes);
+});

@@ -1,7 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { Avatar, Button } from '@mantine/core';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { readItem } from '../../../lib/storage';
-import { OperatorInfoDialog } from './operator-info-dialog';
+
+const OperatorInfoDialog = lazyComponent(
+  async () => (await import('./operator-info-dialog')).OperatorInfoDialog,
+);
 
 const TRUNCATE = {
   display: 'block',

@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import {
   Divider,
   Group,
@@ -13,7 +14,7 @@ import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { UI_LANGUAGES, type UiLanguage } from '@parley/protocol';
-import { LANGUAGE_NAMES } from '../../../components/language-switcher';
+import { LANGUAGE_NAMES } from '../../../components/language-button';
 import { setUiLanguage } from '../../../lib/i18n';
 import { setSize, useSettings } from '../../../stores/settings.store';
 import { operatorInfoQuery } from '../api/operator-queries';
@@ -70,7 +71,7 @@ export function OperatorInfoDialog({
               fullWidth
               size="xs"
               value={language}
-              onChange={(v) => setUiLanguage(v as UiLanguage)}
+              onChange={(v) => void setUiLanguage(v as UiLanguage)}
               data={UI_LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
               data-testid="operator-language"
             />

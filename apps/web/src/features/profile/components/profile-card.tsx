@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import type { ComponentType, ReactNode } from 'react';
 import { Badge, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { ActionIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { QuickReplyPanel } from './quick-reply-panel';
+import { lazyComponent } from '../../../lib/lazy-component';
+
+const QuickReplyPanel = lazyComponent(
+  async () => (await import('./quick-reply-panel')).QuickReplyPanel,
+);
 
 interface Props {
   disabled?: boolean;

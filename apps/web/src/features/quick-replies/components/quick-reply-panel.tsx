@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { useState } from 'react';
 import { Button, Center, Drawer, Group, Loader, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { Virtuoso } from 'react-virtuoso';

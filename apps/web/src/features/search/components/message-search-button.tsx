@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { MessageSearchDialog } from './message-search-dialog';
+import { lazyDialog } from '../../../lib/lazy-component';
+
+const MessageSearchDialog = lazyDialog(
+  async () => (await import('./message-search-dialog')).MessageSearchDialog,
+);
 
 /** The header's entry to message search; the dialog keeps its word and results while closed. */
 export function MessageSearchButton() {

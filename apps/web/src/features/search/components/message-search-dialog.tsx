@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { useCallback, useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';

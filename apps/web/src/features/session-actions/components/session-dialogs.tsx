@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../../components/confirm-modal';

@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import type { SessionItem } from '@parley/protocol';
 import { ContextMenu, type ContextMenuState } from '../../../components/context-menu';
 import { useSelectUser } from '../../sessions/hooks/use-select-user';

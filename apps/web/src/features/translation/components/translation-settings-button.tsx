@@ -3,7 +3,11 @@ import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useTranslationSettings } from '../translation.store';
 import { TranslateIcon } from './translate-icon';
-import { TranslationSettingsDialog } from './translation-settings-dialog';
+import { lazyComponent } from '../../../lib/lazy-component';
+
+const TranslationSettingsDialog = lazyComponent(
+  async () => (await import('./translation-settings-dialog')).TranslationSettingsDialog,
+);
 
 /** The header's entry to the translation settings; lit while translation is on. */
 export function TranslationSettingsButton() {

@@ -1,3 +1,4 @@
+import '../../../components/mantine-console-styles';
 import type { ReactNode } from 'react';
 import { Divider, Modal, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';

@@ -1,0 +1,5 @@
+/** The ru namespaces as one chunk: lib/i18n.ts loads only the operator's language. */
+export default import.meta.glob<Record<string, unknown>>('./ru/*.json', {
+  eager: true,
+  import: 'default',
+});

@@ -1,0 +1,63 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures';
+import { CHAT_URL, fillLogin } from '../support/app';
+
+/**
+ * Issue 11, the first load: each screen downloads its own code (react-router lazy routes,
+ * dialogs fetched when opened), compressed. The chunk names come from the build
+ * (apps/web/vite.config.ts, scripts/screen-chunks.mjs): `start` for every screen, `console`
+ * and the console's route modules for /home, one file per dialog.
+ */
+const CONSOLE_CODE =
+  /\/assets\/(console|home-layout|console-page|open-chat|address-book-page|sandbox-route)-[\w-]+\.js$/;
+const BATCH_DIALOG = /\/assets\/batch-reply-dialog-[\w-]+\.js$/;
+
+interface Loaded {
+  path: string;
+  encoding: string | undefined;
+}
+
+/** The scripts the page fetches, with the encoding each one came in. */
+function recordScripts(page: Page): Loaded[] {
+  const scripts: Loaded[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    scripts.push({
+      path: new URL(res.url()).pathname,
+      encoding: res.headers()['content-encoding'],
+    });
+  });
+  return scripts;
+}
+
+test('the login screen loads none of the console, in a few compressed files', async ({
+  page,
+  freshSeat,
+}) => {
+  const scripts = recordScripts(page);
+  await page.goto('/login');
+  await expect(page.getByTestId('login-submit')).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+
+  const paths = scripts.map((s) => s.path);
+  expect(paths.filter((p) => CONSOLE_CODE.test(p))).toEqual([]);
+  expect(paths.some((p) => /\/assets\/start-[\w-]+\.js$/.test(p))).toBe(true);
+  expect(paths.length).toBeLessThanOrEqual(8);
+  // Chromium takes brotli: every script big enough to be worth it comes compressed.
+  const big = scripts.filter((s) => !/rolldown-runtime|login-page/.test(s.path));
+  expect(big.map((s) => [s.path, s.encoding])).toEqual(big.map((s) => [s.path, 'br']));
+
+  // Signing in fetches the console's code, which the pattern above would have caught.
+  await fillLogin(page, freshSeat.account, freshSeat.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(CHAT_URL);
+  await expect(page.getByTestId('group-list')).toBeVisible();
+  expect(scripts.some((s) => CONSOLE_CODE.test(s.path))).toBe(true);
+
+  // A dialog's code comes when it is first opened, not with the console.
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((s) => BATCH_DIALOG.test(s.path))).toEqual([]);
+  await page.getByTestId('batch-open').click();
+  await expect(page.getByTestId('batch-dialog')).toBeVisible();
+  expect(scripts.filter((s) => BATCH_DIALOG.test(s.path))).toHaveLength(1);
+});
