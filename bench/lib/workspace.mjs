@@ -1,7 +1,7 @@
 // The large workspace the benchmarks share (see bench/README.md): seeding, and the built
 // server's process. Used by api-latency.mjs and ui-render.mjs.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -475,7 +475,10 @@ export function killLiveServer() {
 
 export async function startServer(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  // PARLEY_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.PARLEY_BENCH_PROFILE;
+  const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, SERVER_MAIN] : [SERVER_MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -512,5 +515,34 @@ export async function stopServer(server) {
   if (code === 'timeout') {
     server.child.kill('SIGKILL');
     await server.exited;
+  }
+}
+
+/** Removes a target made by createTarget (unless `keep`: then says where it is). */
+export async function dropTarget(target, env, keep = false) {
+  if (target.kind === 'sqlite') {
+    if (!keep) rmSync(target.dataDir, { recursive: true, force: true });
+    else log(`kept ${target.dataDir}`);
+    return;
+  }
+  rmSync(env.PARLEY_DATA_DIR, { recursive: true, force: true });
+  if (keep) return log(`kept schema ${target.schema}`);
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: target.url });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA ${target.schema} CASCADE`);
+  await admin.end();
+}
+
+/** The checkout's commit, for the results file. */
+export function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
   }
 }

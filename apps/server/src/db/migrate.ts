@@ -15,6 +15,7 @@ import { typedPreviewsMigration } from './migrations/012-typed-previews.js';
 import { loginAttemptsMigration } from './migrations/013-login-attempts.js';
 import { inboundMessagesMigration } from './migrations/014-inbound-messages.js';
 import { sandboxCustomersMigration } from './migrations/015-sandbox-customers.js';
+import { sessionCountsMigration } from './migrations/016-session-counts.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -36,6 +37,7 @@ class StaticProvider implements MigrationProvider {
       '013-login-attempts': loginAttemptsMigration(),
       '014-inbound-messages': inboundMessagesMigration(),
       '015-sandbox-customers': sandboxCustomersMigration(),
+      '016-session-counts': sessionCountsMigration(this.dialect),
     };
   }
 }

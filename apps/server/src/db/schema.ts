@@ -34,6 +34,25 @@ export interface SeatGroupsTable {
   name: string;
   type: 'custom' | 'ungrouped' | 'blocked' | 'tg_link_pushed';
   created_at: number;
+  /**
+   * Kept by the database on every change of a chat (migration 016): the group's chats, those
+   * waiting for a reply (last message from the customer), and their unread messages.
+   */
+  chats: Generated<number>;
+  waiting_chats: Generated<number>;
+  unread: Generated<number>;
+  waiting_unread: Generated<number>;
+}
+
+/** The same counts per seat, hour of `latest_time` and group (migration 016). */
+export interface SessionHoursTable {
+  seat_id: number;
+  hour: number;
+  group_id: number;
+  chats: number;
+  waiting_chats: number;
+  unread: number;
+  waiting_unread: number;
 }
 
 export interface SessionsTable {
@@ -267,6 +286,7 @@ export interface Database {
   phone_accounts: PhoneAccountsTable;
   seat_groups: SeatGroupsTable;
   sessions: SessionsTable;
+  session_hours: SessionHoursTable;
   messages: MessagesTable;
   login_attempts: LoginAttemptsTable;
   quick_replies: QuickRepliesTable;

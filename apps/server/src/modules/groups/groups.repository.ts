@@ -1,13 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { GroupRow } from '../../db/schema.js';
+import { COUNT_HOUR_MS } from '../../db/migrations/016-session-counts.js';
 import { BUILT_IN_GROUPS, BUILT_IN_GROUP_NAMES, type BuiltInGroup } from '@parley/protocol';
-
-export interface UnreadRow {
-  group_id: number;
-  unread: number;
-  recent: number;
-}
 
 export const groupsRepository = {
   listBySeat(db: Db, seatId: number): Promise<GroupRow[]> {
@@ -65,50 +60,49 @@ export const groupsRepository = {
     await db.deleteFrom('seat_groups').where('id', '=', id).execute();
   },
   /**
-   * Unread per group in one aggregate query: all of it, and the part active since `recentSince`
-   * (user_time_type 1). With `waitingOnly`, only chats whose last message came from the customer.
+   * The seat's unread messages active since `since` (the "last 24 hours" tab), all and of
+   * waiting chats: the kept hours after the boundary hour, plus the unread chats of the
+   * boundary hour itself (sessions_unread_time_idx). One statement, so one snapshot.
    */
-  unreadByGroup(
-    db: Db,
-    seatId: number,
-    recentSince: number,
-    waitingOnly: boolean,
-    groupId?: number,
-  ): Promise<UnreadRow[]> {
-    let q = db
-      .selectFrom('sessions')
-      .select((eb) => [
-        'group_id',
-        eb.fn.coalesce(eb.fn.sum<number>('un_read_count'), sql<number>`0`).as('unread'),
-        eb.fn
-          .coalesce(
-            eb.fn.sum<number>(
-              eb
-                .case()
-                .when('latest_time', '>=', recentSince)
-                .then(eb.ref('un_read_count'))
-                .else(0)
-                .end(),
-            ),
-            sql<number>`0`,
-          )
-          .as('recent'),
+  recentUnread(db: Db, seatId: number, since: number) {
+    const boundary = Math.floor(since / COUNT_HOUR_MS);
+    return db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('session_hours')
+          .select((e) => e.fn.coalesce(e.fn.sum<number>('unread'), sql<number>`0`).as('n'))
+          .where('seat_id', '=', seatId)
+          .where('hour', '>', boundary)
+          .as('hours_unread'),
+        eb
+          .selectFrom('session_hours')
+          .select((e) => e.fn.coalesce(e.fn.sum<number>('waiting_unread'), sql<number>`0`).as('n'))
+          .where('seat_id', '=', seatId)
+          .where('hour', '>', boundary)
+          .as('hours_waiting'),
+        eb
+          .selectFrom('sessions')
+          .select((e) => e.fn.coalesce(e.fn.sum<number>('un_read_count'), sql<number>`0`).as('n'))
+          .where('seat_id', '=', seatId)
+          // A literal, so SQLite can prove the partial index's condition.
+          .where('un_read_count', '>', sql.lit(0))
+          .where('latest_time', '>=', since)
+          .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS)
+          .as('edge_unread'),
+        eb
+          .selectFrom('sessions')
+          .select((e) => e.fn.coalesce(e.fn.sum<number>('un_read_count'), sql<number>`0`).as('n'))
+          .where('seat_id', '=', seatId)
+          .where('un_read_count', '>', sql.lit(0))
+          .where('latest_time', '>=', since)
+          .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS)
+          .where('last_direction', '=', 'in')
+          .as('edge_waiting'),
       ])
-      .where('seat_id', '=', seatId)
-      // Read chats add nothing; the partial index sessions_unread_idx holds only unread ones,
-      // so the poll touches the unread chats, not every chat of the seat.
-      // A literal, not a parameter: SQLite uses a partial index only when it can prove the
-      // query's condition implies the index's.
-      .where('un_read_count', '>', sql.lit(0))
-      .groupBy('group_id');
-    if (waitingOnly) q = q.where('last_direction', '=', 'in');
-    if (groupId !== undefined) q = q.where('group_id', '=', groupId);
-    return q.execute().then((rows) =>
-      rows.map((r) => ({
-        group_id: r.group_id,
-        unread: Number(r.unread),
-        recent: Number(r.recent),
-      })),
-    );
+      .executeTakeFirstOrThrow()
+      .then((r) => ({
+        unread: Number(r.hours_unread) + Number(r.edge_unread),
+        waitingUnread: Number(r.hours_waiting) + Number(r.edge_waiting),
+      }));
   },
 };

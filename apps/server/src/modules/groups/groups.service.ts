@@ -76,10 +76,7 @@ export class GroupsService {
     const same = await groupsRepository.findByName(trx, seatId, name);
     if (same && same.id !== group.id) throw new AppError(ERROR_CODES.DATA_EXISTS);
     await groupsRepository.rename(trx, group.id, name);
-    return {
-      group: toGroup({ ...group, name }, await this.unreadOf(trx, seatId, group.id)),
-      moved_sessions: 0,
-    };
+    return { group: toGroup({ ...group, name }, group.unread), moved_sessions: 0 };
   }
 
   /** Its chats move to Ungrouped and the group goes, together or not at all. */
@@ -90,15 +87,9 @@ export class GroupsService {
     if (!ungrouped) throw new Error(`seat ${seatId} has no Ungrouped group`);
     const moved = await sessionsRepository.moveGroup(trx, seatId, group.id, ungrouped.id);
     await groupsRepository.delete(trx, group.id);
-    return {
-      group: toGroup(ungrouped, await this.unreadOf(trx, seatId, ungrouped.id)),
-      moved_sessions: moved,
-    };
-  }
-
-  private async unreadOf(db: Db, seatId: number, groupId: number): Promise<number> {
-    const rows = await groupsRepository.unreadByGroup(db, seatId, 0, false, groupId);
-    return rows[0]?.unread ?? 0;
+    // Its counts now hold the moved chats'.
+    const after = await this.requireGroup(seatId, ungrouped.id, trx);
+    return { group: toGroup(after, after.unread), moved_sessions: moved };
   }
 
   async oneClickRead(

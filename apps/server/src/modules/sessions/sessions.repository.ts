@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, NewSession, SessionRow } from '../../db/schema.js';
+import type { Database, GroupRow, NewSession, SessionRow } from '../../db/schema.js';
+import { COUNT_HOUR_MS } from '../../db/migrations/016-session-counts.js';
 
 export interface SessionFilter {
   seatId: number;
@@ -23,14 +24,14 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: SessionFilter) {
-  const conditions = [
-    eb('seat_id', '=', f.seatId),
-    eb('group_id', '=', f.groupId),
-    f.userTimeType === 1
-      ? eb('latest_time', '>=', f.recentSince)
-      : eb('latest_time', '<', f.recentSince),
-  ];
+function applyFilter(
+  eb: ExpressionBuilder<Database, 'sessions'>,
+  f: SessionFilter,
+  tabBound = true,
+) {
+  const conditions = [eb('seat_id', '=', f.seatId), eb('group_id', '=', f.groupId)];
+  if (f.userTimeType === 1) conditions.push(eb('latest_time', '>=', f.recentSince));
+  else if (tabBound) conditions.push(eb('latest_time', '<', f.recentSince));
   if (f.waitingOnly) conditions.push(eb('last_direction', '=', 'in'));
   if (f.keyword) {
     const pattern = `%${escapeLike(f.keyword.toLowerCase())}%`;
@@ -44,31 +45,60 @@ function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: SessionFilt
   return eb.and(conditions);
 }
 
+/** One side of the list (pinned or not), from the cursor on, in list order. */
+function pageOfPin(
+  db: Db,
+  f: SessionFilter,
+  isTop: 0 | 1,
+  after: SessionKey | null,
+  limit: number,
+): Promise<SessionRow[]> {
+  // The earlier tab's upper bound and the cursor are one row value (the lower of the two),
+  // so the index seeks to it: two upper bounds would leave the engine to pick one.
+  const bound =
+    after && f.userTimeType === 2 && after.latestTime >= f.recentSince
+      ? { latestTime: f.recentSince, id: 0 }
+      : after;
+  let q = db
+    .selectFrom('sessions')
+    .selectAll()
+    .where((eb) => applyFilter(eb, f, !bound))
+    .where('is_top', '=', isTop);
+  if (bound) {
+    // A row-value comparison, so the index seeks straight to the cursor (an OR chain made
+    // each page walk past every chat already shown).
+    q = q.where((eb) =>
+      eb(eb.refTuple('latest_time', 'id'), '<', eb.tuple(bound.latestTime, bound.id)),
+    );
+  }
+  return q.orderBy('latest_time', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 export const sessionsRepository = {
-  page(db: Db, f: SessionFilter, after: SessionKey | null, limit: number): Promise<SessionRow[]> {
-    let q = db
-      .selectFrom('sessions')
-      .selectAll()
-      .where((eb) => applyFilter(eb, f));
-    if (after) {
-      // A row-value comparison, so the index seeks straight to the cursor (an OR chain made
-      // each page walk past every chat already shown).
-      q = q.where((eb) =>
-        eb(
-          eb.refTuple('is_top', 'latest_time', 'id'),
-          '<',
-          eb.tuple(after.isTop, after.latestTime, after.id),
-        ),
+  /**
+   * A page in list order. The pinned chats and the others are each a seek into
+   * sessions_list_idx (a range on latest_time per is_top), read one after the other: in one
+   * ORDER BY over both, the "earlier" tab's page walked past every recent chat of the group.
+   */
+  async page(
+    db: Db,
+    f: SessionFilter,
+    after: SessionKey | null,
+    limit: number,
+  ): Promise<SessionRow[]> {
+    const rows: SessionRow[] = [];
+    if (!after || after.isTop === 1) {
+      rows.push(...(await pageOfPin(db, f, 1, after, limit)));
+    }
+    if (rows.length < limit) {
+      rows.push(
+        ...(await pageOfPin(db, f, 0, after?.isTop === 0 ? after : null, limit - rows.length)),
       );
     }
-    return q
-      .orderBy('is_top', 'desc')
-      .orderBy('latest_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    return rows;
   },
 
+  /** Exact count of a filter (the keyword search; the other totals are kept: totalOf). */
   count(db: Db, f: SessionFilter): Promise<number> {
     return db
       .selectFrom('sessions')
@@ -76,6 +106,50 @@ export const sessionsRepository = {
       .where((eb) => applyFilter(eb, f))
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n));
+  },
+
+  /**
+   * The seat's group (null when it is not one) with the number of its chats in a time tab,
+   * from the kept counts (migration 016): the tab of the last 24 hours is the hours after the
+   * boundary hour plus the chats of the boundary hour itself; the earlier tab is the rest of
+   * the group. One statement, so the group's total and its recent part are of one moment.
+   */
+  async groupWithTotal(
+    db: Db,
+    f: Omit<SessionFilter, 'keyword'>,
+  ): Promise<{ group: GroupRow; total: number } | null> {
+    const boundary = Math.floor(f.recentSince / COUNT_HOUR_MS);
+    const chats = f.waitingOnly ? 'waiting_chats' : 'chats';
+    const row = await db
+      .selectFrom('seat_groups')
+      .selectAll('seat_groups')
+      .select((eb) => [
+        eb
+          .selectFrom('session_hours')
+          .select((e) => e.fn.coalesce(e.fn.sum<number>(chats), sql<number>`0`).as('n'))
+          .where('seat_id', '=', f.seatId)
+          .where('hour', '>', boundary)
+          .where('group_id', '=', f.groupId)
+          .as('hours_recent'),
+        eb
+          .selectFrom('sessions')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('seat_id', '=', f.seatId)
+          .where('group_id', '=', f.groupId)
+          // Both values of is_top: two seeks into sessions_list_idx on latest_time.
+          .where('is_top', 'in', [0, 1])
+          .where('latest_time', '>=', f.recentSince)
+          .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS)
+          .$if(f.waitingOnly, (q) => q.where('last_direction', '=', 'in'))
+          .as('edge_recent'),
+      ])
+      .where('seat_groups.seat_id', '=', f.seatId)
+      .where('seat_groups.id', '=', f.groupId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { hours_recent, edge_recent, ...group } = row;
+    const recent = Number(hours_recent) + Number(edge_recent);
+    return { group, total: f.userTimeType === 1 ? recent : group[chats] - recent };
   },
 
   findByPhones(db: Db, seatId: number, sendPhone: string, receiverPhone: string) {

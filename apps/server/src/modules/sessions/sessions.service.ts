@@ -72,7 +72,6 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<CallResponse<'/v1/seat/chat/getGroupInfo'>> {
     const after = input.cursor ? toSessionKey(decodeCursor(input.cursor, sessionKey)) : null;
-    await this.groups.requireGroup(seatId, input.group_id);
     const recentSince = Date.now() - RECENT_WINDOW_MS;
     const filter = {
       seatId,
@@ -82,9 +81,12 @@ export class SessionsService {
       waitingOnly: input.reply === 1,
       keyword: input.keyword || undefined,
     };
+    // The group check and the kept total in one statement; a keyword is counted exactly.
+    const counted = await sessionsRepository.groupWithTotal(this.db, filter);
+    if (!counted) throw notFound();
     const [rows, total] = await Promise.all([
       sessionsRepository.page(this.db, filter, after, input.page_size + 1),
-      sessionsRepository.count(this.db, filter),
+      filter.keyword ? sessionsRepository.count(this.db, filter) : counted.total,
     ]);
     const page = rows.slice(0, input.page_size);
     const last = page[page.length - 1];
