@@ -27,18 +27,19 @@ import {
 import { measure, median, printTable, startBareServer } from './lib/load.mjs';
 
 const argv = process.argv.slice(2);
-const opt = { quick: false, keep: false, rounds: 3, seconds: 8, pg: null };
+const opt = { quick: false, keep: false, rounds: 3, seconds: 8, pg: null, only: null };
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--quick') opt.quick = true;
   else if (a === '--keep') opt.keep = true;
   else if (a === '--rounds') opt.rounds = Number(argv[++i]);
   else if (a === '--seconds') opt.seconds = Number(argv[++i]);
+  else if (a === '--only') opt.only = argv[++i];
   else if (a === '--pg') opt.pg = argv[++i] ?? null;
   else if (a.startsWith('--pg=')) opt.pg = a.slice(5);
   else {
     console.error(
-      'usage: node bench/reads.mjs [--quick] [--keep] [--rounds N] [--seconds S] [--pg <postgres-url>]',
+      'usage: node bench/reads.mjs [--quick] [--keep] [--rounds N] [--seconds S] [--only <call>] [--pg <postgres-url>]',
     );
     process.exit(a === '--help' || a === '-h' ? 0 : 2);
   }
@@ -175,6 +176,11 @@ async function main() {
         onAnswer: check('getGroupList small'),
       },
     ];
+    // --only <text>: the ceilings and the scenarios whose name holds it (profiling one call).
+    if (opt.only) {
+      const keep = scenarios.filter((x) => x.name.startsWith('bare') || x.name.includes(opt.only));
+      scenarios.splice(0, scenarios.length, ...keep);
+    }
     // Warm-up: JIT, statement caches, the page cache.
     for (const s of scenarios) await measure({ ...s, connections: CONNECTIONS, seconds: 1 });
     for (let r = 0; r < opt.rounds; r++) {

@@ -9,26 +9,38 @@ export const COUNT_HOUR_MS = 3_600_000;
  * change of a chat (docs/decisions/2026-11-24-kept-counts.md), so the 10-second poll reads a
  * handful of rows instead of summing every unread chat:
  *
- * - `seat_groups` gains, per group: `chats`, `waiting_chats` (last message from the customer),
- *   `unread` (sum of `un_read_count`) and `waiting_unread` (the same, of waiting chats);
+ * - `group_counts` holds, per group: `chats`, `waiting_chats` (last message from the customer),
+ *   `unread` (sum of `un_read_count`) and `waiting_unread` (the same, of waiting chats). A
+ *   table of its own, not columns of `seat_groups`: a group's row is locked by its deletion
+ *   and by the foreign keys of chats moved into it, and the counts must not wait on those;
+ *   no foreign key either (a group's deletion removes its row; a missing row counts zero);
  * - `session_hours` holds the same four per seat, hour of `latest_time` and group: the "last 24
  *   hours" tab moves with the clock, not with a write, so the part of a count active since a
  *   moment is the sum of the later hours plus the chats of the boundary hour itself (read from
  *   `sessions` by an index: `sessions_unread_time_idx`, `sessions_list_idx`). A row whose hour holds no chat any more is deleted.
  *
  * SQLite: row triggers. PostgreSQL: statement triggers over the transition tables, which apply
- * one statement's changes at once in key order (groups by id, then hours), so two transactions
- * changing chats of the same groups take the count rows' locks in the same order.
+ * one statement's changes at once in key order (groups by id, then hours) after the
+ * statement has locked all its chats, so two transactions changing chats of the same groups
+ * take the count rows' locks in the same order.
  */
 export function sessionCountsMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      for (const column of ['chats', 'waiting_chats', 'unread', 'waiting_unread']) {
-        await db.schema
-          .alterTable('seat_groups')
-          .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
-          .execute();
-      }
+      await db.schema
+        .createTable('group_counts')
+        .addColumn('group_id', 'integer', (c) => c.primaryKey())
+        .addColumn('seat_id', 'integer', (c) => c.notNull())
+        .addColumn('chats', 'integer', (c) => c.notNull())
+        .addColumn('waiting_chats', 'integer', (c) => c.notNull())
+        .addColumn('unread', 'integer', (c) => c.notNull())
+        .addColumn('waiting_unread', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('group_counts_seat_idx')
+        .on('group_counts')
+        .columns(['seat_id', 'group_id'])
+        .execute();
       await db.schema
         .createTable('session_hours')
         .addColumn('seat_id', 'integer', (c) => c.notNull())
@@ -51,20 +63,12 @@ export function sessionCountsMigration(dialect: DialectName): Migration {
       await db.schema.dropIndex('sessions_unread_idx').ifExists().execute();
 
       // Counts of the chats already there.
-      await sql`update seat_groups set
-          chats = (select count(*) from sessions s where s.group_id = seat_groups.id),
-          waiting_chats = (select count(*) from sessions s
-            where s.group_id = seat_groups.id and s.last_direction = 'in'),
-          unread = (select coalesce(sum(s.un_read_count), 0) from sessions s
-            where s.group_id = seat_groups.id),
-          waiting_unread = (select coalesce(sum(s.un_read_count), 0) from sessions s
-            where s.group_id = seat_groups.id and s.last_direction = 'in')`.execute(db);
+      await sql`insert into group_counts
+          (group_id, seat_id, chats, waiting_chats, unread, waiting_unread)
+        select group_id, seat_id, ${SUMS} from sessions group by group_id, seat_id`.execute(db);
       await sql`insert into session_hours
           (seat_id, hour, group_id, chats, waiting_chats, unread, waiting_unread)
-        select seat_id, latest_time / ${sql.lit(COUNT_HOUR_MS)}, group_id, count(*),
-          sum(case when last_direction = 'in' then 1 else 0 end),
-          sum(un_read_count),
-          sum(case when last_direction = 'in' then un_read_count else 0 end)
+        select seat_id, latest_time / ${sql.lit(COUNT_HOUR_MS)}, group_id, ${SUMS}
         from sessions group by seat_id, latest_time / ${sql.lit(COUNT_HOUR_MS)}, group_id`.execute(
         db,
       );
@@ -91,10 +95,8 @@ export function sessionCountsMigration(dialect: DialectName): Migration {
         await sql`drop function if exists session_counts_apply()`.execute(db);
       }
       await db.schema.dropTable('session_hours').ifExists().execute();
+      await db.schema.dropTable('group_counts').ifExists().execute();
       await db.schema.dropIndex('sessions_unread_time_idx').ifExists().execute();
-      for (const column of ['chats', 'waiting_chats', 'unread', 'waiting_unread']) {
-        await db.schema.alterTable('seat_groups').dropColumn(column).execute();
-      }
       await db.schema
         .createIndex('sessions_unread_idx')
         .on('sessions')
@@ -106,6 +108,8 @@ export function sessionCountsMigration(dialect: DialectName): Migration {
 }
 
 const H = sql.lit(COUNT_HOUR_MS);
+const SUMS = sql`count(*), sum(case when last_direction = 'in' then 1 else 0 end),
+  sum(un_read_count), sum(case when last_direction = 'in' then un_read_count else 0 end)`;
 
 /** SQLite: add (sign 1) or take away (sign -1) one chat row `r` ('new' or 'old'). */
 function sqliteApply(r: 'new' | 'old', sign: 1 | -1) {
@@ -113,12 +117,14 @@ function sqliteApply(r: 'new' | 'old', sign: 1 | -1) {
   const row = sql.raw(r);
   const waiting = sql`(case when ${row}.last_direction = 'in' then 1 else 0 end)`;
   return sql`
-    update seat_groups set
-      chats = chats + ${s},
-      waiting_chats = waiting_chats + ${s} * ${waiting},
-      unread = unread + ${s} * ${row}.un_read_count,
-      waiting_unread = waiting_unread + ${s} * ${waiting} * ${row}.un_read_count
-    where id = ${row}.group_id;
+    insert into group_counts (group_id, seat_id, chats, waiting_chats, unread, waiting_unread)
+      values (${row}.group_id, ${row}.seat_id, ${s}, ${s} * ${waiting}, ${s} * ${row}.un_read_count,
+        ${s} * ${waiting} * ${row}.un_read_count)
+      on conflict (group_id) do update set
+        chats = chats + excluded.chats,
+        waiting_chats = waiting_chats + excluded.waiting_chats,
+        unread = unread + excluded.unread,
+        waiting_unread = waiting_unread + excluded.waiting_unread;
     insert into session_hours (seat_id, hour, group_id, chats, waiting_chats, unread, waiting_unread)
       values (${row}.seat_id, ${row}.latest_time / ${H}, ${row}.group_id, ${s}, ${s} * ${waiting},
         ${s} * ${row}.un_read_count, ${s} * ${waiting} * ${row}.un_read_count)
@@ -171,16 +177,18 @@ async function pgTriggers(db: Kysely<unknown>) {
         having ${nonzero}) then
       return null;
     end if;
-    perform 1 from seat_groups g
-      where g.id in (select group_id from (${changes}) c group by group_id having ${nonzero})
-      order by g.id for no key update;
-    update seat_groups g set
-        chats = g.chats + d.chats, waiting_chats = g.waiting_chats + d.waiting_chats,
-        unread = g.unread + d.unread, waiting_unread = g.waiting_unread + d.waiting_unread
-      from (select group_id, sum(chats) as chats, sum(waiting_chats) as waiting_chats,
-              sum(unread) as unread, sum(waiting_unread) as waiting_unread
-            from (${changes}) c group by group_id having ${nonzero}) d
-      where g.id = d.group_id;
+    insert into group_counts as g
+        (group_id, seat_id, chats, waiting_chats, unread, waiting_unread)
+      select group_id, min(seat_id), sum(chats), sum(waiting_chats), sum(unread),
+        sum(waiting_unread)
+      from (${changes}) c
+      group by group_id having ${nonzero}
+      order by group_id
+      on conflict (group_id) do update set
+        chats = g.chats + excluded.chats,
+        waiting_chats = g.waiting_chats + excluded.waiting_chats,
+        unread = g.unread + excluded.unread,
+        waiting_unread = g.waiting_unread + excluded.waiting_unread;
     insert into session_hours as h
         (seat_id, hour, group_id, chats, waiting_chats, unread, waiting_unread)
       select seat_id, hour, group_id, sum(chats), sum(waiting_chats), sum(unread),

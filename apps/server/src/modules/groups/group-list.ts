@@ -15,7 +15,7 @@ export async function groupListOf(
 ): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
   const since = Date.now() - RECENT_WINDOW_MS;
   const [groups, recent] = await Promise.all([
-    groupsRepository.listBySeat(db, seatId),
+    groupsRepository.listWithCounts(db, seatId),
     groupsRepository.recentUnread(db, seatId, since),
   ]);
   let total = 0;

@@ -1,12 +1,41 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { GroupRow } from '../../db/schema.js';
+import { dialectOf, type Db } from '../../db/database.js';
+import type { GroupRow, GroupWithCounts } from '../../db/schema.js';
 import { COUNT_HOUR_MS } from '../../db/migrations/016-session-counts.js';
 import { BUILT_IN_GROUPS, BUILT_IN_GROUP_NAMES, type BuiltInGroup } from '@parley/protocol';
+
+/** seat_groups with their kept counts; a group no chat was ever counted in has none: zero. */
+export function withCounts(db: Db) {
+  return db
+    .selectFrom('seat_groups')
+    .leftJoin('group_counts', 'group_counts.group_id', 'seat_groups.id')
+    .selectAll('seat_groups')
+    .select((eb) => [
+      eb.fn.coalesce('group_counts.chats', sql<number>`0`).as('chats'),
+      eb.fn.coalesce('group_counts.waiting_chats', sql<number>`0`).as('waiting_chats'),
+      eb.fn.coalesce('group_counts.unread', sql<number>`0`).as('unread'),
+      eb.fn.coalesce('group_counts.waiting_unread', sql<number>`0`).as('waiting_unread'),
+    ]);
+}
 
 export const groupsRepository = {
   listBySeat(db: Db, seatId: number): Promise<GroupRow[]> {
     return db.selectFrom('seat_groups').selectAll().where('seat_id', '=', seatId).execute();
+  },
+  /** The seat's groups with their kept counts (migration 016). */
+  listWithCounts(db: Db, seatId: number): Promise<GroupWithCounts[]> {
+    return withCounts(db).where('seat_groups.seat_id', '=', seatId).execute();
+  },
+  /** One group of the seat with its kept counts. */
+  findWithCounts(db: Db, seatId: number, groupId: number): Promise<GroupWithCounts | undefined> {
+    return withCounts(db)
+      .where('seat_groups.seat_id', '=', seatId)
+      .where('seat_groups.id', '=', groupId)
+      .executeTakeFirst();
+  },
+  /** A deleted group's counts (zero by then: its chats moved first). */
+  async deleteCounts(db: Db, groupId: number) {
+    await db.deleteFrom('group_counts').where('group_id', '=', groupId).execute();
   },
   /** Scoped by seat: another seat's group is as absent as a missing one. */
   findForSeat(db: Db, seatId: number, groupId: number) {
@@ -16,6 +45,18 @@ export const groupsRepository = {
       .where('seat_id', '=', seatId)
       .where('id', '=', groupId)
       .executeTakeFirst();
+  },
+  /**
+   * The group, locked until the transaction ends on PostgreSQL: a chat moved into it meanwhile
+   * waits, so its deletion moves every chat out first (SQLite writes one at a time anyway).
+   */
+  findForSeatLocked(db: Db, seatId: number, groupId: number) {
+    const q = db
+      .selectFrom('seat_groups')
+      .selectAll()
+      .where('seat_id', '=', seatId)
+      .where('id', '=', groupId);
+    return (dialectOf(db) === 'pg' ? q.forUpdate() : q).executeTakeFirst();
   },
   findByType(db: Db, seatId: number, type: BuiltInGroup) {
     return db
@@ -66,43 +107,35 @@ export const groupsRepository = {
    */
   recentUnread(db: Db, seatId: number, since: number) {
     const boundary = Math.floor(since / COUNT_HOUR_MS);
+    const hours = db
+      .selectFrom('session_hours')
+      .select(['unread as u', 'waiting_unread as w'])
+      .where('seat_id', '=', seatId)
+      .where('hour', '>', boundary);
+    const edge = db
+      .selectFrom('sessions')
+      .select((eb) => [
+        'un_read_count as u',
+        eb
+          .case()
+          .when('last_direction', '=', 'in')
+          .then(eb.ref('un_read_count'))
+          .else(0)
+          .end()
+          .as('w'),
+      ])
+      .where('seat_id', '=', seatId)
+      // A literal, so SQLite can prove the partial index's condition.
+      .where('un_read_count', '>', sql.lit(0))
+      .where('latest_time', '>=', since)
+      .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS);
     return db
-      .selectNoFrom((eb) => [
-        eb
-          .selectFrom('session_hours')
-          .select((e) => e.fn.coalesce(e.fn.sum<number>('unread'), sql<number>`0`).as('n'))
-          .where('seat_id', '=', seatId)
-          .where('hour', '>', boundary)
-          .as('hours_unread'),
-        eb
-          .selectFrom('session_hours')
-          .select((e) => e.fn.coalesce(e.fn.sum<number>('waiting_unread'), sql<number>`0`).as('n'))
-          .where('seat_id', '=', seatId)
-          .where('hour', '>', boundary)
-          .as('hours_waiting'),
-        eb
-          .selectFrom('sessions')
-          .select((e) => e.fn.coalesce(e.fn.sum<number>('un_read_count'), sql<number>`0`).as('n'))
-          .where('seat_id', '=', seatId)
-          // A literal, so SQLite can prove the partial index's condition.
-          .where('un_read_count', '>', sql.lit(0))
-          .where('latest_time', '>=', since)
-          .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS)
-          .as('edge_unread'),
-        eb
-          .selectFrom('sessions')
-          .select((e) => e.fn.coalesce(e.fn.sum<number>('un_read_count'), sql<number>`0`).as('n'))
-          .where('seat_id', '=', seatId)
-          .where('un_read_count', '>', sql.lit(0))
-          .where('latest_time', '>=', since)
-          .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS)
-          .where('last_direction', '=', 'in')
-          .as('edge_waiting'),
+      .selectFrom(hours.unionAll(edge).as('recent'))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('unread'),
+        eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('waiting'),
       ])
       .executeTakeFirstOrThrow()
-      .then((r) => ({
-        unread: Number(r.hours_unread) + Number(r.edge_unread),
-        waitingUnread: Number(r.hours_waiting) + Number(r.edge_waiting),
-      }));
+      .then((r) => ({ unread: Number(r.unread), waitingUnread: Number(r.waiting) }));
   },
 };

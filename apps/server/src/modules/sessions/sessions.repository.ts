@@ -1,6 +1,7 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database, GroupRow, NewSession, SessionRow } from '../../db/schema.js';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { dialectOf, type Db } from '../../db/database.js';
+import type { Database, GroupWithCounts, NewSession, SessionRow } from '../../db/schema.js';
+import { withCounts } from '../groups/groups.repository.js';
 import { COUNT_HOUR_MS } from '../../db/migrations/016-session-counts.js';
 
 export interface SessionFilter {
@@ -43,6 +44,22 @@ function applyFilter(
     );
   }
   return eb.and(conditions);
+}
+
+/**
+ * Chats of the seat matching `where`, for a statement that changes many of them at once. On
+ * PostgreSQL their rows are locked in id order first: two such statements (a one-click read and
+ * a group's deletion) otherwise lock the same rows in different orders and deadlock.
+ */
+function manyOf(
+  db: Db,
+  seatId: number,
+  where: (
+    q: SelectQueryBuilder<Database, 'sessions', object>,
+  ) => SelectQueryBuilder<Database, 'sessions', object>,
+) {
+  const q = where(db.selectFrom('sessions').where('seat_id', '=', seatId)).select('id');
+  return dialectOf(db) === 'pg' ? q.orderBy('id').forUpdate() : q;
 }
 
 /** One side of the list (pinned or not), from the cursor on, in list order. */
@@ -117,12 +134,10 @@ export const sessionsRepository = {
   async groupWithTotal(
     db: Db,
     f: Omit<SessionFilter, 'keyword'>,
-  ): Promise<{ group: GroupRow; total: number } | null> {
+  ): Promise<{ group: GroupWithCounts; total: number } | null> {
     const boundary = Math.floor(f.recentSince / COUNT_HOUR_MS);
     const chats = f.waitingOnly ? 'waiting_chats' : 'chats';
-    const row = await db
-      .selectFrom('seat_groups')
-      .selectAll('seat_groups')
+    const row = await withCounts(db)
       .select((eb) => [
         eb
           .selectFrom('session_hours')
@@ -190,7 +205,7 @@ export const sessionsRepository = {
     return db.insertInto('sessions').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  /** Updates one chat of a seat and returns it as it now is. */
+  /** Updates one chat of a seat and returns it as it now is (undefined: it is gone). */
   update(
     db: Db,
     seatId: number,
@@ -198,14 +213,14 @@ export const sessionsRepository = {
     changes: Partial<
       Pick<SessionRow, 'is_top' | 'remark' | 'group_id' | 'prev_group_id' | 'blocked'>
     >,
-  ): Promise<SessionRow> {
+  ): Promise<SessionRow | undefined> {
     return db
       .updateTable('sessions')
       .set(changes)
       .where('seat_id', '=', seatId)
       .where('id', '=', sessionId)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
   },
 
   /** Hard delete of one chat of a seat and its messages. */
@@ -256,15 +271,20 @@ export const sessionsRepository = {
       .selectFrom('sessions')
       .select((eb) => eb.fn.sum<number>('un_read_count').as('n'))
       .where('seat_id', '=', seatId);
-    let update = db
+    if (groupId !== undefined) sum = sum.where('group_id', '=', groupId);
+    const update = db
       .updateTable('sessions')
       .set({ un_read_count: 0 })
       .where('seat_id', '=', seatId)
-      .where('un_read_count', '>', 0);
-    if (groupId !== undefined) {
-      sum = sum.where('group_id', '=', groupId);
-      update = update.where('group_id', '=', groupId);
-    }
+      .where('un_read_count', '>', 0)
+      .where(
+        'id',
+        'in',
+        manyOf(db, seatId, (q) => {
+          const unread = q.where('un_read_count', '>', 0);
+          return groupId === undefined ? unread : unread.where('group_id', '=', groupId);
+        }),
+      );
     const { n } = await sum.executeTakeFirstOrThrow();
     const read = await update.returning('id').execute();
     return { messages: Number(n ?? 0), sessionIds: read.map((r) => r.id) };
@@ -286,25 +306,38 @@ export const sessionsRepository = {
       .set({ group_id: toGroup })
       .where('seat_id', '=', seatId)
       .where('group_id', '=', fromGroup)
+      .where(
+        'id',
+        'in',
+        manyOf(db, seatId, (q) => q.where('group_id', '=', fromGroup)),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
 
-  async recordOutgoing(
+  /** An operator's message: latest activity and preview (and a new group); the chat as it is. */
+  recordOutgoing(
     db: Db,
     sessionId: number,
-    last: { time: number; preview: string; type: SessionRow['last_type'] },
-  ) {
-    await db
+    last: {
+      time: number;
+      preview: string;
+      type: SessionRow['last_type'];
+      groupId?: number | undefined;
+    },
+  ): Promise<SessionRow | undefined> {
+    return db
       .updateTable('sessions')
       .set({
         latest_time: last.time,
         last_direction: 'out',
         last_preview: last.preview,
         last_type: last.type,
+        ...(last.groupId !== undefined ? { group_id: last.groupId } : {}),
       })
       .where('id', '=', sessionId)
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
   },
 
   /** A customer's message arrived: latest activity, preview, one more unread. */

@@ -11,7 +11,7 @@ import type { Db } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
@@ -60,7 +60,13 @@ export class SessionsService {
     groupsChanged = false,
   ) {
     return inTransaction(this.db, async (trx) => {
-      const row = await sessionsRepository.update(trx, seatId, sessionId, set);
+      const row = await sessionsRepository.update(trx, seatId, sessionId, set).catch((err) => {
+        // Into a group deleted since it was checked (a racing doGroup del).
+        if (isForeignKeyViolation(err)) throw notFound();
+        throw err;
+      });
+      // Deleted since it was checked (a racing delSession).
+      if (!row) throw notFound();
       await this.events.sessionUpdated(trx, seatId, sessionId);
       if (groupsChanged) await this.events.groupsChanged(trx, seatId);
       return row;

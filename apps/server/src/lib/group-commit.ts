@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { dialectOf, type Db } from '../db/database.js';
+import { inTransaction } from './tx.js';
+
+type Work<T> = (trx: Db) => Promise<T>;
+interface Pending {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+
+/** The most units of work one transaction takes. */
+const MAX_BATCH = 64;
+
+/**
+ * Group commit on SQLite: units of work handed in while the database was busy run together in
+ * one transaction, each in a savepoint of its own (a unit that fails is rolled back alone and
+ * rejects alone), and every unit is answered only once that transaction has committed. SQLite
+ * writes one transaction at a time and its commit is most of a small write's cost, so sends
+ * arriving together share one commit instead of queueing for one each. PostgreSQL runs
+ * transactions side by side: there each unit is its own transaction.
+ */
+export class GroupCommit {
+  private readonly queue: Pending[] = [];
+  private scheduled = false;
+  private readonly grouped: boolean;
+
+  constructor(private readonly db: Db) {
+    this.grouped = dialectOf(db) === 'sqlite';
+  }
+
+  run<T>(work: Work<T>): Promise<T> {
+    if (!this.grouped) return inTransaction(this.db, work);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // What arrives until the next turn of the event loop goes in the same transaction.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const outcomes: Outcome[] = [];
+      try {
+        await inTransaction(this.db, async (trx) => {
+          for (const item of batch) outcomes.push(await runInSavepoint(trx, item.work));
+        });
+      } catch (err) {
+        // The commit itself failed: nothing of the batch is stored.
+        for (const item of batch) item.reject(err);
+        continue;
+      }
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) item.resolve(outcome.value);
+        else item.reject(outcome.err);
+      });
+    }
+    this.scheduled = false;
+  }
+}
+
+async function runInSavepoint(trx: Db, work: Work<unknown>): Promise<Outcome> {
+  await sql`savepoint group_commit_unit`.execute(trx);
+  try {
+    const value = await work(trx);
+    await sql`release group_commit_unit`.execute(trx);
+    return { ok: true, value };
+  } catch (err) {
+    await sql`rollback to group_commit_unit`.execute(trx);
+    await sql`release group_commit_unit`.execute(trx);
+    return { ok: false, err };
+  }
+}
