@@ -77,7 +77,7 @@ const MSG_COLS = [
  * prepared statement in a loop (one writer, as SQLite allows). PostgreSQL: CONNECTIONS
  * writers over a pool of PG_POOL connections.
  */
-async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'NORMAL') {
+async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') {
   const values = (i) => {
     const chat = chats[i % chats.length];
     return [
@@ -98,8 +98,8 @@ async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'NORMAL'
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
   if (db.kind === 'sqlite') {
-    // NORMAL is the server's setting (WAL: a commit survives a crash of the process, the file
-    // is synced at checkpoints); FULL also syncs the log at every commit (survives power loss).
+    // FULL syncs the log at every commit (survives a power cut), as the server's commit of a
+    // batch of sends does; NORMAL (the server's other writes) syncs only at checkpoints.
     db.raw.pragma(`synchronous = ${synchronous}`);
     const insert = db.raw.prepare(sqlInsert);
     while (performance.now() < until) {
@@ -208,11 +208,11 @@ async function main() {
       log(`round ${r + 1}/${opt.rounds}`);
       const raw = await rawLoop(db, chats, seedInfo.seat_id, `${runId}-${r}`, opt.seconds);
       const sends = await measure({ ...sendScenario(`r${r}`), seconds: opt.seconds });
-      const rawFull =
+      const rawNormal =
         db.kind === 'sqlite'
-          ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-f${r}`, opt.seconds, 'FULL')
+          ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-n${r}`, opt.seconds, 'NORMAL')
           : null;
-      rounds.push({ raw, sends, raw_full: rawFull });
+      rounds.push({ raw, sends, raw_normal: rawNormal });
     }
     // Every acknowledged message is stored once, with the id it was acknowledged with.
     const rows = await db.all(
@@ -250,8 +250,8 @@ async function main() {
           pick((r) => r.raw.msg_per_s),
           1,
         ),
-        raw_full_msg_per_s: round(
-          pick((r) => r.raw_full?.msg_per_s),
+        raw_normal_msg_per_s: round(
+          pick((r) => r.raw_normal?.msg_per_s),
           1,
         ),
         send_msg_per_s: round(
@@ -289,19 +289,19 @@ async function main() {
       ['scenario', 'msg/s', 'of raw', 'p50 ms', 'p99 ms', 'cpu ms/msg'],
       [
         [
-          `raw insert loop (${target.kind === 'sqlite' ? 'better-sqlite3, synchronous NORMAL' : 'pg'})`,
+          `raw insert loop (${target.kind === 'sqlite' ? 'better-sqlite3, synchronous FULL' : 'pg, 32 writers, 10 connections'})`,
           result.raw_msg_per_s,
           '100 %',
           '',
           '',
           '',
         ],
-        ...(result.raw_full_msg_per_s
+        ...(result.raw_normal_msg_per_s
           ? [
               [
-                'raw insert loop (better-sqlite3, synchronous FULL)',
-                result.raw_full_msg_per_s,
-                `${round((result.raw_full_msg_per_s / result.raw_msg_per_s) * 100, 1)} %`,
+                'raw insert loop (better-sqlite3, synchronous NORMAL: no sync per commit)',
+                result.raw_normal_msg_per_s,
+                `${round((result.raw_normal_msg_per_s / result.raw_msg_per_s) * 100, 1)} %`,
                 '',
                 '',
                 '',

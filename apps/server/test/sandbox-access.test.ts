@@ -3,6 +3,7 @@ import { SANDBOX_PATHS } from '@parley/protocol';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { sandboxCustomersMigration } from '../src/db/migrations/015-sandbox-customers.js';
+import { sessionCountsMigration } from '../src/db/migrations/016-session-counts.js';
 import { MediaUrls } from '../src/modules/media/media-urls.js';
 import { resolveMediaSecret } from '../src/modules/media/media.service.js';
 import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
@@ -123,11 +124,13 @@ describe('when the sandbox is on', () => {
     const db = await database();
     try {
       const t = await db.start({ demo: DEMO_LOADS }, { autoLoadDemo: true });
-      // Back to the schema before 015 (no mark, no bindings), as an older server left it.
+      // Back to the schema before 015 (no mark, no bindings), as an older server left it: the
+      // later migrations are undone first.
+      await sessionCountsMigration(usingPg ? 'pg' : 'sqlite').down!(t.db as never);
       await sandboxCustomersMigration().down!(t.db as never);
       await t.db
         .deleteFrom('kysely_migration' as never)
-        .where('name' as never, '=', '015-sandbox-customers' as never)
+        .where('name' as never, 'in', ['015-sandbox-customers', '016-session-counts'] as never)
         .execute();
       await db.stop(t);
       const upgraded = await db.start({ demo: 'off' });

@@ -16,10 +16,11 @@ const MAX_BATCH = 64;
 /**
  * Group commit on SQLite: units of work handed in while the database was busy run together in
  * one transaction, each in a savepoint of its own (a unit that fails is rolled back alone and
- * rejects alone), and every unit is answered only once that transaction has committed. SQLite
- * writes one transaction at a time and its commit is most of a small write's cost, so sends
- * arriving together share one commit instead of queueing for one each. PostgreSQL runs
- * transactions side by side: there each unit is its own transaction.
+ * rejects alone), and every unit is answered only once that transaction has committed and its
+ * log is on disk. SQLite writes one transaction at a time and its commit (with the sync) is
+ * most of a small write's cost, so sends arriving together share one commit instead of
+ * queueing for one each. PostgreSQL runs transactions side by side and syncs its log at each
+ * commit itself (grouping concurrent commits): there each unit is its own transaction.
  */
 export class GroupCommit {
   private readonly queue: Pending[] = [];
@@ -47,9 +48,17 @@ export class GroupCommit {
       const batch = this.queue.splice(0, MAX_BATCH);
       const outcomes: Outcome[] = [];
       try {
-        await inTransaction(this.db, async (trx) => {
-          for (const item of batch) outcomes.push(await runInSavepoint(trx, item.work));
-        });
+        // This commit also syncs the log to disk (synchronous FULL; the server's other writes
+        // keep NORMAL: they survive a crash of the process, not always a power cut). One sync
+        // per batch, not per send. SQLite takes the level only outside a transaction.
+        await sql`pragma synchronous = full`.execute(this.db);
+        try {
+          await inTransaction(this.db, async (trx) => {
+            for (const item of batch) outcomes.push(await runInSavepoint(trx, item.work));
+          });
+        } finally {
+          await sql`pragma synchronous = normal`.execute(this.db);
+        }
       } catch (err) {
         // The commit itself failed: nothing of the batch is stored.
         for (const item of batch) item.reject(err);
