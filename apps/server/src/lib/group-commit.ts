@@ -12,6 +12,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 /** The most units of work one transaction takes. */
 const MAX_BATCH = 64;
+const FLUSH_DELAY_MS = 1;
 
 /**
  * Group commit on SQLite: units of work handed in while the database was busy run together in
@@ -37,8 +38,9 @@ export class GroupCommit {
       this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        // What arrives until the next turn of the event loop goes in the same transaction.
-        setImmediate(() => void this.flush());
+        // A request's body is read over several turns of the event loop: waiting a timer's
+        // turn (about a millisecond) lets the sends that arrived together reach the queue.
+        setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
       }
     });
   }
