@@ -15,43 +15,28 @@ import {
   createTarget,
   dropTarget,
   gitCommit,
-  killLiveServer,
   log,
   requireBuild,
   round,
+  runBench,
   runCli,
   seed,
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
-import { measure, median, printTable, startBareServer } from './lib/load.mjs';
+import {
+  benchOptions,
+  machineOf,
+  measure,
+  median,
+  printTable,
+  startBareServer,
+} from './lib/load.mjs';
 
-const argv = process.argv.slice(2);
-const opt = { quick: false, keep: false, rounds: 3, seconds: 8, pg: null, only: null };
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  if (a === '--quick') opt.quick = true;
-  else if (a === '--keep') opt.keep = true;
-  else if (a === '--rounds') opt.rounds = Number(argv[++i]);
-  else if (a === '--seconds') opt.seconds = Number(argv[++i]);
-  else if (a === '--only') opt.only = argv[++i];
-  else if (a === '--pg') opt.pg = argv[++i] ?? null;
-  else if (a.startsWith('--pg=')) opt.pg = a.slice(5);
-  else {
-    console.error(
-      'usage: node bench/reads.mjs [--quick] [--keep] [--rounds N] [--seconds S] [--only <call>] [--pg <postgres-url>]',
-    );
-    process.exit(a === '--help' || a === '-h' ? 0 : 2);
-  }
-}
-if (opt.quick) {
-  opt.rounds = 1;
-  opt.seconds = 4;
-}
+const opt = benchOptions('reads.mjs', { only: true });
 requireBuild('reads.mjs');
 
 const CONNECTIONS = 50;
-const GLOBAL_TIMEOUT_MS = 15 * 60_000;
 /** A seat with few chats: the poll must cost the same whatever a seat holds. */
 const SMALL_SEAT = { account: 'bench-small', password: 'bench-password-2', phone: '+15550200099' };
 const SMALL_CHATS = 20;
@@ -225,13 +210,8 @@ async function main() {
   });
   for (const r of results) if (r.errors) problems.push(`${r.name}: ${r.errors} errors`);
 
-  const machine = {
-    cpus: os.cpus().length,
-    cpu_model: os.cpus()[0]?.model ?? 'unknown',
-    node: process.version,
-    load_avg_1m_before: round(loadBefore),
-    load_avg_1m_after: round(os.loadavg()[0]),
-  };
+  const machine = machineOf(loadBefore);
+
   console.log(
     `\nParley reads, ${target.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${machine.cpus} CPU(s) ` +
       `${machine.cpu_model}, Node ${machine.node}, load ${machine.load_avg_1m_before} → ` +
@@ -280,20 +260,4 @@ async function main() {
   console.log(`wrote ${path.relative(ROOT, file)}`);
 }
 
-const guard = setTimeout(() => {
-  console.error('ERROR: the benchmark exceeded 15 minutes; aborting');
-  killLiveServer();
-  process.exit(1);
-}, GLOBAL_TIMEOUT_MS);
-guard.unref();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killLiveServer();
-    process.exit(130);
-  });
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main, 15);

@@ -12,43 +12,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  MESSAGE_COLUMNS,
   ROOT,
   SEAT,
   createTarget,
   dropTarget,
   gitCommit,
-  killLiveServer,
   log,
   openSeedDb,
   requireBuild,
   round,
+  runBench,
   seed,
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
-import { measure, median, printTable } from './lib/load.mjs';
+import { benchOptions, machineOf, measure, median, printTable } from './lib/load.mjs';
 
-const argv = process.argv.slice(2);
-const opt = { quick: false, keep: false, rounds: 3, seconds: 8, pg: null };
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  if (a === '--quick') opt.quick = true;
-  else if (a === '--keep') opt.keep = true;
-  else if (a === '--rounds') opt.rounds = Number(argv[++i]);
-  else if (a === '--seconds') opt.seconds = Number(argv[++i]);
-  else if (a === '--pg') opt.pg = argv[++i] ?? null;
-  else if (a.startsWith('--pg=')) opt.pg = a.slice(5);
-  else {
-    console.error(
-      'usage: node bench/sends.mjs [--quick] [--keep] [--rounds N] [--seconds S] [--pg <postgres-url>]',
-    );
-    process.exit(a === '--help' || a === '-h' ? 0 : 2);
-  }
-}
-if (opt.quick) {
-  opt.rounds = 1;
-  opt.seconds = 4;
-}
+const opt = benchOptions('sends.mjs', { only: false });
 requireBuild('sends.mjs');
 
 const CONNECTIONS = 32;
@@ -56,21 +37,7 @@ const CONNECTIONS = 32;
 const CHATS = 64;
 /** The raw loop's writers on PostgreSQL (its pool is the server's size: 10 connections). */
 const PG_POOL = 10;
-const GLOBAL_TIMEOUT_MS = 15 * 60_000;
 const TEXT = 'Thanks for waiting, your order 4711-2023 left the warehouse and arrives tomorrow.';
-
-const MSG_COLS = [
-  'session_id',
-  'seat_id',
-  'client_msg_id',
-  'direction',
-  'type',
-  'content',
-  'status',
-  'created_at',
-  'deleted_for_me',
-  'deleted_for_all',
-];
 
 /**
  * The ceiling: the message rows alone, each committed on its own, for `seconds`. SQLite: one
@@ -87,13 +54,14 @@ async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') 
       'out',
       'text',
       `${TEXT} #${i}`,
+      null,
       'sent',
       Date.now(),
       0,
       0,
     ];
   };
-  const sqlInsert = `INSERT INTO messages (${MSG_COLS.join(', ')}) VALUES (${MSG_COLS.map(() => '?').join(', ')})`;
+  const sqlInsert = `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${MESSAGE_COLUMNS.map(() => '?').join(', ')})`;
   let n = 0;
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
@@ -271,13 +239,8 @@ async function main() {
         errors: rounds.reduce((s, r) => s + r.sends.errors, 0),
       }
     : null;
-  const machine = {
-    cpus: os.cpus().length,
-    cpu_model: os.cpus()[0]?.model ?? 'unknown',
-    node: process.version,
-    load_avg_1m_before: round(loadBefore),
-    load_avg_1m_after: round(os.loadavg()[0]),
-  };
+  const machine = machineOf(loadBefore);
+
   console.log(
     `\nParley sends, ${target.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${machine.cpus} CPU(s) ` +
       `${machine.cpu_model}, Node ${machine.node}, load ${machine.load_avg_1m_before} → ` +
@@ -351,20 +314,4 @@ async function main() {
   console.log(`wrote ${path.relative(ROOT, file)}`);
 }
 
-const guard = setTimeout(() => {
-  console.error('ERROR: the benchmark exceeded 15 minutes; aborting');
-  killLiveServer();
-  process.exit(1);
-}, GLOBAL_TIMEOUT_MS);
-guard.unref();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killLiveServer();
-    process.exit(130);
-  });
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main, 15);

@@ -2,6 +2,7 @@
 // keep-alive connections, the server's CPU from /proc, and a bare node:http ceiling.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { freePort, round, sleep } from './workspace.mjs';
 
@@ -132,4 +133,46 @@ export function printTable(header, rows) {
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of cells) console.log(line(r));
+}
+
+/**
+ * The options of reads.mjs and sends.mjs: --quick (1 round of 4 s), --keep, --rounds N,
+ * --seconds S, --pg <url>, and with `only` --only <call>.
+ */
+export function benchOptions(script, { only = false } = {}) {
+  const argv = process.argv.slice(2);
+  const opt = { quick: false, keep: false, rounds: 3, seconds: 8, pg: null, only: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') opt.quick = true;
+    else if (a === '--keep') opt.keep = true;
+    else if (a === '--rounds') opt.rounds = Number(argv[++i]);
+    else if (a === '--seconds') opt.seconds = Number(argv[++i]);
+    else if (only && a === '--only') opt.only = argv[++i];
+    else if (a === '--pg') opt.pg = argv[++i] ?? null;
+    else if (a.startsWith('--pg=')) opt.pg = a.slice(5);
+    else {
+      console.error(
+        `usage: node bench/${script} [--quick] [--keep] [--rounds N] [--seconds S]` +
+          `${only ? ' [--only <call>]' : ''} [--pg <postgres-url>]`,
+      );
+      process.exit(a === '--help' || a === '-h' ? 0 : 2);
+    }
+  }
+  if (opt.quick) {
+    opt.rounds = 1;
+    opt.seconds = 4;
+  }
+  return opt;
+}
+
+/** What the figures were measured on, with the load before and after the run. */
+export function machineOf(loadBefore) {
+  return {
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    load_avg_1m_before: round(loadBefore),
+    load_avg_1m_after: round(os.loadavg()[0]),
+  };
 }

@@ -23,6 +23,20 @@ export const GROUP_SIZES = [
   { key: 'tg_link_pushed', chats: 500 },
   { key: 'blocked', chats: 500 },
 ];
+/** The message columns the seed (and sends.mjs's raw loop) writes. */
+export const MESSAGE_COLUMNS = [
+  'session_id',
+  'seat_id',
+  'client_msg_id',
+  'direction',
+  'type',
+  'content',
+  'media',
+  'status',
+  'created_at',
+  'deleted_for_me',
+  'deleted_for_all',
+];
 export const BIG_CHAT_MESSAGES = 50_000;
 export const MEDIUM_CHAT_MESSAGES = 1_000; // a chat of a custom group, paged back to its start
 export const OTHER_MESSAGES_PER_CHAT = 15; // 9,998 × 15 + 50,000 + 1,000 ≈ 201,000
@@ -338,19 +352,7 @@ export async function seed(target, env, { analyze = false } = {}) {
     s.customer_language,
     s.blocked,
   ];
-  const msgCols = [
-    'session_id',
-    'seat_id',
-    'client_msg_id',
-    'direction',
-    'type',
-    'content',
-    'media',
-    'status',
-    'created_at',
-    'deleted_for_me',
-    'deleted_for_all',
-  ];
+  const msgCols = MESSAGE_COLUMNS;
   const msgValues = (m) => [
     m.session.id,
     m.session.seat_id,
@@ -545,4 +547,27 @@ export function gitCommit() {
   } catch {
     return null;
   }
+}
+
+/**
+ * Runs a benchmark's `main`: stops the server and exits 1 past `minutes`, stops it on Ctrl-C,
+ * and exits 1 when `main` throws.
+ */
+export function runBench(main, minutes) {
+  const guard = setTimeout(() => {
+    console.error(`ERROR: the benchmark exceeded ${minutes} minutes; aborting`);
+    killLiveServer();
+    process.exit(1);
+  }, minutes * 60_000);
+  guard.unref();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      killLiveServer();
+      process.exit(130);
+    });
+  }
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }

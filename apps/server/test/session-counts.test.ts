@@ -109,6 +109,28 @@ async function receive(seat: SeatFixture, receiverPhone: string, content = 'hell
   });
 }
 
+/** An operator's text reply in a chat, which must be taken. */
+async function reply(
+  seat: SeatFixture,
+  chat: { sendPhone: string; receiverPhone: string },
+  content: string,
+  clientMsgId: string,
+) {
+  const sent = await t.call(
+    '/v1/seat/chat/message',
+    {
+      send_phone: chat.sendPhone,
+      receiver_phone: chat.receiverPhone,
+      type: 'text',
+      content,
+      client_msg_id: clientMsgId,
+    },
+    seat.token,
+  );
+  expect(sent.code, sent.raw).toBe('000000');
+  return sent;
+}
+
 describe('kept counts', () => {
   it('stay right through every kind of write', async () => {
     const seat = await createSeat(t, 'counts-all', 2);
@@ -137,34 +159,12 @@ describe('kept counts', () => {
     await expectRight(seat);
 
     // A reply: the chat is no longer waiting, and its time moves.
-    const sent = await t.call(
-      '/v1/seat/chat/message',
-      {
-        send_phone: b.sendPhone,
-        receiver_phone: b.receiverPhone,
-        type: 'text',
-        content: 'on its way',
-        client_msg_id: 'counts-reply-1',
-      },
-      seat.token,
-    );
-    expect(sent.code).toBe('000000');
+    await reply(seat, b, 'on its way', 'counts-reply-1');
     await expectRight(seat);
 
     // A Telegram link moves the chat to TG link pushed in the same transaction.
     await receive(seat, c.receiverPhone);
-    const link = await t.call(
-      '/v1/seat/chat/message',
-      {
-        send_phone: c.sendPhone,
-        receiver_phone: c.receiverPhone,
-        type: 'text',
-        content: 'join us at https://t.me/parley_support',
-        client_msg_id: 'counts-link-1',
-      },
-      seat.token,
-    );
-    expect(link.code).toBe('000000');
+    await reply(seat, c, 'join us at https://t.me/parley_support', 'counts-link-1');
     await expectRight(seat);
 
     // Pin, move, block, unblock.
@@ -180,17 +180,7 @@ describe('kept counts', () => {
 
     // A message hidden or retracted: the chat's last message (waiting or not) follows.
     await receive(seat, d.receiverPhone);
-    const out = await t.call(
-      '/v1/seat/chat/message',
-      {
-        send_phone: d.sendPhone,
-        receiver_phone: d.receiverPhone,
-        type: 'text',
-        content: 'reply to retract',
-        client_msg_id: 'counts-retract-1',
-      },
-      seat.token,
-    );
+    const out = await reply(seat, d, 'reply to retract', 'counts-retract-1');
     await call('/v1/seat/chat/del_message', { msg_id: out.data.msg_id, scope: 'all' });
     await receive(seat, d.receiverPhone, 'one more');
     const page = await t.call(
