@@ -88,6 +88,7 @@ async function main() {
   const { target, env } = await createTarget(opt.pg);
   let server = null;
   let bare = null;
+  let bareFastify = null;
   const rounds = [];
   const problems = [];
   let seedInfo = null;
@@ -115,6 +116,10 @@ async function main() {
     };
     // The ceiling answers each call's own bytes: /info the user list page, /list the groups.
     bare = await startBareServer({ '/info': infoText, '/list': listText });
+    bareFastify = await startBareServer(
+      { '/info': infoText, '/list': listText },
+      { fastify: true },
+    );
     loadBefore = os.loadavg()[0];
 
     const check = (name) => (status, text) => {
@@ -134,6 +139,18 @@ async function main() {
         name: 'bare node:http (list body)',
         url: `${bare.url}/list`,
         pid: bare.pid,
+        body: () => listBody,
+      },
+      {
+        name: 'bare Fastify (page body)',
+        url: `${bareFastify.url}/info`,
+        pid: bareFastify.pid,
+        body: () => infoBody,
+      },
+      {
+        name: 'bare Fastify (list body)',
+        url: `${bareFastify.url}/list`,
+        pid: bareFastify.pid,
         body: () => listBody,
       },
       {
@@ -181,6 +198,7 @@ async function main() {
     if (server) log(`server output (tail):\n${server.output().slice(-3000)}`);
   } finally {
     if (bare) await bare.stop();
+    if (bareFastify) await bareFastify.stop();
     if (server) await stopServer(server);
     await dropTarget(target, env, opt.keep);
   }

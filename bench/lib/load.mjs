@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { freePort, round, sleep } from './workspace.mjs';
+import path from 'node:path';
+import { ROOT, freePort, round, sleep } from './workspace.mjs';
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -79,12 +80,10 @@ export async function measure({
  * The ceiling: a bare node:http server in its own process that reads and parses each POST body
  * and answers `bodies[path]` (the same bytes the real call answers) with the same content type.
  */
-export async function startBareServer(bodies) {
+export async function startBareServer(bodies, { fastify = false } = {}) {
   const port = await freePort();
-  const source = `
+  const nodeHttp = `
     const http = require('node:http');
-    const bodies = JSON.parse(process.env.BARE_BODIES);
-    for (const k of Object.keys(bodies)) bodies[k] = Buffer.from(bodies[k], 'utf8');
     http.createServer((req, res) => {
       const body = bodies[req.url];
       const chunks = [];
@@ -96,7 +95,22 @@ export async function startBareServer(bodies) {
       });
     }).listen(${port}, '127.0.0.1', () => process.send('ready'));
   `;
+  // The framework alone: Fastify with its JSON body parser and one route per body, no plugin.
+  const bareFastify = `
+    const app = require('fastify')();
+    for (const [url, body] of Object.entries(bodies)) {
+      app.post(url, (req, reply) => { reply.type('application/json; charset=utf-8').send(body); });
+    }
+    app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => process.send('ready'));
+  `;
+  const source = `
+    const bodies = JSON.parse(process.env.BARE_BODIES);
+    for (const k of Object.keys(bodies)) bodies[k] = Buffer.from(bodies[k], 'utf8');
+    ${fastify ? bareFastify : nodeHttp}
+  `;
   const child = spawn(process.execPath, ['-e', source], {
+    // Fastify resolves from the server's workspace.
+    cwd: path.join(ROOT, 'apps/server'),
     env: { ...process.env, BARE_BODIES: JSON.stringify(bodies) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

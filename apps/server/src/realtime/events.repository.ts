@@ -1,5 +1,49 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
+import { compiledQuery } from '../db/compiled-query.js';
+
+/** PostgreSQL: the counter's upsert feeds the event's insert (compiled once). */
+const appendQuery = compiledQuery(
+  (db, _shape: '', seatId: number, type: string, data: string, at: number) =>
+    db
+      .with('counter', (q) =>
+        q
+          .insertInto('event_counters')
+          .values({ seat_id: seatId, last_seq: 1 })
+          .onConflict((oc) =>
+            oc.column('seat_id').doUpdateSet({ last_seq: sql`event_counters.last_seq + 1` }),
+          )
+          .returning('last_seq'),
+      )
+      .insertInto('events')
+      .columns(['seat_id', 'seq', 'type', 'data', 'at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('counter')
+          .select([
+            eb.val(seatId).as('seat_id'),
+            'counter.last_seq',
+            eb.val(type).as('type'),
+            eb.val(data).as('data'),
+            eb.val(at).as('at'),
+          ]),
+      ),
+);
+
+const nextSeqQuery = compiledQuery((db, _shape: '', seatId: number) =>
+  db
+    .insertInto('event_counters')
+    .values({ seat_id: seatId, last_seq: 1 })
+    .onConflict((oc) =>
+      oc.column('seat_id').doUpdateSet({ last_seq: sql`event_counters.last_seq + 1` }),
+    )
+    .returning('last_seq'),
+);
+
+const insertQuery = compiledQuery(
+  (db, _shape: '', seatId: number, seq: number, type: string, data: string, at: number) =>
+    db.insertInto('events').values({ seat_id: seatId, seq, type, data, at }),
+);
 
 export const eventsRepository = {
   /**
@@ -7,15 +51,8 @@ export const eventsRepository = {
    * so a seat's events commit in the order of their numbers (a resume never skips one).
    */
   async nextSeq(db: Db, seatId: number): Promise<number> {
-    const row = await db
-      .insertInto('event_counters')
-      .values({ seat_id: seatId, last_seq: 1 })
-      .onConflict((oc) =>
-        oc.column('seat_id').doUpdateSet({ last_seq: sql`event_counters.last_seq + 1` }),
-      )
-      .returning('last_seq')
-      .executeTakeFirstOrThrow();
-    return Number(row.last_seq);
+    const [row] = await nextSeqQuery.run(db, '', seatId);
+    return Number(row!.last_seq);
   },
 
   /**
@@ -31,37 +68,14 @@ export const eventsRepository = {
       });
       return;
     }
-    await db
-      .with('counter', (q) =>
-        q
-          .insertInto('event_counters')
-          .values({ seat_id: row.seat_id, last_seq: 1 })
-          .onConflict((oc) =>
-            oc.column('seat_id').doUpdateSet({ last_seq: sql`event_counters.last_seq + 1` }),
-          )
-          .returning('last_seq'),
-      )
-      .insertInto('events')
-      .columns(['seat_id', 'seq', 'type', 'data', 'at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('counter')
-          .select([
-            eb.val(row.seat_id).as('seat_id'),
-            'counter.last_seq',
-            eb.val(row.type).as('type'),
-            eb.val(row.data).as('data'),
-            eb.val(row.at).as('at'),
-          ]),
-      )
-      .execute();
+    await appendQuery.run(db, '', row.seat_id, row.type, row.data, row.at);
   },
 
   async insert(
     db: Db,
     row: { seat_id: number; seq: number; type: string; data: string; at: number },
   ) {
-    await db.insertInto('events').values(row).execute();
+    await insertQuery.run(db, '', row.seat_id, row.seq, row.type, row.data, row.at);
   },
 
   /** The newest event number of each of these seats (seats without events are left out). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
 import type { GroupRow, GroupWithCounts } from '../../db/schema.js';
 import { COUNT_HOUR_MS } from '../../db/migrations/016-session-counts.js';
 import { BUILT_IN_GROUPS, BUILT_IN_GROUP_NAMES, type BuiltInGroup } from '@parley/protocol';
@@ -18,13 +19,50 @@ export function withCounts(db: Db) {
     ]);
 }
 
+const listWithCountsQuery = compiledQuery((db, _shape: '', seatId: number) =>
+  withCounts(db).where('seat_groups.seat_id', '=', seatId),
+);
+
+const recentUnreadQuery = compiledQuery(
+  (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) => {
+    const hours = db
+      .selectFrom('session_hours')
+      .select(['unread as u', 'waiting_unread as w'])
+      .where('seat_id', '=', seatId)
+      .where('hour', '>', boundary);
+    const edge = db
+      .selectFrom('sessions')
+      .select((eb) => [
+        'un_read_count as u',
+        eb
+          .case()
+          .when('last_direction', '=', 'in')
+          .then(eb.ref('un_read_count'))
+          .else(0)
+          .end()
+          .as('w'),
+      ])
+      .where('seat_id', '=', seatId)
+      // A literal, so SQLite can prove the partial index's condition.
+      .where('un_read_count', '>', sql.lit(0))
+      .where('latest_time', '>=', since)
+      .where('latest_time', '<', edgeEnd);
+    return db
+      .selectFrom(hours.unionAll(edge).as('recent'))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('unread'),
+        eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('waiting'),
+      ]);
+  },
+);
+
 export const groupsRepository = {
   listBySeat(db: Db, seatId: number): Promise<GroupRow[]> {
     return db.selectFrom('seat_groups').selectAll().where('seat_id', '=', seatId).execute();
   },
   /** The seat's groups with their kept counts (migration 016). */
   listWithCounts(db: Db, seatId: number): Promise<GroupWithCounts[]> {
-    return withCounts(db).where('seat_groups.seat_id', '=', seatId).execute();
+    return listWithCountsQuery.run(db, '', seatId);
   },
   /** One group of the seat with its kept counts. */
   findWithCounts(db: Db, seatId: number, groupId: number): Promise<GroupWithCounts | undefined> {
@@ -107,35 +145,9 @@ export const groupsRepository = {
    */
   recentUnread(db: Db, seatId: number, since: number) {
     const boundary = Math.floor(since / COUNT_HOUR_MS);
-    const hours = db
-      .selectFrom('session_hours')
-      .select(['unread as u', 'waiting_unread as w'])
-      .where('seat_id', '=', seatId)
-      .where('hour', '>', boundary);
-    const edge = db
-      .selectFrom('sessions')
-      .select((eb) => [
-        'un_read_count as u',
-        eb
-          .case()
-          .when('last_direction', '=', 'in')
-          .then(eb.ref('un_read_count'))
-          .else(0)
-          .end()
-          .as('w'),
-      ])
-      .where('seat_id', '=', seatId)
-      // A literal, so SQLite can prove the partial index's condition.
-      .where('un_read_count', '>', sql.lit(0))
-      .where('latest_time', '>=', since)
-      .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS);
-    return db
-      .selectFrom(hours.unionAll(edge).as('recent'))
-      .select((eb) => [
-        eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('unread'),
-        eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('waiting'),
-      ])
-      .executeTakeFirstOrThrow()
+    return recentUnreadQuery
+      .run(db, '', seatId, boundary, since, (boundary + 1) * COUNT_HOUR_MS)
+      .then(([r]) => r!)
       .then((r) => ({ unread: Number(r.unread), waitingUnread: Number(r.waiting) }));
   },
 };

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
 import type { Database, GroupWithCounts, NewSession, SessionRow } from '../../db/schema.js';
 import { withCounts } from '../groups/groups.repository.js';
+import { compiledQuery } from '../../db/compiled-query.js';
 import { COUNT_HOUR_MS } from '../../db/migrations/016-session-counts.js';
 
 export interface SessionFilter {
@@ -76,6 +77,27 @@ function pageOfPin(
     after && f.userTimeType === 2 && after.latestTime >= f.recentSince
       ? { latestTime: f.recentSince, id: 0 }
       : after;
+  // A keyword's pattern is not a plain value: such pages are built each time.
+  if (f.keyword) return pageQuery(db, f, isTop, bound, limit).execute();
+  return pageOfPinQuery.run(
+    db,
+    { isTop, tab: f.userTimeType, bound: bound !== null, waitingOnly: f.waitingOnly },
+    f.seatId,
+    f.groupId,
+    f.recentSince,
+    bound?.latestTime ?? 0,
+    bound?.id ?? 0,
+    limit,
+  );
+}
+
+function pageQuery(
+  db: Db,
+  f: SessionFilter,
+  isTop: 0 | 1,
+  bound: SessionKey | { latestTime: number; id: number } | null,
+  limit: number,
+) {
   let q = db
     .selectFrom('sessions')
     .selectAll()
@@ -88,8 +110,113 @@ function pageOfPin(
       eb(eb.refTuple('latest_time', 'id'), '<', eb.tuple(bound.latestTime, bound.id)),
     );
   }
-  return q.orderBy('latest_time', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return q.orderBy('latest_time', 'desc').orderBy('id', 'desc').limit(limit);
 }
+
+/** pageQuery compiled once per shape. */
+const pageOfPinQuery = compiledQuery(
+  (
+    db,
+    shape: { isTop: 0 | 1; tab: 1 | 2; bound: boolean; waitingOnly: boolean },
+    seatId: number,
+    groupId: number,
+    recentSince: number,
+    latestTime: number,
+    id: number,
+    limit: number,
+  ) =>
+    pageQuery(
+      db,
+      { seatId, groupId, recentSince, userTimeType: shape.tab, waitingOnly: shape.waitingOnly },
+      shape.isTop,
+      shape.bound ? { latestTime, id } : null,
+      limit,
+    ),
+);
+
+const groupWithTotalQuery = compiledQuery(
+  (
+    db,
+    waitingOnly: boolean,
+    seatId: number,
+    groupId: number,
+    boundary: number,
+    since: number,
+    edgeEnd: number,
+  ) =>
+    withCounts(db)
+      .select((eb) => [
+        eb
+          .selectFrom('session_hours')
+          .select((e) =>
+            e.fn
+              .coalesce(e.fn.sum<number>(waitingOnly ? 'waiting_chats' : 'chats'), sql<number>`0`)
+              .as('n'),
+          )
+          .where('seat_id', '=', seatId)
+          .where('hour', '>', boundary)
+          .where('group_id', '=', groupId)
+          .as('hours_recent'),
+        eb
+          .selectFrom('sessions')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('seat_id', '=', seatId)
+          .where('group_id', '=', groupId)
+          // Both values of is_top: two seeks into sessions_list_idx on latest_time.
+          .where('is_top', 'in', [0, 1])
+          .where('latest_time', '>=', since)
+          .where('latest_time', '<', edgeEnd)
+          .$if(waitingOnly, (q) => q.where('last_direction', '=', 'in'))
+          .as('edge_recent'),
+      ])
+      .where('seat_groups.seat_id', '=', seatId)
+      .where('seat_groups.id', '=', groupId),
+);
+
+/** A chat with its group's type. */
+function withGroupType(db: Db) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('seat_groups', 'seat_groups.id', 'sessions.group_id')
+    .selectAll('sessions')
+    .select('seat_groups.type as group_type');
+}
+
+const findByPhonesQuery = compiledQuery(
+  (db, _shape: '', seatId: number, sendPhone: string, receiverPhone: string) =>
+    withGroupType(db)
+      .where('sessions.seat_id', '=', seatId)
+      .where('sessions.send_phone', '=', sendPhone)
+      .where('sessions.receiver_phone', '=', receiverPhone),
+);
+
+const findForSeatQuery = compiledQuery((db, _shape: '', seatId: number, sessionId: number) =>
+  withGroupType(db).where('sessions.seat_id', '=', seatId).where('sessions.id', '=', sessionId),
+);
+
+/** An operator's message: latest activity and preview (with `moved`, a new group too). */
+const recordOutgoingQuery = compiledQuery(
+  (
+    db,
+    moved: boolean,
+    sessionId: number,
+    time: number,
+    preview: string,
+    type: SessionRow['last_type'],
+    groupId: number,
+  ) =>
+    db
+      .updateTable('sessions')
+      .set({
+        latest_time: time,
+        last_direction: 'out',
+        last_preview: preview,
+        last_type: type,
+        ...(moved ? { group_id: groupId } : {}),
+      })
+      .where('id', '=', sessionId)
+      .returningAll(),
+);
 
 export const sessionsRepository = {
   /**
@@ -137,30 +264,15 @@ export const sessionsRepository = {
   ): Promise<{ group: GroupWithCounts; total: number } | null> {
     const boundary = Math.floor(f.recentSince / COUNT_HOUR_MS);
     const chats = f.waitingOnly ? 'waiting_chats' : 'chats';
-    const row = await withCounts(db)
-      .select((eb) => [
-        eb
-          .selectFrom('session_hours')
-          .select((e) => e.fn.coalesce(e.fn.sum<number>(chats), sql<number>`0`).as('n'))
-          .where('seat_id', '=', f.seatId)
-          .where('hour', '>', boundary)
-          .where('group_id', '=', f.groupId)
-          .as('hours_recent'),
-        eb
-          .selectFrom('sessions')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .where('seat_id', '=', f.seatId)
-          .where('group_id', '=', f.groupId)
-          // Both values of is_top: two seeks into sessions_list_idx on latest_time.
-          .where('is_top', 'in', [0, 1])
-          .where('latest_time', '>=', f.recentSince)
-          .where('latest_time', '<', (boundary + 1) * COUNT_HOUR_MS)
-          .$if(f.waitingOnly, (q) => q.where('last_direction', '=', 'in'))
-          .as('edge_recent'),
-      ])
-      .where('seat_groups.seat_id', '=', f.seatId)
-      .where('seat_groups.id', '=', f.groupId)
-      .executeTakeFirst();
+    const [row] = await groupWithTotalQuery.run(
+      db,
+      f.waitingOnly,
+      f.seatId,
+      f.groupId,
+      boundary,
+      f.recentSince,
+      (boundary + 1) * COUNT_HOUR_MS,
+    );
     if (!row) return null;
     const { hours_recent, edge_recent, ...group } = row;
     const recent = Number(hours_recent) + Number(edge_recent);
@@ -168,27 +280,12 @@ export const sessionsRepository = {
   },
 
   findByPhones(db: Db, seatId: number, sendPhone: string, receiverPhone: string) {
-    return db
-      .selectFrom('sessions')
-      .innerJoin('seat_groups', 'seat_groups.id', 'sessions.group_id')
-      .selectAll('sessions')
-      .select('seat_groups.type as group_type')
-      .where('sessions.seat_id', '=', seatId)
-      .where('sessions.send_phone', '=', sendPhone)
-      .where('sessions.receiver_phone', '=', receiverPhone)
-      .executeTakeFirst();
+    return findByPhonesQuery.run(db, '', seatId, sendPhone, receiverPhone).then(([row]) => row);
   },
 
   /** Scoped by seat: another seat's chat is as absent as a missing one. */
   findForSeat(db: Db, seatId: number, sessionId: number) {
-    return db
-      .selectFrom('sessions')
-      .innerJoin('seat_groups', 'seat_groups.id', 'sessions.group_id')
-      .selectAll('sessions')
-      .select('seat_groups.type as group_type')
-      .where('sessions.seat_id', '=', seatId)
-      .where('sessions.id', '=', sessionId)
-      .executeTakeFirst();
+    return findForSeatQuery.run(db, '', seatId, sessionId).then(([row]) => row);
   },
 
   /** Any seat's chat between these two numbers (the pair is unique across the platform). */
@@ -326,18 +423,10 @@ export const sessionsRepository = {
       groupId?: number | undefined;
     },
   ): Promise<SessionRow | undefined> {
-    return db
-      .updateTable('sessions')
-      .set({
-        latest_time: last.time,
-        last_direction: 'out',
-        last_preview: last.preview,
-        last_type: last.type,
-        ...(last.groupId !== undefined ? { group_id: last.groupId } : {}),
-      })
-      .where('id', '=', sessionId)
-      .returningAll()
-      .executeTakeFirst();
+    const moved = last.groupId !== undefined;
+    return recordOutgoingQuery
+      .run(db, moved, sessionId, last.time, last.preview, last.type, last.groupId ?? 0)
+      .then(([row]) => row);
   },
 
   /** A customer's message arrived: latest activity, preview, one more unread. */
