@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from './helper.js';
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(process.env.COUNTS_DEBUG ? { logLevel: 'error' } : {});
+  t = await createTestApp();
 });
 afterAll(async () => t?.close());
 afterEach(() => vi.useRealTimers());
