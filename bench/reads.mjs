@@ -6,15 +6,11 @@
 // Seeds the shared large workspace (10,000 chats, ~200,000 messages), starts the built server,
 // and drives getGroupInfo (first page of the biggest group) and getGroupList at 50 keep-alive
 // connections, against a bare node:http server answering the same bytes in the same run.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import {
-  ROOT,
   SEAT,
   createTarget,
   dropTarget,
-  gitCommit,
   log,
   requireBuild,
   round,
@@ -26,6 +22,7 @@ import {
 } from './lib/workspace.mjs';
 import {
   benchOptions,
+  finishReport,
   machineOf,
   measure,
   median,
@@ -251,31 +248,14 @@ async function main() {
   console.log(
     `bodies: getGroupInfo ${payloadBytes.getGroupInfo} B, getGroupList ${payloadBytes.getGroupList} B`,
   );
-  for (const p of problems) {
-    console.error(`ERROR: ${p}`);
-    process.exitCode = 1;
-  }
-  const dir = path.join(ROOT, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(
-    dir,
-    `reads-${started.toISOString().slice(0, 10)}${target.kind === 'pg' ? '-pg' : ''}.json`,
-  );
-  const report = {
-    benchmark: 'reads',
-    started_at: started.toISOString(),
-    database: target.kind,
-    git_commit: gitCommit(),
+  finishReport('reads', started, target.kind, problems, {
     machine,
     options: { connections: CONNECTIONS, rounds: opt.rounds, seconds: opt.seconds },
     workspace: seedInfo && { chats: seedInfo.chats, messages: seedInfo.messages },
     body_bytes: payloadBytes,
     results,
     rounds,
-    problems,
-  };
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`wrote ${path.relative(ROOT, file)}`);
+  });
 }
 
 runBench(main, 15);

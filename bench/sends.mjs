@@ -7,17 +7,13 @@
 // keep-alive connections (each with its own client_msg_id), against a raw insert loop into the
 // same schema (its full-text index included) in the same run; then checks that every
 // acknowledged message is stored exactly once.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   MESSAGE_COLUMNS,
-  ROOT,
   SEAT,
   createTarget,
   dropTarget,
-  gitCommit,
   log,
   openSeedDb,
   requireBuild,
@@ -27,7 +23,7 @@ import {
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
-import { benchOptions, machineOf, measure, median, printTable } from './lib/load.mjs';
+import { benchOptions, finishReport, machineOf, measure, median, printTable } from './lib/load.mjs';
 
 const opt = benchOptions('sends.mjs', { only: false });
 requireBuild('sends.mjs');
@@ -288,30 +284,13 @@ async function main() {
         `doubled ${verify.doubled}, other id ${verify.wrong_id}`,
     );
   }
-  for (const p of problems) {
-    console.error(`ERROR: ${p}`);
-    process.exitCode = 1;
-  }
-  const dir = path.join(ROOT, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(
-    dir,
-    `sends-${started.toISOString().slice(0, 10)}${target.kind === 'pg' ? '-pg' : ''}.json`,
-  );
-  const report = {
-    benchmark: 'sends',
-    started_at: started.toISOString(),
-    database: target.kind,
-    git_commit: gitCommit(),
+  finishReport('sends', started, target.kind, problems, {
     machine,
     options: { connections: CONNECTIONS, chats: CHATS, rounds: opt.rounds, seconds: opt.seconds },
     result,
     verify,
     rounds,
-    problems,
-  };
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`wrote ${path.relative(ROOT, file)}`);
+  });
 }
 
 runBench(main, 15);

@@ -1,11 +1,11 @@
 // Load generation for the throughput benchmarks (reads.mjs, sends.mjs): autocannon over
 // keep-alive connections, the server's CPU from /proc, and a bare node:http ceiling.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import path from 'node:path';
-import { ROOT, freePort, round, sleep } from './workspace.mjs';
+import { ROOT, freePort, gitCommit, round, sleep } from './workspace.mjs';
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -189,4 +189,29 @@ export function machineOf(loadBefore) {
     load_avg_1m_before: round(loadBefore),
     load_avg_1m_after: round(os.loadavg()[0]),
   };
+}
+
+/**
+ * Prints the run's problems (exit code 1) and writes the report with its run line to
+ * bench/results/<name>-<date>[-pg].json.
+ */
+export function finishReport(name, started, kind, problems, report) {
+  for (const p of problems) {
+    console.error(`ERROR: ${p}`);
+    process.exitCode = 1;
+  }
+  const dir = path.join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const date = started.toISOString().slice(0, 10);
+  const file = path.join(dir, `${name}-${date}${kind === 'pg' ? '-pg' : ''}.json`);
+  const full = {
+    benchmark: name,
+    started_at: started.toISOString(),
+    database: kind,
+    git_commit: gitCommit(),
+    ...report,
+    problems,
+  };
+  writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  console.log(`wrote ${path.relative(ROOT, file)}`);
 }
