@@ -5,7 +5,6 @@
 //
 // Seeds a fresh temp data dir (one seat, 10,000 chats, ~200,000 messages, one chat with 50,000),
 // starts the built server on a free loopback port, measures the calls and stops the server.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,12 +14,13 @@ import {
   ROOT,
   SEAT,
   createTarget,
-  killLiveServer,
+  gitCommit,
   log,
   openSeedDb,
   requireBuild,
   rssOf,
   round,
+  runBench,
   seed,
   startServer,
   stopServer,
@@ -578,32 +578,4 @@ async function main() {
   console.log(`\nwrote ${path.relative(ROOT, file)}`);
 }
 
-function gitCommit() {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    return null;
-  }
-}
-
-const guard = setTimeout(() => {
-  console.error(`ERROR: the benchmark exceeded ${GLOBAL_TIMEOUT_MS / 60_000} minutes; aborting`);
-  killLiveServer();
-  process.exit(1);
-}, GLOBAL_TIMEOUT_MS);
-guard.unref();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killLiveServer();
-    process.exit(130);
-  });
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main, GLOBAL_TIMEOUT_MS / 60_000);

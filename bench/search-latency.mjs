@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { gitCommit } from './lib/workspace.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -828,18 +829,6 @@ function pgTarget(adminUrl, database) {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   return { kind: 'pg', adminUrl, database, url: url.toString(), schema: 'public' };
-}
-
-function gitCommit() {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    return null;
-  }
 }
 
 const guard = setTimeout(() => {

@@ -1,7 +1,7 @@
 // The large workspace the benchmarks share (see bench/README.md): seeding, and the built
 // server's process. Used by api-latency.mjs and ui-render.mjs.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,20 @@ export const GROUP_SIZES = [
   { key: 'custom:Follow-up', chats: 1000 },
   { key: 'tg_link_pushed', chats: 500 },
   { key: 'blocked', chats: 500 },
+];
+/** The message columns the seed (and sends.mjs's raw loop) writes. */
+export const MESSAGE_COLUMNS = [
+  'session_id',
+  'seat_id',
+  'client_msg_id',
+  'direction',
+  'type',
+  'content',
+  'media',
+  'status',
+  'created_at',
+  'deleted_for_me',
+  'deleted_for_all',
 ];
 export const BIG_CHAT_MESSAGES = 50_000;
 export const MEDIUM_CHAT_MESSAGES = 1_000; // a chat of a custom group, paged back to its start
@@ -338,19 +352,7 @@ export async function seed(target, env, { analyze = false } = {}) {
     s.customer_language,
     s.blocked,
   ];
-  const msgCols = [
-    'session_id',
-    'seat_id',
-    'client_msg_id',
-    'direction',
-    'type',
-    'content',
-    'media',
-    'status',
-    'created_at',
-    'deleted_for_me',
-    'deleted_for_all',
-  ];
+  const msgCols = MESSAGE_COLUMNS;
   const msgValues = (m) => [
     m.session.id,
     m.session.seat_id,
@@ -475,7 +477,10 @@ export function killLiveServer() {
 
 export async function startServer(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  // PARLEY_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.PARLEY_BENCH_PROFILE;
+  const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, SERVER_MAIN] : [SERVER_MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -513,4 +518,56 @@ export async function stopServer(server) {
     server.child.kill('SIGKILL');
     await server.exited;
   }
+}
+
+/** Removes a target made by createTarget (unless `keep`: then says where it is). */
+export async function dropTarget(target, env, keep = false) {
+  if (target.kind === 'sqlite') {
+    if (!keep) rmSync(target.dataDir, { recursive: true, force: true });
+    else log(`kept ${target.dataDir}`);
+    return;
+  }
+  rmSync(env.PARLEY_DATA_DIR, { recursive: true, force: true });
+  if (keep) return log(`kept schema ${target.schema}`);
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: target.url });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA ${target.schema} CASCADE`);
+  await admin.end();
+}
+
+/** The checkout's commit, for the results file. */
+export function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs a benchmark's `main`: stops the server and exits 1 past `minutes`, stops it on Ctrl-C,
+ * and exits 1 when `main` throws.
+ */
+export function runBench(main, minutes) {
+  const guard = setTimeout(() => {
+    console.error(`ERROR: the benchmark exceeded ${minutes} minutes; aborting`);
+    killLiveServer();
+    process.exit(1);
+  }, minutes * 60_000);
+  guard.unref();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      killLiveServer();
+      process.exit(130);
+    });
+  }
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }

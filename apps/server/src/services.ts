@@ -90,9 +90,10 @@ export async function createServices(
     config.platform.url && config.platform.secret
       ? ['sandbox' as const]
       : ['sandbox' as const, 'platform' as const];
+  const auth = new AuthService(db, config);
   return {
-    auth: new AuthService(db, config),
-    seats: new SeatsService(db),
+    auth,
+    seats: new SeatsService(db, auth.tokens),
     accounts: new AccountsService(db),
     groups,
     translation: new TranslationService(

@@ -94,14 +94,56 @@ describe('query plans', () => {
       ),
     );
     expect(plan).toContain('sessions_list_idx');
-    if (usingPg) expect(plan).toMatch(/Index Cond:.*ROW\(is_top, latest_time, id\) < ROW/);
-    else expect(plan).toMatch(/\(is_top,latest_time,id\)<\(\?,\?,\?\)|\(is_top,latest_time\)</);
+    // Pinned and other chats are read one after the other, each seeking to the cursor.
+    if (usingPg) expect(plan).toMatch(/Index Cond:.*ROW\(latest_time, id\) < ROW/);
+    else expect(plan).toMatch(/is_top=\? AND latest_time>\? AND latest_time<\?/);
     expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
   });
 
-  it("the group list's unread sums read the partial index of unread chats", async () => {
-    const plan = await planOf((db) => groupsRepository.unreadByGroup(db, 1, 0, false));
-    expect(plan).toContain('sessions_unread_idx');
+  it("the group list's last 24 hours read the kept hours and the boundary hour's unread chats", async () => {
+    const plan = await planOf((db) => groupsRepository.recentUnread(db, 1, 1_700_000_000_000));
+    expect(plan).toMatch(/session_hours_pk|sqlite_autoindex_session_hours/);
+    expect(plan).toContain('sessions_unread_time_idx');
+    expect(plan).not.toMatch(/SCAN sessions|Seq Scan on sessions|SCAN session_hours/);
+  });
+
+  it("the user list's total reads the kept hours and seeks the boundary hour", async () => {
+    for (const waitingOnly of [false, true]) {
+      const plan = await planOf((db) =>
+        sessionsRepository.groupWithTotal(db, {
+          seatId: 1,
+          groupId: 1,
+          userTimeType: 1,
+          recentSince: 1_700_000_000_000,
+          waitingOnly,
+        }),
+      );
+      expect(plan).toMatch(/session_hours_pk|sqlite_autoindex_session_hours/);
+      // PostgreSQL picks among the seat's indexes by cost on these tiny tables: none scans.
+      if (!usingPg) expect(plan).toContain('sessions_list_idx');
+      expect(plan).not.toMatch(/SCAN sessions|Seq Scan on sessions|SCAN session_hours/);
+    }
+  });
+
+  it("the earlier tab's first page seeks past the recent chats instead of walking them", async () => {
+    const plan = await planOf((db) =>
+      sessionsRepository.page(
+        db,
+        {
+          seatId: 1,
+          groupId: 1,
+          userTimeType: 2,
+          recentSince: 1_700_000_000_000,
+          waitingOnly: false,
+        },
+        { isTop: 0, latestTime: 1_600_000_000_000, id: 500 },
+        51,
+      ),
+    );
+    expect(plan).toContain('sessions_list_idx');
+    if (usingPg) expect(plan).toMatch(/Index Cond:.*ROW\(latest_time, id\) < ROW/);
+    else expect(plan).toMatch(/is_top=\? AND latest_time<\?/);
+    expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
   });
 
   it("a chat's pages use messages_session_idx in both directions", async () => {

@@ -108,4 +108,23 @@ describe('request ids in the logs', () => {
     const health = await fetch(`${base}/healthz`, { headers: { 'x-request-id': 'probe-1' } });
     expect(health.headers.get('x-request-id')).toBe('probe-1');
   });
+
+  it('sends answered together (one commit on SQLite) keep their own request ids', async () => {
+    const { t, lines, base } = await start({ trustProxy: true });
+    const seat = await createSeat(t, 'rid-together');
+    const customer = await platformChat(t, seat.phones[0]!);
+    const sent = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        send(base, seat, customer, { 'x-request-id': `grp-${i}` }),
+      ),
+    );
+    for (const [i, { requestId, msgId }] of sent.entries()) {
+      expect(requestId).toBe(`grp-${i}`);
+      await vi.waitFor(() =>
+        expect(
+          lines.find((l) => l.msg === 'outbox item delivered' && l.msgId === msgId),
+        ).toMatchObject({ reqId: `grp-${i}` }),
+      );
+    }
+  });
 });

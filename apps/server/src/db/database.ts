@@ -4,10 +4,12 @@ import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
@@ -32,6 +34,11 @@ export interface DatabaseHandle {
 
 // int8 (counts, sums, bigint times) as numbers: epoch ms stay far below 2^53.
 pg.types.setTypeParser(20, Number);
+
+/** The engine behind a Kysely instance (or transaction). */
+export function dialectOf(db: Db): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
+}
 
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   let db: Db;
@@ -63,7 +70,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     sqlite.function('lower', { deterministic: true }, (v: unknown) =>
       typeof v === 'string' ? v.toLowerCase() : v,
     );
-    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     dialect = 'sqlite';
   }
   try {
@@ -85,6 +94,30 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
 /** Where the embedded database lives (the backup command reads it too). */
 export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
   return path.join(config.dataDir, 'parley.db');
+}
+
+/** Prepared statements kept per SQL text (the queries are few; a bound keeps it so). */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely's SQLite driver prepares every query again; compiling the SQL took more time than
+ * running the list queries. The same text gets the same prepared statement (better-sqlite3
+ * statements are reusable, and the one connection runs one query at a time).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        stmt = sqlite.prepare(sql);
+        cache.set(sql, stmt);
+      }
+      return stmt as unknown as ReturnType<SqliteDatabase['prepare']>;
+    },
+  };
 }
 
 /**

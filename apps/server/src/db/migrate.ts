@@ -16,6 +16,7 @@ import { loginAttemptsMigration } from './migrations/013-login-attempts.js';
 import { inboundMessagesMigration } from './migrations/014-inbound-messages.js';
 import { sandboxCustomersMigration } from './migrations/015-sandbox-customers.js';
 import { requestIdsMigration } from './migrations/016-request-ids.js';
+import { sessionCountsMigration } from './migrations/017-session-counts.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -38,6 +39,7 @@ class StaticProvider implements MigrationProvider {
       '014-inbound-messages': inboundMessagesMigration(),
       '015-sandbox-customers': sandboxCustomersMigration(),
       '016-request-ids': requestIdsMigration(),
+      '017-session-counts': sessionCountsMigration(this.dialect),
     };
   }
 }

@@ -36,6 +36,30 @@ export interface SeatGroupsTable {
   created_at: number;
 }
 
+/**
+ * Kept by the database on every change of a chat (migration 016): a group's chats, those
+ * waiting for a reply (last message from the customer), and their unread messages.
+ */
+export interface GroupCountsTable {
+  group_id: number;
+  seat_id: number;
+  chats: number;
+  waiting_chats: number;
+  unread: number;
+  waiting_unread: number;
+}
+
+/** The same counts per seat, hour of `latest_time` and group (migration 016). */
+export interface SessionHoursTable {
+  seat_id: number;
+  hour: number;
+  group_id: number;
+  chats: number;
+  waiting_chats: number;
+  unread: number;
+  waiting_unread: number;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   seat_id: number;
@@ -271,6 +295,8 @@ export interface Database {
   phone_accounts: PhoneAccountsTable;
   seat_groups: SeatGroupsTable;
   sessions: SessionsTable;
+  session_hours: SessionHoursTable;
+  group_counts: GroupCountsTable;
   messages: MessagesTable;
   login_attempts: LoginAttemptsTable;
   quick_replies: QuickRepliesTable;
@@ -293,6 +319,9 @@ export interface Database {
 export type SeatRow = Selectable<SeatsTable>;
 export type PhoneAccountRow = Selectable<PhoneAccountsTable>;
 export type GroupRow = Selectable<SeatGroupsTable>;
+/** A group with its kept counts (missing counts are zero). */
+export type GroupWithCounts = GroupRow &
+  Pick<GroupCountsTable, 'chats' | 'waiting_chats' | 'unread' | 'waiting_unread'>;
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
 export type MessageRow = Selectable<MessagesTable>;

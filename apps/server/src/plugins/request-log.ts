@@ -4,12 +4,13 @@ import {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import type { CallPath } from '@parley/protocol';
+import { SUCCESS_CODE, type CallPath } from '@parley/protocol';
 
 /** The group-list poll every console makes each 10 s: routine, not news. */
 const POLL_PATH: CallPath = '/v1/seat/chat/getGroupList';
 /** `{"code":"100005",...`: the envelope's code, read off the serialized answer's start. */
 const ENVELOPE_CODE = /^\{"code":"?(\d{3,6})/;
+const SUCCESS_START = '{"code":"000000"';
 const codes = new WeakMap<FastifyReply, string>();
 
 /**
@@ -27,13 +28,18 @@ export class RequestLog extends LogController {
     reply: FastifyReply,
   ) {
     const path = request.url.split('?', 1)[0]!;
+    const quiet = request.method === 'GET' || request.method === 'HEAD' || path === POLL_PATH;
+    const level = error ? 'error' : quiet ? 'debug' : 'info';
+    // Nothing is built for a line the level leaves out (most requests under load).
+    if (!(request.log as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level)) {
+      return;
+    }
     const code = failureCode(codes.get(reply));
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const fields = { method: request.method, path, status: reply.statusCode, code, ms };
     const line = `${request.method} ${path} ${reply.statusCode}${code ? ` ${code}` : ''} ${ms} ms`;
     if (error) return request.log.error({ ...fields, err: error }, line);
-    const quiet = request.method === 'GET' || request.method === 'HEAD' || path === POLL_PATH;
-    request.log[quiet ? 'debug' : 'info'](fields, line);
+    request.log[level](fields, line);
   }
 }
 
@@ -47,11 +53,14 @@ export function envelopeCodeOf(reply: FastifyReply): string | undefined {
 
 /** Notes each answer's envelope code for the request's log line. */
 export function registerRequestLog(app: FastifyInstance) {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (typeof payload === 'string') {
-      const code = ENVELOPE_CODE.exec(payload)?.[1];
+      // A success starts with its code: only other answers are matched.
+      const code = payload.startsWith(SUCCESS_START)
+        ? SUCCESS_CODE
+        : ENVELOPE_CODE.exec(payload)?.[1];
       if (code) codes.set(reply, code);
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -28,10 +28,8 @@ export class RecordingEventBus implements EventBus {
     data: EventPayload<T>,
   ): Promise<void> {
     await inTransaction(db, async (trx) => {
-      const seq = await eventsRepository.nextSeq(trx, seatId);
-      await eventsRepository.insert(trx, {
+      await eventsRepository.append(trx, {
         seat_id: seatId,
-        seq,
         type,
         data: JSON.stringify(data),
         at: Date.now(),

@@ -1,5 +1,6 @@
 import { RECENT_WINDOW_MS, type ChatMessage, type EventPayload } from '@parley/protocol';
 import type { Db } from '../db/database.js';
+import type { SessionRow } from '../db/schema.js';
 import { groupListOf } from '../modules/groups/group-list.js';
 import { toSessionItem } from '../modules/sessions/sessions.presenter.js';
 import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
@@ -18,8 +19,16 @@ export class SeatEvents {
     return row ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS) : null;
   }
 
-  async messageCreated(db: Db, seatId: number, message: ChatMessage): Promise<void> {
-    const session = await this.session(db, seatId, message.session_id);
+  /** `row`: the chat as the change left it, when the caller has it (saves reading it again). */
+  async messageCreated(
+    db: Db,
+    seatId: number,
+    message: ChatMessage,
+    row?: SessionRow,
+  ): Promise<void> {
+    const session = row
+      ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS)
+      : await this.session(db, seatId, message.session_id);
     if (session) await this.bus.publish(db, seatId, 'message.created', { message, session });
   }
 

@@ -1,5 +1,10 @@
 import type { Db } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
 import type { PhoneAccountRow } from '../../db/schema.js';
+
+const findByPhoneQuery = compiledQuery((db, _shape: '', sendPhone: string) =>
+  db.selectFrom('phone_accounts').selectAll().where('send_phone', '=', sendPhone),
+);
 
 export const accountsRepository = {
   listBySeat(db: Db, seatId: number): Promise<PhoneAccountRow[]> {
@@ -10,12 +15,8 @@ export const accountsRepository = {
       .orderBy('id')
       .execute();
   },
-  findByPhone(db: Db, sendPhone: string) {
-    return db
-      .selectFrom('phone_accounts')
-      .selectAll()
-      .where('send_phone', '=', sendPhone)
-      .executeTakeFirst();
+  findByPhone(db: Db, sendPhone: string): Promise<PhoneAccountRow | undefined> {
+    return findByPhoneQuery.run(db, '', sendPhone).then(([row]) => row);
   },
   insert(
     db: Db,

@@ -8,6 +8,7 @@ import { accountsRepository } from '../accounts/accounts.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { toUserInfo } from './auth.presenter.js';
 import { authRepository } from './auth.repository.js';
+import { TokenCache } from './token-cache.js';
 
 /** The signed-in seat a request acts for. */
 export interface AuthSeat {
@@ -34,6 +35,8 @@ export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly config: Config,
+    /** Shared with SeatsService, which forgets a seat's tokens when it freezes the seat. */
+    readonly tokens = new TokenCache(),
   ) {}
 
   /** Called after logins end here (the push channel closes their sockets at once). */
@@ -51,6 +54,8 @@ export class AuthService {
     const revoked = allDevices
       ? await authRepository.revokeSeatTokens(this.db, seat.seatId, now)
       : await authRepository.revokeToken(this.db, seat.tokenHash, now);
+    if (allDevices) this.tokens.forgetSeat(seat.seatId);
+    else this.tokens.forgetToken(seat.tokenHash);
     const revocation = { seatId: seat.seatId, tokenHash: allDevices ? null : seat.tokenHash };
     this.revokedListeners.forEach((listener) => listener(revocation));
     return { revoked };
@@ -135,10 +140,15 @@ export class AuthService {
   private async authenticateToken(token: string) {
     if (token.length > 256) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
     const tokenHash = hashToken(token);
+    const now = Date.now();
+    const cached = this.tokens.get(tokenHash, now);
+    if (cached) return { ...cached, tokenHash };
     const row = await authRepository.findToken(this.db, tokenHash);
-    if (!row || row.revoked_at !== null || row.expires_at <= Date.now() || row.frozen) {
+    if (!row || row.revoked_at !== null || row.expires_at <= now || row.frozen) {
       throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
     }
-    return { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at, tokenHash };
+    const valid = { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at };
+    this.tokens.set(tokenHash, valid, now);
+    return { ...valid, tokenHash };
   }
 }

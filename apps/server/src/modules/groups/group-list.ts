@@ -3,28 +3,30 @@ import type { Db } from '../../db/database.js';
 import { sortGroups, toGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 
-/** The seat's groups with unread counts (getGroupList; the push channel's groups.changed). */
+/**
+ * The seat's groups with unread counts (getGroupList; the push channel's groups.changed), from
+ * the counts the database keeps on every change of a chat (migration 016): the groups' rows
+ * and the seat's last 24 hours, whatever the number of chats.
+ */
 export async function groupListOf(
   db: Db,
   seatId: number,
   waitingOnly: boolean,
 ): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
-  const recentSince = Date.now() - RECENT_WINDOW_MS;
-  const [groups, unread] = await Promise.all([
-    groupsRepository.listBySeat(db, seatId),
-    groupsRepository.unreadByGroup(db, seatId, recentSince, waitingOnly),
+  const since = Date.now() - RECENT_WINDOW_MS;
+  const [groups, recent] = await Promise.all([
+    groupsRepository.listWithCounts(db, seatId),
+    groupsRepository.recentUnread(db, seatId, since),
   ]);
-  const byGroup = new Map(unread.map((u) => [u.group_id, u]));
   let total = 0;
-  let recent = 0;
-  for (const u of unread) {
-    total += u.unread;
-    recent += u.recent;
-  }
+  for (const g of groups) total += waitingOnly ? g.waiting_unread : g.unread;
+  const recentTotal = waitingOnly ? recent.waitingUnread : recent.unread;
   return {
-    group_list: sortGroups(groups).map((g) => toGroup(g, byGroup.get(g.id)?.unread ?? 0)),
-    seat_one_seat_msg_count: recent,
-    seat_two_seat_msg_count: total - recent,
+    group_list: sortGroups(groups).map((g) =>
+      toGroup(g, waitingOnly ? g.waiting_unread : g.unread),
+    ),
+    seat_one_seat_msg_count: recentTotal,
+    seat_two_seat_msg_count: total - recentTotal,
     un_read_count: total,
   };
 }

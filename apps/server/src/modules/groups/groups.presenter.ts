@@ -18,6 +18,6 @@ const RANK: Record<GroupRow['type'], number> = {
   tg_link_pushed: 2,
   blocked: 3,
 };
-export function sortGroups(rows: GroupRow[]): GroupRow[] {
+export function sortGroups<G extends GroupRow>(rows: G[]): G[] {
   return [...rows].sort((a, b) => RANK[a.type] - RANK[b.type] || a.id - b.id);
 }

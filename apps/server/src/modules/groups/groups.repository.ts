@@ -1,17 +1,79 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { GroupRow } from '../../db/schema.js';
+import { dialectOf, type Db } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
+import type { GroupRow, GroupWithCounts } from '../../db/schema.js';
+import { COUNT_HOUR_MS } from '../../db/migrations/017-session-counts.js';
 import { BUILT_IN_GROUPS, BUILT_IN_GROUP_NAMES, type BuiltInGroup } from '@parley/protocol';
 
-export interface UnreadRow {
-  group_id: number;
-  unread: number;
-  recent: number;
+/** seat_groups with their kept counts; a group no chat was ever counted in has none: zero. */
+export function withCounts(db: Db) {
+  return db
+    .selectFrom('seat_groups')
+    .leftJoin('group_counts', 'group_counts.group_id', 'seat_groups.id')
+    .selectAll('seat_groups')
+    .select((eb) => [
+      eb.fn.coalesce('group_counts.chats', sql<number>`0`).as('chats'),
+      eb.fn.coalesce('group_counts.waiting_chats', sql<number>`0`).as('waiting_chats'),
+      eb.fn.coalesce('group_counts.unread', sql<number>`0`).as('unread'),
+      eb.fn.coalesce('group_counts.waiting_unread', sql<number>`0`).as('waiting_unread'),
+    ]);
 }
+
+const listWithCountsQuery = compiledQuery((db, _shape: '', seatId: number) =>
+  withCounts(db).where('seat_groups.seat_id', '=', seatId),
+);
+
+const recentUnreadQuery = compiledQuery(
+  (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) => {
+    const hours = db
+      .selectFrom('session_hours')
+      .select(['unread as u', 'waiting_unread as w'])
+      .where('seat_id', '=', seatId)
+      .where('hour', '>', boundary);
+    const edge = db
+      .selectFrom('sessions')
+      .select((eb) => [
+        'un_read_count as u',
+        eb
+          .case()
+          .when('last_direction', '=', 'in')
+          .then(eb.ref('un_read_count'))
+          .else(0)
+          .end()
+          .as('w'),
+      ])
+      .where('seat_id', '=', seatId)
+      // A literal, so SQLite can prove the partial index's condition.
+      .where('un_read_count', '>', sql.lit(0))
+      .where('latest_time', '>=', since)
+      .where('latest_time', '<', edgeEnd);
+    return db
+      .selectFrom(hours.unionAll(edge).as('recent'))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('unread'),
+        eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('waiting'),
+      ]);
+  },
+);
 
 export const groupsRepository = {
   listBySeat(db: Db, seatId: number): Promise<GroupRow[]> {
     return db.selectFrom('seat_groups').selectAll().where('seat_id', '=', seatId).execute();
+  },
+  /** The seat's groups with their kept counts (migration 016). */
+  listWithCounts(db: Db, seatId: number): Promise<GroupWithCounts[]> {
+    return listWithCountsQuery.run(db, '', seatId);
+  },
+  /** One group of the seat with its kept counts. */
+  findWithCounts(db: Db, seatId: number, groupId: number): Promise<GroupWithCounts | undefined> {
+    return withCounts(db)
+      .where('seat_groups.seat_id', '=', seatId)
+      .where('seat_groups.id', '=', groupId)
+      .executeTakeFirst();
+  },
+  /** A deleted group's counts (zero by then: its chats moved first). */
+  async deleteCounts(db: Db, groupId: number) {
+    await db.deleteFrom('group_counts').where('group_id', '=', groupId).execute();
   },
   /** Scoped by seat: another seat's group is as absent as a missing one. */
   findForSeat(db: Db, seatId: number, groupId: number) {
@@ -21,6 +83,18 @@ export const groupsRepository = {
       .where('seat_id', '=', seatId)
       .where('id', '=', groupId)
       .executeTakeFirst();
+  },
+  /**
+   * The group, locked until the transaction ends on PostgreSQL: a chat moved into it meanwhile
+   * waits, so its deletion moves every chat out first (SQLite writes one at a time anyway).
+   */
+  findForSeatLocked(db: Db, seatId: number, groupId: number) {
+    const q = db
+      .selectFrom('seat_groups')
+      .selectAll()
+      .where('seat_id', '=', seatId)
+      .where('id', '=', groupId);
+    return (dialectOf(db) === 'pg' ? q.forUpdate() : q).executeTakeFirst();
   },
   findByType(db: Db, seatId: number, type: BuiltInGroup) {
     return db
@@ -65,50 +139,15 @@ export const groupsRepository = {
     await db.deleteFrom('seat_groups').where('id', '=', id).execute();
   },
   /**
-   * Unread per group in one aggregate query: all of it, and the part active since `recentSince`
-   * (user_time_type 1). With `waitingOnly`, only chats whose last message came from the customer.
+   * The seat's unread messages active since `since` (the "last 24 hours" tab), all and of
+   * waiting chats: the kept hours after the boundary hour, plus the unread chats of the
+   * boundary hour itself (sessions_unread_time_idx). One statement, so one snapshot.
    */
-  unreadByGroup(
-    db: Db,
-    seatId: number,
-    recentSince: number,
-    waitingOnly: boolean,
-    groupId?: number,
-  ): Promise<UnreadRow[]> {
-    let q = db
-      .selectFrom('sessions')
-      .select((eb) => [
-        'group_id',
-        eb.fn.coalesce(eb.fn.sum<number>('un_read_count'), sql<number>`0`).as('unread'),
-        eb.fn
-          .coalesce(
-            eb.fn.sum<number>(
-              eb
-                .case()
-                .when('latest_time', '>=', recentSince)
-                .then(eb.ref('un_read_count'))
-                .else(0)
-                .end(),
-            ),
-            sql<number>`0`,
-          )
-          .as('recent'),
-      ])
-      .where('seat_id', '=', seatId)
-      // Read chats add nothing; the partial index sessions_unread_idx holds only unread ones,
-      // so the poll touches the unread chats, not every chat of the seat.
-      // A literal, not a parameter: SQLite uses a partial index only when it can prove the
-      // query's condition implies the index's.
-      .where('un_read_count', '>', sql.lit(0))
-      .groupBy('group_id');
-    if (waitingOnly) q = q.where('last_direction', '=', 'in');
-    if (groupId !== undefined) q = q.where('group_id', '=', groupId);
-    return q.execute().then((rows) =>
-      rows.map((r) => ({
-        group_id: r.group_id,
-        unread: Number(r.unread),
-        recent: Number(r.recent),
-      })),
-    );
+  recentUnread(db: Db, seatId: number, since: number) {
+    const boundary = Math.floor(since / COUNT_HOUR_MS);
+    return recentUnreadQuery
+      .run(db, '', seatId, boundary, since, (boundary + 1) * COUNT_HOUR_MS)
+      .then(([r]) => r!)
+      .then((r) => ({ unread: Number(r.unread), waitingUnread: Number(r.waiting) }));
   },
 };

@@ -76,29 +76,23 @@ export class GroupsService {
     const same = await groupsRepository.findByName(trx, seatId, name);
     if (same && same.id !== group.id) throw new AppError(ERROR_CODES.DATA_EXISTS);
     await groupsRepository.rename(trx, group.id, name);
-    return {
-      group: toGroup({ ...group, name }, await this.unreadOf(trx, seatId, group.id)),
-      moved_sessions: 0,
-    };
+    const counted = await groupsRepository.findWithCounts(trx, seatId, group.id);
+    return { group: toGroup({ ...group, name }, counted?.unread ?? 0), moved_sessions: 0 };
   }
 
   /** Its chats move to Ungrouped and the group goes, together or not at all. */
   private async remove(trx: Db, seatId: number, groupId: number) {
-    const group = await this.requireGroup(seatId, groupId, trx);
+    const group = await groupsRepository.findForSeatLocked(trx, seatId, groupId);
+    if (!group) throw notFound();
     if (group.type !== 'custom') throw forbidden();
     const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
     if (!ungrouped) throw new Error(`seat ${seatId} has no Ungrouped group`);
     const moved = await sessionsRepository.moveGroup(trx, seatId, group.id, ungrouped.id);
     await groupsRepository.delete(trx, group.id);
-    return {
-      group: toGroup(ungrouped, await this.unreadOf(trx, seatId, ungrouped.id)),
-      moved_sessions: moved,
-    };
-  }
-
-  private async unreadOf(db: Db, seatId: number, groupId: number): Promise<number> {
-    const rows = await groupsRepository.unreadByGroup(db, seatId, 0, false, groupId);
-    return rows[0]?.unread ?? 0;
+    await groupsRepository.deleteCounts(trx, group.id);
+    // Its counts now hold the moved chats'.
+    const after = await groupsRepository.findWithCounts(trx, seatId, ungrouped.id);
+    return { group: toGroup(ungrouped, after?.unread ?? 0), moved_sessions: moved };
   }
 
   async oneClickRead(

@@ -1,5 +1,21 @@
 import type { Db } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
 import type { MessageRow, NewMessage } from '../../db/schema.js';
+
+const findByClientIdQuery = compiledQuery((db, _shape: '', seatId: number, clientMsgId: string) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('seat_id', '=', seatId)
+    .where('client_msg_id', '=', clientMsgId),
+);
+
+const insertQuery = compiledQuery((db, columns: (keyof NewMessage)[], ...values: unknown[]) =>
+  db
+    .insertInto('messages')
+    .values(Object.fromEntries(columns.map((c, i) => [c, values[i]])) as NewMessage)
+    .returningAll(),
+);
 
 export const messagesRepository = {
   /** Newest first, older than `beforeId` when given. */
@@ -93,17 +109,16 @@ export const messagesRepository = {
     return row?.media_id ?? null;
   },
 
-  findByClientId(db: Db, seatId: number, clientMsgId: string) {
-    return db
-      .selectFrom('messages')
-      .selectAll()
-      .where('seat_id', '=', seatId)
-      .where('client_msg_id', '=', clientMsgId)
-      .executeTakeFirst();
+  findByClientId(db: Db, seatId: number, clientMsgId: string): Promise<MessageRow | undefined> {
+    return findByClientIdQuery.run(db, '', seatId, clientMsgId).then(([row]) => row);
   },
 
+  /** Compiled once per set of columns (every send names the same ones). */
   insert(db: Db, row: NewMessage): Promise<MessageRow> {
-    return db.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
+    const columns = (Object.keys(row) as (keyof NewMessage)[]).filter((c) => row[c] !== undefined);
+    return insertQuery
+      .run(db, columns, ...columns.map((c) => row[c]))
+      .then(([inserted]) => inserted!);
   },
 
   async insertMany(db: Db, rows: NewMessage[]) {

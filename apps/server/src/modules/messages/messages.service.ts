@@ -9,7 +9,8 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
+import { GroupCommit } from '../../lib/group-commit.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import type { ChannelName } from '../../channels/channel.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
@@ -56,9 +57,13 @@ export class MessagesService {
     private readonly media: MediaService,
     private readonly events: SeatEvents,
     private readonly outbox: OutboxWriter,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(db);
+  }
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
+  /** Operators' sends: grouped into one transaction per turn on SQLite. */
+  private readonly commits: GroupCommit;
 
   /** The media of a non-text message: this seat's (else 400001) and of a fitting kind. */
   private async mediaFor(db: Db, seatId: number, type: MessageType, mediaId: string | undefined) {
@@ -163,23 +168,23 @@ export class MessagesService {
       deleted_for_all: 0,
     });
     // A Telegram link invites the customer over: the chat moves to TG link pushed.
-    let moved = false;
+    let movedTo: number | undefined;
     if (
       session.group_type !== 'tg_link_pushed' &&
       (hasTelegramLink(out.content) || hasTelegramLink(out.originalContent))
     ) {
-      const pushed = await groupsRepository.findByType(trx, session.seat_id, 'tg_link_pushed');
-      if (pushed) {
-        await sessionsRepository.update(trx, session.seat_id, session.id, { group_id: pushed.id });
-        moved = true;
-      }
+      movedTo = (await groupsRepository.findByType(trx, session.seat_id, 'tg_link_pushed'))?.id;
     }
-    await sessionsRepository.recordOutgoing(trx, session.id, {
+    // The chat's latest activity (and group) in one statement, which answers the chat as the
+    // event shows it.
+    const updated = await sessionsRepository.recordOutgoing(trx, session.id, {
       time: out.at,
       preview: previewOf(message),
       type: out.type,
+      groupId: movedTo,
     });
-    await this.events.messageCreated(trx, session.seat_id, this.present(message));
+    const moved = movedTo !== undefined;
+    await this.events.messageCreated(trx, session.seat_id, this.present(message), updated);
     if (
       await this.outbox.enqueue(trx, out.channel, {
         seat_id: session.seat_id,
@@ -259,7 +264,8 @@ export class MessagesService {
     const media = await this.mediaFor(this.db, seatId, input.type, input.media_id);
 
     try {
-      const row = await inTransaction(this.db, (trx) =>
+      // Acknowledged once committed; on SQLite sends arriving together share the commit.
+      const row = await this.commits.run((trx) =>
         this.createOutgoing(trx, {
           session,
           channel: account.channel,
@@ -273,6 +279,8 @@ export class MessagesService {
       );
       return this.present(row);
     } catch (err) {
+      // Deleted since it was found (a racing delSession).
+      if (isForeignKeyViolation(err)) throw notFound();
       // The same id sent twice at once: the first insert won; answer with it.
       if (isUniqueViolation(err)) {
         const stored = await messagesRepository.findByClientId(

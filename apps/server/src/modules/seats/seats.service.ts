@@ -7,6 +7,7 @@ import { authRepository } from '../auth/auth.repository.js';
 import { seatsRepository } from './seats.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import type { TokenCache } from '../auth/token-cache.js';
 
 const ACCOUNT_PATTERN = /^[A-Za-z0-9_.@-]+$/;
 
@@ -33,7 +34,11 @@ export function checkPassword(password: string): string {
 
 /** Seat administration (used by the CLI and the demo workspace). */
 export class SeatsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The server's cache of valid tokens (the CLI has none). */
+    private readonly tokens?: TokenCache,
+  ) {}
 
   /** A seat and its three built-in groups, in one transaction. */
   async create(input: { account: string; password: string; nickname?: string }): Promise<SeatRow> {
@@ -64,6 +69,7 @@ export class SeatsService {
       await seatsRepository.setFrozen(trx, seat.id, frozen);
       if (frozen) await authRepository.revokeSeatTokens(trx, seat.id, Date.now());
     });
+    if (frozen) this.tokens?.forgetSeat(seat.id);
     return { ...seat, frozen: frozen ? 1 : 0 };
   }
 
@@ -75,6 +81,7 @@ export class SeatsService {
       await authRepository.revokeSeatTokens(trx, seat.id, Date.now());
       await authRepository.clearAttempts(trx, `account:${seat.account}`);
     });
+    this.tokens?.forgetSeat(seat.id);
     return seat;
   }
 

@@ -1,6 +1,9 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database, NewSession, SessionRow } from '../../db/schema.js';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { dialectOf, type Db } from '../../db/database.js';
+import type { Database, GroupWithCounts, NewSession, SessionRow } from '../../db/schema.js';
+import { withCounts } from '../groups/groups.repository.js';
+import { compiledQuery } from '../../db/compiled-query.js';
+import { COUNT_HOUR_MS } from '../../db/migrations/017-session-counts.js';
 
 export interface SessionFilter {
   seatId: number;
@@ -23,14 +26,14 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: SessionFilter) {
-  const conditions = [
-    eb('seat_id', '=', f.seatId),
-    eb('group_id', '=', f.groupId),
-    f.userTimeType === 1
-      ? eb('latest_time', '>=', f.recentSince)
-      : eb('latest_time', '<', f.recentSince),
-  ];
+function applyFilter(
+  eb: ExpressionBuilder<Database, 'sessions'>,
+  f: SessionFilter,
+  tabBound = true,
+) {
+  const conditions = [eb('seat_id', '=', f.seatId), eb('group_id', '=', f.groupId)];
+  if (f.userTimeType === 1) conditions.push(eb('latest_time', '>=', f.recentSince));
+  else if (tabBound) conditions.push(eb('latest_time', '<', f.recentSince));
   if (f.waitingOnly) conditions.push(eb('last_direction', '=', 'in'));
   if (f.keyword) {
     const pattern = `%${escapeLike(f.keyword.toLowerCase())}%`;
@@ -44,31 +47,202 @@ function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: SessionFilt
   return eb.and(conditions);
 }
 
+/**
+ * Chats of the seat matching `where`, for a statement that changes many of them at once. On
+ * PostgreSQL their rows are locked in id order first: two such statements (a one-click read and
+ * a group's deletion) otherwise lock the same rows in different orders and deadlock.
+ */
+function manyOf(
+  db: Db,
+  seatId: number,
+  where: (
+    q: SelectQueryBuilder<Database, 'sessions', object>,
+  ) => SelectQueryBuilder<Database, 'sessions', object>,
+) {
+  const q = where(db.selectFrom('sessions').where('seat_id', '=', seatId)).select('id');
+  return dialectOf(db) === 'pg' ? q.orderBy('id').forUpdate() : q;
+}
+
+/** One side of the list (pinned or not), from the cursor on, in list order. */
+function pageOfPin(
+  db: Db,
+  f: SessionFilter,
+  isTop: 0 | 1,
+  after: SessionKey | null,
+  limit: number,
+): Promise<SessionRow[]> {
+  // The earlier tab's upper bound and the cursor are one row value (the lower of the two),
+  // so the index seeks to it: two upper bounds would leave the engine to pick one.
+  const bound =
+    after && f.userTimeType === 2 && after.latestTime >= f.recentSince
+      ? { latestTime: f.recentSince, id: 0 }
+      : after;
+  // A keyword's pattern is not a plain value: such pages are built each time.
+  if (f.keyword) return pageQuery(db, f, isTop, bound, limit).execute();
+  return pageOfPinQuery.run(
+    db,
+    { isTop, tab: f.userTimeType, bound: bound !== null, waitingOnly: f.waitingOnly },
+    f.seatId,
+    f.groupId,
+    f.recentSince,
+    bound?.latestTime ?? 0,
+    bound?.id ?? 0,
+    limit,
+  );
+}
+
+function pageQuery(
+  db: Db,
+  f: SessionFilter,
+  isTop: 0 | 1,
+  bound: SessionKey | { latestTime: number; id: number } | null,
+  limit: number,
+) {
+  let q = db
+    .selectFrom('sessions')
+    .selectAll()
+    .where((eb) => applyFilter(eb, f, !bound))
+    .where('is_top', '=', isTop);
+  if (bound) {
+    // A row-value comparison, so the index seeks straight to the cursor (an OR chain made
+    // each page walk past every chat already shown).
+    q = q.where((eb) =>
+      eb(eb.refTuple('latest_time', 'id'), '<', eb.tuple(bound.latestTime, bound.id)),
+    );
+  }
+  return q.orderBy('latest_time', 'desc').orderBy('id', 'desc').limit(limit);
+}
+
+/** pageQuery compiled once per shape. */
+const pageOfPinQuery = compiledQuery(
+  (
+    db,
+    shape: { isTop: 0 | 1; tab: 1 | 2; bound: boolean; waitingOnly: boolean },
+    seatId: number,
+    groupId: number,
+    recentSince: number,
+    latestTime: number,
+    id: number,
+    limit: number,
+  ) =>
+    pageQuery(
+      db,
+      { seatId, groupId, recentSince, userTimeType: shape.tab, waitingOnly: shape.waitingOnly },
+      shape.isTop,
+      shape.bound ? { latestTime, id } : null,
+      limit,
+    ),
+);
+
+const groupWithTotalQuery = compiledQuery(
+  (
+    db,
+    waitingOnly: boolean,
+    seatId: number,
+    groupId: number,
+    boundary: number,
+    since: number,
+    edgeEnd: number,
+  ) =>
+    withCounts(db)
+      .select((eb) => [
+        eb
+          .selectFrom('session_hours')
+          .select((e) =>
+            e.fn
+              .coalesce(e.fn.sum<number>(waitingOnly ? 'waiting_chats' : 'chats'), sql<number>`0`)
+              .as('n'),
+          )
+          .where('seat_id', '=', seatId)
+          .where('hour', '>', boundary)
+          .where('group_id', '=', groupId)
+          .as('hours_recent'),
+        eb
+          .selectFrom('sessions')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('seat_id', '=', seatId)
+          .where('group_id', '=', groupId)
+          // Both values of is_top: two seeks into sessions_list_idx on latest_time.
+          .where('is_top', 'in', [0, 1])
+          .where('latest_time', '>=', since)
+          .where('latest_time', '<', edgeEnd)
+          .$if(waitingOnly, (q) => q.where('last_direction', '=', 'in'))
+          .as('edge_recent'),
+      ])
+      .where('seat_groups.seat_id', '=', seatId)
+      .where('seat_groups.id', '=', groupId),
+);
+
+/** A chat with its group's type. */
+function withGroupType(db: Db) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('seat_groups', 'seat_groups.id', 'sessions.group_id')
+    .selectAll('sessions')
+    .select('seat_groups.type as group_type');
+}
+
+const findByPhonesQuery = compiledQuery(
+  (db, _shape: '', seatId: number, sendPhone: string, receiverPhone: string) =>
+    withGroupType(db)
+      .where('sessions.seat_id', '=', seatId)
+      .where('sessions.send_phone', '=', sendPhone)
+      .where('sessions.receiver_phone', '=', receiverPhone),
+);
+
+const findForSeatQuery = compiledQuery((db, _shape: '', seatId: number, sessionId: number) =>
+  withGroupType(db).where('sessions.seat_id', '=', seatId).where('sessions.id', '=', sessionId),
+);
+
+/** An operator's message: latest activity and preview (with `moved`, a new group too). */
+const recordOutgoingQuery = compiledQuery(
+  (
+    db,
+    moved: boolean,
+    sessionId: number,
+    time: number,
+    preview: string,
+    type: SessionRow['last_type'],
+    groupId: number,
+  ) =>
+    db
+      .updateTable('sessions')
+      .set({
+        latest_time: time,
+        last_direction: 'out',
+        last_preview: preview,
+        last_type: type,
+        ...(moved ? { group_id: groupId } : {}),
+      })
+      .where('id', '=', sessionId)
+      .returningAll(),
+);
+
 export const sessionsRepository = {
-  page(db: Db, f: SessionFilter, after: SessionKey | null, limit: number): Promise<SessionRow[]> {
-    let q = db
-      .selectFrom('sessions')
-      .selectAll()
-      .where((eb) => applyFilter(eb, f));
-    if (after) {
-      // A row-value comparison, so the index seeks straight to the cursor (an OR chain made
-      // each page walk past every chat already shown).
-      q = q.where((eb) =>
-        eb(
-          eb.refTuple('is_top', 'latest_time', 'id'),
-          '<',
-          eb.tuple(after.isTop, after.latestTime, after.id),
-        ),
+  /**
+   * A page in list order. The pinned chats and the others are each a seek into
+   * sessions_list_idx (a range on latest_time per is_top), read one after the other: in one
+   * ORDER BY over both, the "earlier" tab's page walked past every recent chat of the group.
+   */
+  async page(
+    db: Db,
+    f: SessionFilter,
+    after: SessionKey | null,
+    limit: number,
+  ): Promise<SessionRow[]> {
+    const rows: SessionRow[] = [];
+    if (!after || after.isTop === 1) {
+      rows.push(...(await pageOfPin(db, f, 1, after, limit)));
+    }
+    if (rows.length < limit) {
+      rows.push(
+        ...(await pageOfPin(db, f, 0, after?.isTop === 0 ? after : null, limit - rows.length)),
       );
     }
-    return q
-      .orderBy('is_top', 'desc')
-      .orderBy('latest_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    return rows;
   },
 
+  /** Exact count of a filter (the keyword search; the other totals are kept: totalOf). */
   count(db: Db, f: SessionFilter): Promise<number> {
     return db
       .selectFrom('sessions')
@@ -78,28 +252,40 @@ export const sessionsRepository = {
       .then((r) => Number(r.n));
   },
 
+  /**
+   * The seat's group (null when it is not one) with the number of its chats in a time tab,
+   * from the kept counts (migration 016): the tab of the last 24 hours is the hours after the
+   * boundary hour plus the chats of the boundary hour itself; the earlier tab is the rest of
+   * the group. One statement, so the group's total and its recent part are of one moment.
+   */
+  async groupWithTotal(
+    db: Db,
+    f: Omit<SessionFilter, 'keyword'>,
+  ): Promise<{ group: GroupWithCounts; total: number } | null> {
+    const boundary = Math.floor(f.recentSince / COUNT_HOUR_MS);
+    const chats = f.waitingOnly ? 'waiting_chats' : 'chats';
+    const [row] = await groupWithTotalQuery.run(
+      db,
+      f.waitingOnly,
+      f.seatId,
+      f.groupId,
+      boundary,
+      f.recentSince,
+      (boundary + 1) * COUNT_HOUR_MS,
+    );
+    if (!row) return null;
+    const { hours_recent, edge_recent, ...group } = row;
+    const recent = Number(hours_recent) + Number(edge_recent);
+    return { group, total: f.userTimeType === 1 ? recent : group[chats] - recent };
+  },
+
   findByPhones(db: Db, seatId: number, sendPhone: string, receiverPhone: string) {
-    return db
-      .selectFrom('sessions')
-      .innerJoin('seat_groups', 'seat_groups.id', 'sessions.group_id')
-      .selectAll('sessions')
-      .select('seat_groups.type as group_type')
-      .where('sessions.seat_id', '=', seatId)
-      .where('sessions.send_phone', '=', sendPhone)
-      .where('sessions.receiver_phone', '=', receiverPhone)
-      .executeTakeFirst();
+    return findByPhonesQuery.run(db, '', seatId, sendPhone, receiverPhone).then(([row]) => row);
   },
 
   /** Scoped by seat: another seat's chat is as absent as a missing one. */
   findForSeat(db: Db, seatId: number, sessionId: number) {
-    return db
-      .selectFrom('sessions')
-      .innerJoin('seat_groups', 'seat_groups.id', 'sessions.group_id')
-      .selectAll('sessions')
-      .select('seat_groups.type as group_type')
-      .where('sessions.seat_id', '=', seatId)
-      .where('sessions.id', '=', sessionId)
-      .executeTakeFirst();
+    return findForSeatQuery.run(db, '', seatId, sessionId).then(([row]) => row);
   },
 
   /** Any seat's chat between these two numbers (the pair is unique across the platform). */
@@ -116,7 +302,7 @@ export const sessionsRepository = {
     return db.insertInto('sessions').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
-  /** Updates one chat of a seat and returns it as it now is. */
+  /** Updates one chat of a seat and returns it as it now is (undefined: it is gone). */
   update(
     db: Db,
     seatId: number,
@@ -124,14 +310,14 @@ export const sessionsRepository = {
     changes: Partial<
       Pick<SessionRow, 'is_top' | 'remark' | 'group_id' | 'prev_group_id' | 'blocked'>
     >,
-  ): Promise<SessionRow> {
+  ): Promise<SessionRow | undefined> {
     return db
       .updateTable('sessions')
       .set(changes)
       .where('seat_id', '=', seatId)
       .where('id', '=', sessionId)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
   },
 
   /** Hard delete of one chat of a seat and its messages. */
@@ -182,15 +368,20 @@ export const sessionsRepository = {
       .selectFrom('sessions')
       .select((eb) => eb.fn.sum<number>('un_read_count').as('n'))
       .where('seat_id', '=', seatId);
-    let update = db
+    if (groupId !== undefined) sum = sum.where('group_id', '=', groupId);
+    const update = db
       .updateTable('sessions')
       .set({ un_read_count: 0 })
       .where('seat_id', '=', seatId)
-      .where('un_read_count', '>', 0);
-    if (groupId !== undefined) {
-      sum = sum.where('group_id', '=', groupId);
-      update = update.where('group_id', '=', groupId);
-    }
+      .where('un_read_count', '>', 0)
+      .where(
+        'id',
+        'in',
+        manyOf(db, seatId, (q) => {
+          const unread = q.where('un_read_count', '>', 0);
+          return groupId === undefined ? unread : unread.where('group_id', '=', groupId);
+        }),
+      );
     const { n } = await sum.executeTakeFirstOrThrow();
     const read = await update.returning('id').execute();
     return { messages: Number(n ?? 0), sessionIds: read.map((r) => r.id) };
@@ -212,25 +403,30 @@ export const sessionsRepository = {
       .set({ group_id: toGroup })
       .where('seat_id', '=', seatId)
       .where('group_id', '=', fromGroup)
+      .where(
+        'id',
+        'in',
+        manyOf(db, seatId, (q) => q.where('group_id', '=', fromGroup)),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
 
-  async recordOutgoing(
+  /** An operator's message: latest activity and preview (and a new group); the chat as it is. */
+  recordOutgoing(
     db: Db,
     sessionId: number,
-    last: { time: number; preview: string; type: SessionRow['last_type'] },
-  ) {
-    await db
-      .updateTable('sessions')
-      .set({
-        latest_time: last.time,
-        last_direction: 'out',
-        last_preview: last.preview,
-        last_type: last.type,
-      })
-      .where('id', '=', sessionId)
-      .execute();
+    last: {
+      time: number;
+      preview: string;
+      type: SessionRow['last_type'];
+      groupId?: number | undefined;
+    },
+  ): Promise<SessionRow | undefined> {
+    const moved = last.groupId !== undefined;
+    return recordOutgoingQuery
+      .run(db, moved, sessionId, last.time, last.preview, last.type, last.groupId ?? 0)
+      .then(([row]) => row);
   },
 
   /** A customer's message arrived: latest activity, preview, one more unread. */

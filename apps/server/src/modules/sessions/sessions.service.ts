@@ -11,7 +11,7 @@ import type { Db } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
@@ -60,7 +60,13 @@ export class SessionsService {
     groupsChanged = false,
   ) {
     return inTransaction(this.db, async (trx) => {
-      const row = await sessionsRepository.update(trx, seatId, sessionId, set);
+      const row = await sessionsRepository.update(trx, seatId, sessionId, set).catch((err) => {
+        // Into a group deleted since it was checked (a racing doGroup del).
+        if (isForeignKeyViolation(err)) throw notFound();
+        throw err;
+      });
+      // Deleted since it was checked (a racing delSession).
+      if (!row) throw notFound();
       await this.events.sessionUpdated(trx, seatId, sessionId);
       if (groupsChanged) await this.events.groupsChanged(trx, seatId);
       return row;
@@ -72,7 +78,6 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<CallResponse<'/v1/seat/chat/getGroupInfo'>> {
     const after = input.cursor ? toSessionKey(decodeCursor(input.cursor, sessionKey)) : null;
-    await this.groups.requireGroup(seatId, input.group_id);
     const recentSince = Date.now() - RECENT_WINDOW_MS;
     const filter = {
       seatId,
@@ -82,9 +87,12 @@ export class SessionsService {
       waitingOnly: input.reply === 1,
       keyword: input.keyword || undefined,
     };
+    // The group check and the kept total in one statement; a keyword is counted exactly.
+    const counted = await sessionsRepository.groupWithTotal(this.db, filter);
+    if (!counted) throw notFound();
     const [rows, total] = await Promise.all([
       sessionsRepository.page(this.db, filter, after, input.page_size + 1),
-      sessionsRepository.count(this.db, filter),
+      filter.keyword ? sessionsRepository.count(this.db, filter) : counted.total,
     ]);
     const page = rows.slice(0, input.page_size);
     const last = page[page.length - 1];

@@ -1,0 +1,45 @@
+/** What a valid token says: its seat, and until when it is valid. */
+export interface CachedToken {
+  seatId: number;
+  account: string;
+  expiresAt: number;
+}
+
+/** How long a token found valid is taken as valid without asking the database again. */
+export const TOKEN_CACHE_MS = 1_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Valid tokens seen in the last second, so a console's calls (the 10-second poll, paging a
+ * list) do not each hash-and-look-up their token. Logout, freeze and a new password forget the
+ * seat's entries here at once; a change made by another process (the admin CLI, another
+ * instance) shows within TOKEN_CACHE_MS. Expiry is checked on every use.
+ */
+export class TokenCache {
+  private readonly entries = new Map<string, CachedToken & { until: number }>();
+
+  get(tokenHash: string, now: number): CachedToken | null {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return null;
+    if (entry.until <= now || entry.expiresAt <= now) {
+      this.entries.delete(tokenHash);
+      return null;
+    }
+    return entry;
+  }
+
+  set(tokenHash: string, token: CachedToken, now: number): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(tokenHash, { ...token, until: now + TOKEN_CACHE_MS });
+  }
+
+  forgetToken(tokenHash: string): void {
+    this.entries.delete(tokenHash);
+  }
+
+  forgetSeat(seatId: number): void {
+    for (const [hash, entry] of this.entries) {
+      if (entry.seatId === seatId) this.entries.delete(hash);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+// Load generation for the throughput benchmarks (reads.mjs, sends.mjs): autocannon over
+// keep-alive connections, the server's CPU from /proc, and a bare node:http ceiling.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import path from 'node:path';
+import { ROOT, freePort, gitCommit, round, sleep } from './workspace.mjs';
+
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (user + system, ms) of a process, from /proc/<pid>/stat; null when unreadable. */
+export function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs autocannon against one POST call for `seconds` (bounded also by `maxRequests`) and
+ * answers req/s, latency percentiles and the server's CPU per answered request. `body(i)`
+ * makes the i-th request's JSON body; `onAnswer(body, i)` sees each answer (checks, acks).
+ */
+export async function measure({
+  url,
+  pid,
+  connections,
+  seconds,
+  maxRequests,
+  headers = {},
+  body,
+  onAnswer,
+}) {
+  let sent = 0;
+  let answered = 0;
+  const cpu0 = cpuMsOf(pid);
+  const result = await autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    ...(maxRequests ? { maxOverallRequests: maxRequests } : {}),
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (req, context) => {
+          context.i = sent++;
+          return { ...req, body: body(context.i) };
+        },
+        onResponse: (status, text, context) => {
+          answered++;
+          onAnswer?.(status, text, context.i);
+        },
+      },
+    ],
+  });
+  const cpu1 = cpuMsOf(pid);
+  const ok = result['2xx'];
+  return {
+    connections,
+    seconds: round(result.duration),
+    requests: ok,
+    answered,
+    errors: result.errors + result.timeouts + result.non2xx,
+    req_per_s: round(ok / result.duration, 1),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    server_cpu_ms_per_req: cpu0 === null || !ok ? null : round((cpu1 - cpu0) / ok, 3),
+  };
+}
+
+/**
+ * The ceiling: a bare node:http server in its own process that reads and parses each POST body
+ * and answers `bodies[path]` (the same bytes the real call answers) with the same content type.
+ */
+export async function startBareServer(bodies, { fastify = false } = {}) {
+  const port = await freePort();
+  const nodeHttp = `
+    const http = require('node:http');
+    http.createServer((req, res) => {
+      const body = bodies[req.url];
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+        res.end(body);
+      });
+    }).listen(${port}, '127.0.0.1', () => process.send('ready'));
+  `;
+  // The framework alone: Fastify with its JSON body parser and one route per body, no plugin.
+  const bareFastify = `
+    const app = require('fastify')();
+    for (const [url, body] of Object.entries(bodies)) {
+      app.post(url, (req, reply) => { reply.type('application/json; charset=utf-8').send(body); });
+    }
+    app.listen({ port: ${port}, host: '127.0.0.1' }).then(() => process.send('ready'));
+  `;
+  const source = `
+    const bodies = JSON.parse(process.env.BARE_BODIES);
+    for (const k of Object.keys(bodies)) bodies[k] = Buffer.from(bodies[k], 'utf8');
+    ${fastify ? bareFastify : nodeHttp}
+  `;
+  const child = spawn(process.execPath, ['-e', source], {
+    // Fastify resolves from the server's workspace.
+    cwd: path.join(ROOT, 'apps/server'),
+    env: { ...process.env, BARE_BODIES: JSON.stringify(bodies) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+  return {
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await sleep(50);
+    },
+  };
+}
+
+/** The median of a list of numbers (null for none). */
+export function median(list) {
+  const sorted = list.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!sorted.length) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** A markdown-ish table: first column left-aligned, the others right-aligned. */
+export function printTable(header, rows) {
+  const cells = rows.map((r) => r.map((c) => (c === null || c === undefined ? '' : String(c))));
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const line = (r) =>
+    '| ' +
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') +
+    ' |';
+  console.log(line(header));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of cells) console.log(line(r));
+}
+
+/**
+ * The options of reads.mjs and sends.mjs: --quick (1 round of 4 s), --keep, --rounds N,
+ * --seconds S, --pg <url>, and with `only` --only <call>.
+ */
+export function benchOptions(script, { only = false } = {}) {
+  const argv = process.argv.slice(2);
+  const opt = { quick: false, keep: false, rounds: 3, seconds: 8, pg: null, only: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') opt.quick = true;
+    else if (a === '--keep') opt.keep = true;
+    else if (a === '--rounds') opt.rounds = Number(argv[++i]);
+    else if (a === '--seconds') opt.seconds = Number(argv[++i]);
+    else if (only && a === '--only') opt.only = argv[++i];
+    else if (a === '--pg') opt.pg = argv[++i] ?? null;
+    else if (a.startsWith('--pg=')) opt.pg = a.slice(5);
+    else {
+      console.error(
+        `usage: node bench/${script} [--quick] [--keep] [--rounds N] [--seconds S]` +
+          `${only ? ' [--only <call>]' : ''} [--pg <postgres-url>]`,
+      );
+      process.exit(a === '--help' || a === '-h' ? 0 : 2);
+    }
+  }
+  if (opt.quick) {
+    opt.rounds = 1;
+    opt.seconds = 4;
+  }
+  return opt;
+}
+
+/** What the figures were measured on, with the load before and after the run. */
+export function machineOf(loadBefore) {
+  return {
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    load_avg_1m_before: round(loadBefore),
+    load_avg_1m_after: round(os.loadavg()[0]),
+  };
+}
+
+/**
+ * Prints the run's problems (exit code 1) and writes the report with its run line to
+ * bench/results/<name>-<date>[-pg].json.
+ */
+export function finishReport(name, started, kind, problems, report) {
+  for (const p of problems) {
+    console.error(`ERROR: ${p}`);
+    process.exitCode = 1;
+  }
+  const dir = path.join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const date = started.toISOString().slice(0, 10);
+  const file = path.join(dir, `${name}-${date}${kind === 'pg' ? '-pg' : ''}.json`);
+  const full = {
+    benchmark: name,
+    started_at: started.toISOString(),
+    database: kind,
+    git_commit: gitCommit(),
+    ...report,
+    problems,
+  };
+  writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  console.log(`wrote ${path.relative(ROOT, file)}`);
+}

@@ -1,0 +1,296 @@
+#!/usr/bin/env node
+// Durable text sends under load (see bench/README.md, "sends.mjs").
+//
+//   npm run build && node bench/sends.mjs [--quick] [--keep] [--rounds N] [--seconds S] [--pg <url>]
+//
+// Seeds the shared large workspace, starts the built server and sends text messages at 32
+// keep-alive connections (each with its own client_msg_id), against a raw insert loop into the
+// same schema (its full-text index included) in the same run; then checks that every
+// acknowledged message is stored exactly once.
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import {
+  MESSAGE_COLUMNS,
+  SEAT,
+  createTarget,
+  dropTarget,
+  log,
+  openSeedDb,
+  requireBuild,
+  round,
+  runBench,
+  seed,
+  startServer,
+  stopServer,
+} from './lib/workspace.mjs';
+import { benchOptions, finishReport, machineOf, measure, median, printTable } from './lib/load.mjs';
+
+const opt = benchOptions('sends.mjs', { only: false });
+requireBuild('sends.mjs');
+
+const CONNECTIONS = 32;
+/** Sends go round-robin to this many chats (operators answer different customers). */
+const CHATS = 64;
+/** The raw loop's writers on PostgreSQL (its pool is the server's size: 10 connections). */
+const PG_POOL = 10;
+const TEXT = 'Thanks for waiting, your order 4711-2023 left the warehouse and arrives tomorrow.';
+
+/**
+ * The ceiling: the message rows alone, each committed on its own, for `seconds`. SQLite: one
+ * prepared statement in a loop (one writer, as SQLite allows). PostgreSQL: CONNECTIONS
+ * writers over a pool of PG_POOL connections.
+ */
+async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') {
+  const values = (i) => {
+    const chat = chats[i % chats.length];
+    return [
+      chat.id,
+      seatId,
+      `raw-${runId}-${i}`,
+      'out',
+      'text',
+      `${TEXT} #${i}`,
+      null,
+      'sent',
+      Date.now(),
+      0,
+      0,
+    ];
+  };
+  const sqlInsert = `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${MESSAGE_COLUMNS.map(() => '?').join(', ')})`;
+  let n = 0;
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  if (db.kind === 'sqlite') {
+    // FULL syncs the log at every commit (survives a power cut), as the server's commit of a
+    // batch of sends does; NORMAL (the server's other writes) syncs only at checkpoints.
+    db.raw.pragma(`synchronous = ${synchronous}`);
+    const insert = db.raw.prepare(sqlInsert);
+    while (performance.now() < until) {
+      insert.run(...values(n));
+      n++;
+    }
+  } else {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: db.url, max: PG_POOL, options: db.options });
+    const text = sqlInsert.replace(
+      /\?/g,
+      (() => {
+        let k = 0;
+        return () => `$${++k}`;
+      })(),
+    );
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (performance.now() < until) {
+          const i = n++;
+          await pool.query({ name: 'raw-insert', text, values: values(i) });
+        }
+      }),
+    );
+    await pool.end();
+  }
+  const wall = (performance.now() - t0) / 1000;
+  return { messages: n, msg_per_s: round(n / wall, 1) };
+}
+
+async function login(base) {
+  const res = await fetch(`${base}/v1/seat/chat/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: SEAT.account, password: SEAT.password }),
+  });
+  const json = await res.json();
+  if (json.code !== '000000') throw new Error(`login answered ${json.code}`);
+  return json.data.token;
+}
+
+async function main() {
+  const started = new Date();
+  const { target, env } = await createTarget(opt.pg);
+  let server = null;
+  let db = null;
+  const rounds = [];
+  const problems = [];
+  let seedInfo = null;
+  let loadBefore = null;
+  const acked = new Map(); // client_msg_id -> msg_id answered
+  let verify = null;
+  try {
+    seedInfo = await seed(target, env);
+    log(`seeded ${seedInfo.chats} chats, ${seedInfo.messages} messages`);
+    db = await openSeedDb(target);
+    if (db.kind === 'pg') {
+      db.url = target.url;
+      db.options = `-c search_path=${target.schema}`;
+    }
+    // Unblocked chats of the seat's groups (not Blocked), spread over the four accounts.
+    const chats = await db.all(
+      `SELECT s.id, s.send_phone, s.receiver_phone FROM sessions s JOIN seat_groups g ON g.id = s.group_id
+       WHERE s.seat_id = ? AND s.blocked = 0 AND g.type <> 'blocked' ORDER BY s.id LIMIT ?`,
+      [seedInfo.seat_id, CHATS],
+    );
+    server = await startServer(env);
+    const pid = server.child.pid;
+    const token = await login(server.base);
+    loadBefore = os.loadavg()[0];
+    const runId = Date.now().toString(36);
+    let seq = 0;
+    const bodies = new Map(); // request index -> client_msg_id
+    const sendScenario = (label) => ({
+      url: `${server.base}/v1/seat/chat/message`,
+      pid,
+      connections: CONNECTIONS,
+      headers: { authorization: `Bearer ${token}` },
+      body: (i) => {
+        const chat = chats[i % chats.length];
+        const id = `bench-${runId}-${label}-${seq++}`;
+        bodies.set(i, id);
+        return JSON.stringify({
+          send_phone: chat.send_phone,
+          receiver_phone: chat.receiver_phone,
+          type: 'text',
+          content: `${TEXT} #${i}`,
+          client_msg_id: id,
+        });
+      },
+      onAnswer: (status, text, i) => {
+        const id = bodies.get(i);
+        bodies.delete(i);
+        if (status === 200 && text.startsWith('{"code":"000000"')) {
+          if (acked.has(id)) problems.push(`${id} acknowledged twice`);
+          acked.set(id, JSON.parse(text).data.msg_id);
+        } else if (problems.length < 20) {
+          problems.push(`send answered ${status} ${text.slice(0, 160)}`);
+        }
+      },
+    });
+    // Warm-up (not counted in the rounds; its acknowledgements are checked all the same).
+    await measure({ ...sendScenario('warm'), seconds: 1 });
+    await rawLoop(db, chats, seedInfo.seat_id, `${runId}-warm`, 1);
+    for (let r = 0; r < opt.rounds; r++) {
+      log(`round ${r + 1}/${opt.rounds}`);
+      const raw = await rawLoop(db, chats, seedInfo.seat_id, `${runId}-${r}`, opt.seconds);
+      const sends = await measure({ ...sendScenario(`r${r}`), seconds: opt.seconds });
+      const rawNormal =
+        db.kind === 'sqlite'
+          ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-n${r}`, opt.seconds, 'NORMAL')
+          : null;
+      rounds.push({ raw, sends, raw_normal: rawNormal });
+    }
+    // Every acknowledged message is stored once, with the id it was acknowledged with.
+    const rows = await db.all(
+      `SELECT client_msg_id, MIN(id) AS id, COUNT(*) AS n FROM messages
+       WHERE seat_id = ? AND client_msg_id LIKE ? GROUP BY client_msg_id`,
+      [seedInfo.seat_id, `bench-${runId}-%`],
+    );
+    const stored = new Map(rows.map((r) => [r.client_msg_id, r]));
+    let missing = 0;
+    let doubled = 0;
+    let wrongId = 0;
+    for (const [id, msgId] of acked) {
+      const row = stored.get(id);
+      if (!row) missing++;
+      else if (Number(row.n) !== 1) doubled++;
+      else if (Number(row.id) !== msgId) wrongId++;
+    }
+    verify = { acknowledged: acked.size, stored: rows.length, missing, doubled, wrong_id: wrongId };
+    if (missing || doubled || wrongId) {
+      problems.push(`acknowledged but missing ${missing}, doubled ${doubled}, other id ${wrongId}`);
+    }
+  } catch (err) {
+    problems.push(`run aborted: ${err.stack ?? err.message}`);
+    if (server) log(`server output (tail):\n${server.output().slice(-3000)}`);
+  } finally {
+    if (db) await db.close().catch(() => {});
+    if (server) await stopServer(server);
+    await dropTarget(target, env, opt.keep);
+  }
+
+  const pick = (fn) => median(rounds.map(fn));
+  const result = rounds.length
+    ? {
+        raw_msg_per_s: round(
+          pick((r) => r.raw.msg_per_s),
+          1,
+        ),
+        raw_normal_msg_per_s: round(
+          pick((r) => r.raw_normal?.msg_per_s),
+          1,
+        ),
+        send_msg_per_s: round(
+          pick((r) => r.sends.req_per_s),
+          1,
+        ),
+        ratio_to_raw: round(
+          pick((r) => r.sends.req_per_s / r.raw.msg_per_s),
+          3,
+        ),
+        p50_ms: pick((r) => r.sends.p50_ms),
+        p99_ms: pick((r) => r.sends.p99_ms),
+        server_cpu_ms_per_msg: round(
+          pick((r) => r.sends.server_cpu_ms_per_req),
+          3,
+        ),
+        errors: rounds.reduce((s, r) => s + r.sends.errors, 0),
+      }
+    : null;
+  const machine = machineOf(loadBefore);
+
+  console.log(
+    `\nParley sends, ${target.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${machine.cpus} CPU(s) ` +
+      `${machine.cpu_model}, Node ${machine.node}, load ${machine.load_avg_1m_before} → ` +
+      `${machine.load_avg_1m_after} | ${CONNECTIONS} connections over ${CHATS} chats, ` +
+      `${opt.rounds} × ${opt.seconds} s, medians`,
+  );
+  if (result) {
+    printTable(
+      ['scenario', 'msg/s', 'of raw', 'p50 ms', 'p99 ms', 'cpu ms/msg'],
+      [
+        [
+          `raw insert loop (${target.kind === 'sqlite' ? 'better-sqlite3, synchronous FULL' : 'pg, 32 writers, 10 connections'})`,
+          result.raw_msg_per_s,
+          '100 %',
+          '',
+          '',
+          '',
+        ],
+        ...(result.raw_normal_msg_per_s
+          ? [
+              [
+                'raw insert loop (better-sqlite3, synchronous NORMAL: no sync per commit)',
+                result.raw_normal_msg_per_s,
+                `${round((result.raw_normal_msg_per_s / result.raw_msg_per_s) * 100, 1)} %`,
+                '',
+                '',
+                '',
+              ],
+            ]
+          : []),
+        [
+          'POST /v1/seat/chat/message',
+          result.send_msg_per_s,
+          `${round(result.ratio_to_raw * 100, 1)} %`,
+          result.p50_ms,
+          result.p99_ms,
+          result.server_cpu_ms_per_msg,
+        ],
+      ],
+    );
+  }
+  if (verify) {
+    console.log(
+      `acknowledged ${verify.acknowledged}, stored ${verify.stored}: missing ${verify.missing}, ` +
+        `doubled ${verify.doubled}, other id ${verify.wrong_id}`,
+    );
+  }
+  finishReport('sends', started, target.kind, problems, {
+    machine,
+    options: { connections: CONNECTIONS, chats: CHATS, rounds: opt.rounds, seconds: opt.seconds },
+    result,
+    verify,
+    rounds,
+  });
+}
+
+runBench(main, 15);
