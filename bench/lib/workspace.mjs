@@ -75,6 +75,24 @@ export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** Nearest-rank percentile of an ascending list (null when empty). */
+export function percentile(sorted, p) {
+  if (!sorted.length) return null;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}
+
+/** CPU time (user + system, ms; 10 ms resolution) a process has used, from /proc/<pid>/stat. */
+export function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in USER_HZ (100)
+  } catch {
+    return null;
+  }
+}
+
 export function rssOf(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -473,9 +491,10 @@ export function killLiveServer() {
   liveChild?.kill('SIGKILL');
 }
 
-export async function startServer(env) {
+/** Starts the built server; `nodeArgs` go before the script (e.g. `--cpu-prof`). */
+export async function startServer(env, { nodeArgs = [] } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

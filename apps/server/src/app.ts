@@ -68,6 +68,11 @@ declare module 'fastify' {
   }
 }
 
+/** Starts listening as configured (main; tests that need a real socket). Answers the address. */
+export function listen(app: FastifyInstance, config: Config): Promise<string> {
+  return app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
+}
+
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},

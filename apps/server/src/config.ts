@@ -9,6 +9,13 @@ export type LogFormat = 'pretty' | 'json';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Connections the kernel may hold for the server before it accepts them (listen(2)'s
+   * backlog; the kernel caps it at net.core.somaxconn). Node's 511 overflows when a thousand
+   * consoles reconnect at once, e.g. after a restart: the kernel then drops their handshakes and
+   * each waits out TCP's retransmission (1 s, 3 s, 7 s, ...). PARLEY_LISTEN_BACKLOG.
+   */
+  listenBacklog: number;
   /** SQLite file `parley.db` and `media/` live here. */
   dataDir: string;
   /** PostgreSQL instead of SQLite when set. */
@@ -110,6 +117,9 @@ export interface TranslationConfig {
 
 export class ConfigError extends Error {}
 
+/** Above any expected reconnect storm; the kernel caps it at net.core.somaxconn (4096 since Linux 5.4). */
+export const DEFAULT_LISTEN_BACKLOG = 8192;
+
 /** The built web app, relative to this package (src/ or dist/ both sit one level down). */
 export function defaultWebDir(): string {
   return fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -181,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: num(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
+    listenBacklog: num(env, 'PARLEY_LISTEN_BACKLOG', DEFAULT_LISTEN_BACKLOG, 1, 65535),
     dataDir,
     databaseUrl,
     pgSchema: null,
