@@ -6,13 +6,14 @@
 //   npm run build && node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60]
 //     [--ramp 15] [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned]
 //     [--storm] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>]
+//     [--server-env NAME=value]...
 //
 // The server is the built one with its production defaults (rate limits included): each console
 // logs in once, for real, from its own loopback address (127.77.x.y), before the first run; the
 // tokens are kept for every N. Each N gets a fresh server process on the same database.
 import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +43,7 @@ import { profileTop } from './lib/cpu-profile.mjs';
 
 const USAGE = `usage: node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60] [--ramp 15]
   [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned] [--storm]
-  [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>]`;
+  [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>] [--server-env NAME=value]...`;
 const argv = process.argv.slice(2);
 const opt = {
   n: [250, 500, 1000, 1500, 2000],
@@ -59,6 +60,8 @@ const opt = {
   quick: false,
   keep: false,
   pg: null,
+  /** Extra environment of the server (--server-env NAME=value, repeatable): A/B runs. */
+  serverEnv: {},
 };
 const numeric = {
   '--seconds': 'seconds',
@@ -76,7 +79,10 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(0);
   } else if (a === '--n') opt.n = String(argv[++i]).split(',').map(Number);
   else if (a === '--pg') opt.pg = argv[++i] ?? null;
-  else if (a in numeric) opt[numeric[a]] = Number(argv[++i]);
+  else if (a === '--server-env') {
+    const [name, ...rest] = String(argv[++i]).split('=');
+    opt.serverEnv[name] = rest.join('=');
+  } else if (a in numeric) opt[numeric[a]] = Number(argv[++i]);
   else if (a === '--aligned') opt.aligned = true;
   else if (a === '--storm') opt.storm = true;
   else if (a === '--profile') opt.profile = true;
@@ -470,6 +476,76 @@ function startProbe(base) {
   };
 }
 
+async function pgAdmin(url) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+/** A fresh database on the server at `url`, dropped at the end. */
+async function createPgDatabase(url) {
+  const name = `parley_operators_${RUN_ID}`;
+  const admin = await pgAdmin(url);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    name,
+    url: dbUrl.toString(),
+    drop: async () => {
+      const c = await pgAdmin(url);
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * The server's PostgreSQL connections every 200 ms (pg_stat_activity of the bench's database):
+ * how many are open and how many run a statement or sit in a transaction. All of the pool
+ * busy most of the time means requests wait for a connection.
+ */
+async function startPgSampler(pgDb) {
+  const client = await pgAdmin(pgDb.url);
+  const samples = [];
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS open,
+                count(*) FILTER (WHERE state <> 'idle')::int AS busy
+           FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [pgDb.name],
+      );
+      samples.push(rows[0]);
+    } finally {
+      busy = false;
+    }
+  }, 200);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await client.end();
+      const open = Math.max(0, ...samples.map((s) => s.open));
+      const busyCounts = samples.map((s) => s.busy).sort((a, b) => a - b);
+      return {
+        samples: samples.length,
+        connections_max: open,
+        busy_p50: percentile(busyCounts, 50),
+        busy_p99: percentile(busyCounts, 99),
+        // Share of samples with every open connection busy.
+        all_busy_share: round(
+          samples.filter((s) => s.open > 0 && s.busy >= s.open).length / (samples.length || 1),
+        ),
+      };
+    },
+  };
+}
+
 /** The kernel's accept-queue counters (TcpExt ListenOverflows, ListenDrops). */
 function listenCounters() {
   const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
@@ -523,12 +599,14 @@ function mergeCounts(into, from) {
   return into;
 }
 
-async function runOnce(n, consoles, env, profileDir) {
+async function runOnce(n, consoles, env, profileDir, pgDb) {
   const active = consoles.slice(0, n);
   const seats = [...new Set(active.map((c) => c.seat))];
   log(`N=${n}: ${active.length} consoles on ${seats.length} seats; starting the server…`);
-  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const server = await startServer(env, { nodeArgs });
+  // workspace.mjs starts the server with --cpu-prof when this is set.
+  if (profileDir) process.env.PARLEY_BENCH_PROFILE = profileDir;
+  else delete process.env.PARLEY_BENCH_PROFILE;
+  const server = await startServer(env);
   const pid = server.child.pid;
   // Consoles of a seat stay in one worker; seats are dealt round-robin.
   const shares = Array.from({ length: opt.workers }, () => []);
@@ -562,6 +640,7 @@ async function runOnce(n, consoles, env, profileDir) {
     log(`N=${n}: measuring for ${opt.seconds} s…`);
     const net0 = listenCounters();
     const sampler = startSampler(pid);
+    const pgSampler = pgDb ? await startPgSampler(pgDb) : null;
     const cpu0 = { server: cpuMsOf(pid), workers: workers.map((w) => cpuMsOf(w.pid)) };
     const self0 = process.cpuUsage();
     const t0 = performance.now();
@@ -573,6 +652,7 @@ async function runOnce(n, consoles, env, profileDir) {
     const cpu1 = { server: cpuMsOf(pid), workers: workers.map((w) => cpuMsOf(w.pid)) };
     const self1 = process.cpuUsage(self0);
     const resources = sampler.stop();
+    const pgPool = pgSampler ? await pgSampler.stop() : undefined;
     const net1 = listenCounters();
     const probed = probe.stop();
     const webhooks = inbound.stop();
@@ -630,6 +710,7 @@ async function runOnce(n, consoles, env, profileDir) {
         // namespace, every listener: other processes' too).
         listen_overflows: net1.ListenOverflows - net0.ListenOverflows,
         listen_drops: net1.ListenDrops - net0.ListenDrops,
+        pg_connections: pgPool,
         healthz_probe: {
           ...summary(probed.samples),
           p99_ms: round(percentile(probeSorted, 99)),
@@ -658,7 +739,8 @@ async function runOnce(n, consoles, env, profileDir) {
     );
     inbound.stop();
     probe.stop();
-    await stopServer(server);
+    // A loaded server takes a while to drain, and to write its profile.
+    await stopServer(server, profileDir ? 120_000 : 30_000);
   }
 }
 
@@ -709,6 +791,26 @@ function printTable(report) {
   return lines.join('\n');
 }
 
+/** Written after every N, so a run stopped half-way keeps what it measured. */
+function writeReport(report) {
+  const dir = path.join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(
+    dir,
+    `operators-${report.started_at.slice(0, 10)}${report.database === 'pg' ? '-pg' : ''}.json`,
+  );
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}
+
+/** The server's profile of the run (written when it stopped), summarised. */
+function readProfile(dir) {
+  const file = existsSync(dir) && readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return { file: null, note: 'the server wrote no profile (killed before it could)' };
+  const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+  return { file: path.join(dir, file), top_self_ms: profileTop(profile, 15) };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
@@ -716,13 +818,16 @@ async function main() {
   const loadBefore = os.loadavg().map((v) => round(v));
   const { seats, consoles } = layout(MAX_N, opt.chats);
   const sink = await startPlatformSink();
-  const { target, env: baseEnv } = await createTarget(opt.pg);
+  // PostgreSQL: a database of the bench's own, so pg_stat_activity shows the server's pool only.
+  const pgDb = opt.pg ? await createPgDatabase(opt.pg) : null;
+  const { target, env: baseEnv } = await createTarget(pgDb?.url ?? null);
   const env = {
     ...baseEnv,
     PARLEY_SANDBOX: 'off',
     PARLEY_PLATFORM_SECRET: SECRET,
     PARLEY_PLATFORM_URL: sink.url,
     PARLEY_TELEGRAM_POLLING: 'off',
+    ...opt.serverEnv,
   };
   const profileRoot = opt.profile
     ? path.join(os.tmpdir(), `parley-operators-prof-${RUN_ID}`)
@@ -755,17 +860,8 @@ async function main() {
     };
     for (const n of opt.n) {
       const profileDir = profileRoot && path.join(profileRoot, `n${n}`);
-      const run = await runOnce(n, consoles, env, profileDir);
-      if (profileDir) {
-        const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-        run.server.profile = {
-          file: path.join(profileDir, file),
-          top_self_ms: profileTop(
-            JSON.parse(readFileSync(path.join(profileDir, file), 'utf8')),
-            15,
-          ),
-        };
-      }
+      const run = await runOnce(n, consoles, env, profileDir, pgDb);
+      if (profileDir) run.server.profile = readProfile(profileDir);
       run.outbox_delivered_total = sink.delivered();
       report.runs.push(run);
       log(
@@ -773,6 +869,7 @@ async function main() {
           .map(([k, c]) => `${k} ${c.p99_ms} ms (${c.error_count} err)`)
           .join(', ')}; server CPU ${run.server.cpu_percent_of_one_core} %`,
       );
+      writeReport(report);
     }
     report.load_avg_after = os.loadavg().map((v) => round(v));
     console.log(`\n${printTable(report)}`);
@@ -786,28 +883,15 @@ async function main() {
         );
       }
     }
-    const dir = path.join(ROOT, 'bench/results');
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(
-      dir,
-      `operators-${started.toISOString().slice(0, 10)}${target.kind === 'pg' ? '-pg' : ''}.json`,
-    );
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nwrote ${path.relative(ROOT, file)}`);
+    console.log(`\nwrote ${path.relative(ROOT, writeReport(report))}`);
     if (profileRoot) console.log(`server CPU profiles in ${profileRoot}`);
   } finally {
     await sink.close();
     if (!opt.keep) {
       rmSync(env.PARLEY_DATA_DIR, { recursive: true, force: true });
-      if (target.kind === 'pg') {
-        const { default: pg } = await import('pg');
-        const admin = new pg.Client({ connectionString: target.url });
-        await admin.connect();
-        await admin.query(`DROP SCHEMA ${target.schema} CASCADE`);
-        await admin.end();
-      }
+      if (pgDb) await pgDb.drop();
     } else {
-      log(`kept ${target.kind === 'pg' ? `schema ${target.schema}` : env.PARLEY_DATA_DIR}`);
+      log(`kept ${pgDb ? `database ${pgDb.name}` : env.PARLEY_DATA_DIR}`);
     }
   }
 }

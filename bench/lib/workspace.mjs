@@ -491,10 +491,12 @@ export function killLiveServer() {
   liveChild?.kill('SIGKILL');
 }
 
-/** Starts the built server; `nodeArgs` go before the script (e.g. `--cpu-prof`). */
-export async function startServer(env, { nodeArgs = [] } = {}) {
+export async function startServer(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
+  // PARLEY_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.PARLEY_BENCH_PROFILE;
+  const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, SERVER_MAIN] : [SERVER_MAIN];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -524,10 +526,11 @@ export async function startServer(env, { nodeArgs = [] } = {}) {
   throw new Error(`the server did not start within 30 s:\n${output.slice(-4000)}`);
 }
 
-export async function stopServer(server) {
+/** SIGTERM, then SIGKILL after `graceMs` (a server writing a CPU profile needs longer). */
+export async function stopServer(server, graceMs = 10_000) {
   if (server.child.exitCode !== null) return;
   server.child.kill('SIGTERM');
-  const code = await Promise.race([server.exited, sleep(10_000).then(() => 'timeout')]);
+  const code = await Promise.race([server.exited, sleep(graceMs).then(() => 'timeout')]);
   if (code === 'timeout') {
     server.child.kill('SIGKILL');
     await server.exited;
