@@ -5,8 +5,8 @@
 //
 //   npm run build && node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60]
 //     [--ramp 15] [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned]
-//     [--storm] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>]
-//     [--server-env NAME=value]...
+//     [--storm] [--nice] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>]
+//     [--server-env NAME=value]... [--server-log <dir>]
 //
 // The server is the built one with its production defaults (rate limits included): each console
 // logs in once, for real, from its own loopback address (127.77.x.y), before the first run; the
@@ -43,7 +43,8 @@ import { profileTop } from './lib/cpu-profile.mjs';
 
 const USAGE = `usage: node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60] [--ramp 15]
   [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned] [--storm]
-  [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>] [--server-env NAME=value]...`;
+  [--nice] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>] [--server-env NAME=value]...
+  [--server-log <dir>]`;
 const argv = process.argv.slice(2);
 const opt = {
   n: [250, 500, 1000, 1500, 2000],
@@ -56,12 +57,15 @@ const opt = {
   timeout: 50,
   aligned: false,
   storm: false,
+  nice: false,
   profile: false,
   quick: false,
   keep: false,
   pg: null,
   /** Extra environment of the server (--server-env NAME=value, repeatable): A/B runs. */
   serverEnv: {},
+  /** A directory for each run's server output (e.g. with --server-env LOG_LEVEL=debug). */
+  serverLog: null,
 };
 const numeric = {
   '--seconds': 'seconds',
@@ -79,12 +83,14 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(0);
   } else if (a === '--n') opt.n = String(argv[++i]).split(',').map(Number);
   else if (a === '--pg') opt.pg = argv[++i] ?? null;
+  else if (a === '--server-log') opt.serverLog = argv[++i];
   else if (a === '--server-env') {
     const [name, ...rest] = String(argv[++i]).split('=');
     opt.serverEnv[name] = rest.join('=');
   } else if (a in numeric) opt[numeric[a]] = Number(argv[++i]);
   else if (a === '--aligned') opt.aligned = true;
   else if (a === '--storm') opt.storm = true;
+  else if (a === '--nice') opt.nice = true;
   else if (a === '--profile') opt.profile = true;
   else if (a === '--quick') opt.quick = true;
   else if (a === '--keep') opt.keep = true;
@@ -95,6 +101,10 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (opt.quick) opt.seconds = Math.min(opt.seconds, 20);
 if (opt.storm) opt.ramp = 0;
+if (opt.nice && process.getuid?.() !== 0) {
+  console.error('--nice needs root (it raises the priority of the bench and its server)');
+  process.exit(2);
+}
 const bad = [...opt.n, opt.seconds, opt.workers, opt.chats, opt.timeout].some(
   (v) => !Number.isInteger(v) || v < 1,
 );
@@ -479,6 +489,7 @@ function startProbe(base) {
 async function pgAdmin(url) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined); // a lost connection fails its next query instead
   await client.connect();
   return client;
 }
@@ -504,17 +515,24 @@ async function createPgDatabase(url) {
 
 /**
  * The server's PostgreSQL connections every 200 ms (pg_stat_activity of the bench's database):
- * how many are open and how many run a statement or sit in a transaction. All of the pool
- * busy most of the time means requests wait for a connection.
+ * how many are open and how many run a statement or sit in a transaction, and the round trip of
+ * a `SELECT 1` from here (the best a pooled connection can do on this machine at that moment).
+ * A connection the server has checked out but not yet given its next query shows as idle.
  */
 async function startPgSampler(pgDb) {
   const client = await pgAdmin(pgDb.url);
   const samples = [];
+  const roundTrips = [];
   let busy = false;
+  let errors = 0;
   const timer = setInterval(async () => {
     if (busy) return;
     busy = true;
     try {
+      // The machine's own query round trip right now: what one pooled connection can do at best.
+      const t0 = performance.now();
+      await client.query('SELECT 1');
+      roundTrips.push(performance.now() - t0);
       const { rows } = await client.query(
         `SELECT count(*)::int AS open,
                 count(*) FILTER (WHERE state <> 'idle')::int AS busy
@@ -522,6 +540,8 @@ async function startPgSampler(pgDb) {
         [pgDb.name],
       );
       samples.push(rows[0]);
+    } catch {
+      errors++; // e.g. a backend terminated by someone else's test on a shared server
     } finally {
       busy = false;
     }
@@ -529,11 +549,13 @@ async function startPgSampler(pgDb) {
   return {
     stop: async () => {
       clearInterval(timer);
-      await client.end();
+      await client.end().catch(() => undefined);
       const open = Math.max(0, ...samples.map((s) => s.open));
       const busyCounts = samples.map((s) => s.busy).sort((a, b) => a - b);
       return {
         samples: samples.length,
+        select1_round_trip: summary(roundTrips),
+        sampler_errors: errors,
         connections_max: open,
         busy_p50: percentile(busyCounts, 50),
         busy_p99: percentile(busyCounts, 99),
@@ -542,6 +564,38 @@ async function startPgSampler(pgDb) {
           samples.filter((s) => s.open > 0 && s.busy >= s.open).length / (samples.length || 1),
         ),
       };
+    },
+  };
+}
+
+/**
+ * --nice: the server, its PostgreSQL backends, the load generator and this process run at
+ * nice -10, so other work on a shared machine disturbs the figures less (a production box runs
+ * Parley alone). Backends come and go with the pool: looked up every second.
+ */
+async function startRenicer(pids, pgDb) {
+  const client = pgDb ? await pgAdmin(pgDb.url) : null;
+  const renice = (pid) => {
+    try {
+      os.setPriority(pid, -10);
+    } catch {
+      // gone
+    }
+  };
+  const tick = async () => {
+    for (const pid of [process.pid, ...pids]) renice(pid);
+    if (!client) return;
+    const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+      pgDb.name,
+    ]);
+    for (const r of rows) renice(r.pid);
+  };
+  await tick();
+  const timer = setInterval(() => void tick().catch(() => undefined), 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await client?.end();
     },
   };
 }
@@ -608,6 +662,23 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
   else delete process.env.PARLEY_BENCH_PROFILE;
   const server = await startServer(env);
   const pid = server.child.pid;
+  // At LOG_LEVEL=debug the server logs a `load` line every 10 s (plugins/load-log.ts).
+  const loadLines = [];
+  let partial = '';
+  server.child.stdout.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      if (!line.includes('"msg":"load"')) continue;
+      const { eventLoopDelayMs, pgPool, pushSockets } = JSON.parse(line);
+      loadLines.push({
+        at: round(performance.now() / 1000, 1),
+        eventLoopDelayMs,
+        pgPool,
+        pushSockets,
+      });
+    }
+  });
   // Consoles of a seat stay in one worker; seats are dealt round-robin.
   const shares = Array.from({ length: opt.workers }, () => []);
   seats.forEach((s, i) => shares[i % opt.workers].push(s));
@@ -630,6 +701,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
     });
     return child;
   });
+  const renicer = opt.nice ? await startRenicer([pid, ...workers.map((w) => w.pid)], pgDb) : null;
   const inboundRate = opt.inboundEvery > 0 ? seats.length / opt.inboundEvery : 0;
   const inbound = startInbound(server.base, seats, inboundRate);
   const probe = startProbe(server.base);
@@ -711,6 +783,8 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
         listen_overflows: net1.ListenOverflows - net0.ListenOverflows,
         listen_drops: net1.ListenDrops - net0.ListenDrops,
         pg_connections: pgPool,
+        // The server's own `load` lines during the window (only at LOG_LEVEL=debug).
+        load_log: loadLines.length ? loadLines : undefined,
         healthz_probe: {
           ...summary(probed.samples),
           p99_ms: round(percentile(probeSorted, 99)),
@@ -739,8 +813,13 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
     );
     inbound.stop();
     probe.stop();
+    await renicer?.stop();
     // A loaded server takes a while to drain, and to write its profile.
     await stopServer(server, profileDir ? 120_000 : 30_000);
+    if (opt.serverLog) {
+      mkdirSync(opt.serverLog, { recursive: true });
+      writeFileSync(path.join(opt.serverLog, `server-${n}.log`), server.output());
+    }
   }
 }
 

@@ -31,6 +31,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerHealth } from './plugins/health.js';
+import { registerLoadLog } from './plugins/load-log.js';
 import { registerStatic } from './plugins/static.js';
 import { createServices, type Services } from './services.js';
 import { autoLoadDemo } from './demo/auto-load.js';
@@ -139,6 +140,7 @@ export async function buildApp(
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   registerHealth(app);
+  registerLoadLog(app, database, realtime.hub);
   await registerStatic(app, config);
 
   // Background jobs: started once the app is ready, stopped before the database closes.

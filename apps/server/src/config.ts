@@ -22,6 +22,12 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to use (search_path); tests isolate each file in its own. */
   pgSchema: string | null;
+  /**
+   * PostgreSQL connections this instance may open (PARLEY_PG_POOL_MAX). A connection serves at
+   * most one query per turn of the event loop, and turns lengthen under load: too few, and
+   * requests queue for a connection while the database idles.
+   */
+  pgPoolMax: number;
   logLevel: string;
   /** `pretty`: one readable line per event, for a person (default); `json`: pino's JSON lines. */
   logFormat: LogFormat;
@@ -117,6 +123,8 @@ export interface TranslationConfig {
 
 export class ConfigError extends Error {}
 
+export const DEFAULT_PG_POOL_MAX = 10;
+
 /** Above any expected reconnect storm; the kernel caps it at net.core.somaxconn (4096 since Linux 5.4). */
 export const DEFAULT_LISTEN_BACKLOG = 8192;
 
@@ -195,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     pgSchema: null,
+    pgPoolMax: num(env, 'PARLEY_PG_POOL_MAX', DEFAULT_PG_POOL_MAX, 1, 1000),
     logLevel,
     logFormat,
     trustProxy: trustProxy(env.PARLEY_TRUST_PROXY),

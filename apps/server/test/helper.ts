@@ -12,7 +12,7 @@ import {
   type CallResponse,
 } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
-import { DEFAULT_LISTEN_BACKLOG, type Config } from '../src/config.js';
+import { DEFAULT_LISTEN_BACKLOG, DEFAULT_PG_POOL_MAX, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 
@@ -38,6 +38,7 @@ export async function createTestDatabaseConfig(
     dataDir,
     databaseUrl: null,
     pgSchema: null,
+    pgPoolMax: DEFAULT_PG_POOL_MAX,
     logLevel: 'silent',
     logFormat: 'json',
     trustProxy: false,

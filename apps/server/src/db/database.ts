@@ -23,6 +23,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** True for the embedded SQLite file. */
   embedded: boolean;
+  /** PostgreSQL: the pool's connections and the requests waiting for one (null on SQLite). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -32,10 +34,11 @@ pg.types.setTypeParser(20, Number);
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   let db: Db;
   let dialect: DialectName;
+  let pool: pg.Pool | null = null;
   if (config.databaseUrl) {
-    const pool = new pg.Pool({
+    pool = new pg.Pool({
       connectionString: config.databaseUrl,
-      max: 10,
+      max: config.pgPoolMax,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -61,7 +64,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     await db.destroy();
     throw err;
   }
-  return { db, dialect, embedded: dialect === 'sqlite', close: () => db.destroy() };
+  const poolStats = () =>
+    pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  return { db, dialect, embedded: dialect === 'sqlite', poolStats, close: () => db.destroy() };
 }
 
 /**
