@@ -571,7 +571,8 @@ async function startPgSampler(pgDb) {
 /**
  * --nice: the server, its PostgreSQL backends, the load generator and this process run at
  * nice -10, so other work on a shared machine disturbs the figures less (a production box runs
- * Parley alone). Backends come and go with the pool: looked up every second.
+ * Parley alone). Backends come and go with the pool: looked up every second. (PostgreSQL's
+ * backends stay in the database server's own scheduling group, whose weight is left alone.)
  */
 async function startRenicer(pids, pgDb) {
   const client = pgDb ? await pgAdmin(pgDb.url) : null;
@@ -590,14 +591,36 @@ async function startRenicer(pids, pgDb) {
     ]);
     for (const r of rows) renice(r.pid);
   };
+  // With the kernel's autogroups (sched_autogroup_enabled), nice counts only inside a session's
+  // group: the group of this session (the bench, its server and workers) gets the weight too.
+  try {
+    writeFileSync('/proc/self/autogroup', '-10');
+  } catch {
+    // no autogroups here
+  }
   await tick();
   const timer = setInterval(() => void tick().catch(() => undefined), 1000);
   return {
     stop: async () => {
       clearInterval(timer);
       await client?.end();
+      try {
+        writeFileSync('/proc/self/autogroup', '0');
+      } catch {
+        // no autogroups here
+      }
     },
   };
+}
+
+function cpuPressure() {
+  try {
+    return Number(
+      /some avg10=[\d.]+ avg60=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1],
+    );
+  } catch {
+    return null;
+  }
 }
 
 /** The kernel's accept-queue counters (TcpExt ListenOverflows, ListenDrops). */
@@ -797,6 +820,9 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
         coordinator_cpu_percent: pct((self1.user + self1.system) / 1000),
       },
       load_avg: os.loadavg().map((v) => round(v)),
+      // Share of the last minute in which a runnable task waited for a CPU (Linux PSI): near
+      // 100 on a machine other work saturates, where no figure is the server's alone.
+      cpu_pressure_some_avg60: cpuPressure(),
     };
     return result;
   } finally {
@@ -876,7 +902,9 @@ function writeReport(report) {
   mkdirSync(dir, { recursive: true });
   const file = path.join(
     dir,
-    `operators-${report.started_at.slice(0, 10)}${report.database === 'pg' ? '-pg' : ''}.json`,
+    `operators-${report.started_at.slice(0, 10)}${report.database === 'pg' ? '-pg' : ''}${
+      opt.storm ? '-storm' : ''
+    }${report.options.serverEnv && Object.keys(report.options.serverEnv).length ? '-env' : ''}.json`,
   );
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;

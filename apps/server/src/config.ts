@@ -123,7 +123,11 @@ export interface TranslationConfig {
 
 export class ConfigError extends Error {}
 
-export const DEFAULT_PG_POOL_MAX = 10;
+/**
+ * Four times pg's default: a pool of 10 became the queue at 1,000 operators (bench/operators.mjs,
+ * 2026-11-24). Instances × this must stay under PostgreSQL's max_connections (100 by default).
+ */
+export const DEFAULT_PG_POOL_MAX = 40;
 
 /** Above any expected reconnect storm; the kernel caps it at net.core.somaxconn (4096 since Linux 5.4). */
 export const DEFAULT_LISTEN_BACKLOG = 8192;
