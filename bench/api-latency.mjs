@@ -15,7 +15,7 @@ import {
   ROOT,
   SEAT,
   createTarget,
-  killLiveServer,
+  guardBenchmark,
   log,
   openSeedDb,
   requireBuild,
@@ -590,18 +590,7 @@ function gitCommit() {
   }
 }
 
-const guard = setTimeout(() => {
-  console.error(`ERROR: the benchmark exceeded ${GLOBAL_TIMEOUT_MS / 60_000} minutes; aborting`);
-  killLiveServer();
-  process.exit(1);
-}, GLOBAL_TIMEOUT_MS);
-guard.unref();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killLiveServer();
-    process.exit(130);
-  });
-}
+guardBenchmark(GLOBAL_TIMEOUT_MS);
 
 main().catch((err) => {
   console.error(err);

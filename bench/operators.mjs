@@ -22,6 +22,7 @@ import {
   ROOT,
   cpuMsOf,
   createTarget,
+  guardBenchmark,
   killLiveServer,
   log,
   openSeedDb,
@@ -35,7 +36,12 @@ import {
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
-import { bulkInsert, withTextIndexDeferred } from './lib/bulk-load.mjs';
+import {
+  MESSAGE_COLUMNS,
+  SESSION_COLUMNS,
+  bulkInsert,
+  withTextIndexDeferred,
+} from './lib/bulk-load.mjs';
 import { profileTop } from './lib/cpu-profile.mjs';
 
 // ---------------------------------------------------------------------------------------------
@@ -237,27 +243,7 @@ async function seedWorkspace(target, env, seats) {
   }
   let messageCount = 0;
   await withTextIndexDeferred(db, target, async () => {
-    const ids = await bulkInsert(
-      db,
-      'sessions',
-      [
-        'seat_id',
-        'send_phone',
-        'receiver_phone',
-        'group_id',
-        'is_top',
-        'remark',
-        'un_read_count',
-        'add_time',
-        'latest_time',
-        'last_direction',
-        'last_preview',
-        'last_type',
-        'blocked',
-      ],
-      sessionRows,
-      true,
-    );
+    const ids = await bulkInsert(db, 'sessions', SESSION_COLUMNS, sessionRows, true);
     const messageRows = [];
     chats.forEach((c, i) => {
       for (let k = 0; k < opt.messages; k++) {
@@ -276,23 +262,7 @@ async function seedWorkspace(target, env, seats) {
       }
     });
     messageCount = messageRows.length;
-    await bulkInsert(
-      db,
-      'messages',
-      [
-        'session_id',
-        'seat_id',
-        'direction',
-        'type',
-        'content',
-        'status',
-        'created_at',
-        'deleted_for_me',
-        'deleted_for_all',
-      ],
-      messageRows,
-      false,
-    );
+    await bulkInsert(db, 'messages', MESSAGE_COLUMNS, messageRows, false);
   });
   await db.close();
   return {
@@ -1003,18 +973,7 @@ async function main() {
   }
 }
 
-const guard = setTimeout(() => {
-  console.error(`ERROR: the benchmark exceeded ${GLOBAL_TIMEOUT_MS / 60_000} minutes; aborting`);
-  killLiveServer();
-  process.exit(1);
-}, GLOBAL_TIMEOUT_MS);
-guard.unref();
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    killLiveServer();
-    process.exit(130);
-  });
-}
+guardBenchmark(GLOBAL_TIMEOUT_MS);
 main().catch((err) => {
   console.error(err);
   killLiveServer();

@@ -1,6 +1,35 @@
 // Bulk seeding on either engine, for benchmarks that need many rows fast (see bench/README.md).
 // `db` is what workspace.mjs `openSeedDb` opens.
 
+/** The columns a seeded chat sets (the others keep their defaults). */
+export const SESSION_COLUMNS = [
+  'seat_id',
+  'send_phone',
+  'receiver_phone',
+  'group_id',
+  'is_top',
+  'remark',
+  'un_read_count',
+  'add_time',
+  'latest_time',
+  'last_direction',
+  'last_preview',
+  'last_type',
+  'blocked',
+];
+/** The columns a seeded text message sets. */
+export const MESSAGE_COLUMNS = [
+  'session_id',
+  'seat_id',
+  'direction',
+  'type',
+  'content',
+  'status',
+  'created_at',
+  'deleted_for_me',
+  'deleted_for_all',
+];
+
 /**
  * Inserts rows (arrays in `cols` order): on SQLite one prepared statement in one transaction,
  * on PostgreSQL multi-row INSERTs of up to 1,000 rows (and 60,000 parameters). With

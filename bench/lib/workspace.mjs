@@ -491,6 +491,22 @@ export function killLiveServer() {
   liveChild?.kill('SIGKILL');
 }
 
+/** Aborts the run after `timeoutMs`, and stops the server on Ctrl-C, whatever is running. */
+export function guardBenchmark(timeoutMs) {
+  const guard = setTimeout(() => {
+    console.error(`ERROR: the benchmark exceeded ${timeoutMs / 60_000} minutes; aborting`);
+    killLiveServer();
+    process.exit(1);
+  }, timeoutMs);
+  guard.unref();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      killLiveServer();
+      process.exit(130);
+    });
+  }
+}
+
 export async function startServer(env) {
   const port = await freePort();
   // PARLEY_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
