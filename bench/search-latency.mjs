@@ -15,6 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { gitCommit } from './lib/workspace.mjs';
+import { MESSAGE_COLUMNS, SESSION_COLUMNS } from './lib/bulk-load.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
@@ -235,32 +236,8 @@ async function openSeedDb(target) {
   };
 }
 
-const SESSION_COLS = [
-  'seat_id',
-  'send_phone',
-  'receiver_phone',
-  'group_id',
-  'is_top',
-  'remark',
-  'un_read_count',
-  'add_time',
-  'latest_time',
-  'last_direction',
-  'last_preview',
-  'last_type',
-  'blocked',
-];
-const MSG_COLS = [
-  'session_id',
-  'seat_id',
-  'direction',
-  'type',
-  'content',
-  'status',
-  'created_at',
-  'deleted_for_me',
-  'deleted_for_all',
-];
+const SESSION_COLS = SESSION_COLUMNS;
+const MSG_COLS = MESSAGE_COLUMNS;
 
 /**
  * Seeds the seats with the CLI (migrations, passwords, built-in groups the real way), then the

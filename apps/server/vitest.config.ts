@@ -13,8 +13,12 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          // Several instances need PostgreSQL and Redis.
-          exclude: ['test/instances.test.ts', 'test/rolling-restart.test.ts'],
+          // Several instances need PostgreSQL and Redis; SQLite has no connection pool.
+          exclude: [
+            'test/instances.test.ts',
+            'test/rolling-restart.test.ts',
+            'test/pg-pool.test.ts',
+          ],
           env: { PARLEY_TEST_DB: 'sqlite' },
         },
       },

@@ -89,6 +89,24 @@ export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** Nearest-rank percentile of an ascending list (null when empty). */
+export function percentile(sorted, p) {
+  if (!sorted.length) return null;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}
+
+/** CPU time (user + system, ms; 10 ms resolution) a process has used, from /proc/<pid>/stat. */
+export function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in USER_HZ (100)
+  } catch {
+    return null;
+  }
+}
+
 export function rssOf(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -475,6 +493,22 @@ export function killLiveServer() {
   liveChild?.kill('SIGKILL');
 }
 
+/** Aborts the run after `timeoutMs`, and stops the server on Ctrl-C, whatever is running. */
+export function guardBenchmark(timeoutMs) {
+  const guard = setTimeout(() => {
+    console.error(`ERROR: the benchmark exceeded ${timeoutMs / 60_000} minutes; aborting`);
+    killLiveServer();
+    process.exit(1);
+  }, timeoutMs);
+  guard.unref();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      killLiveServer();
+      process.exit(130);
+    });
+  }
+}
+
 export async function startServer(env) {
   const port = await freePort();
   // PARLEY_BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
@@ -510,10 +544,11 @@ export async function startServer(env) {
   throw new Error(`the server did not start within 30 s:\n${output.slice(-4000)}`);
 }
 
-export async function stopServer(server) {
+/** SIGTERM, then SIGKILL after `graceMs` (a server writing a CPU profile needs longer). */
+export async function stopServer(server, graceMs = 10_000) {
   if (server.child.exitCode !== null) return;
   server.child.kill('SIGTERM');
-  const code = await Promise.race([server.exited, sleep(10_000).then(() => 'timeout')]);
+  const code = await Promise.race([server.exited, sleep(graceMs).then(() => 'timeout')]);
   if (code === 'timeout') {
     server.child.kill('SIGKILL');
     await server.exited;
@@ -554,20 +589,10 @@ export function gitCommit() {
  * and exits 1 when `main` throws.
  */
 export function runBench(main, minutes) {
-  const guard = setTimeout(() => {
-    console.error(`ERROR: the benchmark exceeded ${minutes} minutes; aborting`);
-    killLiveServer();
-    process.exit(1);
-  }, minutes * 60_000);
-  guard.unref();
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      killLiveServer();
-      process.exit(130);
-    });
-  }
+  guardBenchmark(minutes * 60_000);
   main().catch((err) => {
     console.error(err);
+    killLiveServer();
     process.exit(1);
   });
 }

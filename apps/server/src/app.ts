@@ -35,6 +35,7 @@ import { observePushes, registerMetricsRoute, registerRequestMetrics } from './p
 import { registerRequestId, requestIdGenerator } from './plugins/request-id.js';
 import { ParleyMetrics } from './metrics/metrics.js';
 import { registerApiDocs } from './plugins/api-docs.js';
+import { registerLoadLog } from './plugins/load-log.js';
 import { registerStatic } from './plugins/static.js';
 import { createServices, type Services } from './services.js';
 import { autoLoadDemo } from './demo/auto-load.js';
@@ -76,6 +77,11 @@ declare module 'fastify' {
     /** The database and services behind the routes (used by main, the demo and tests). */
     parley: ParleyContext;
   }
+}
+
+/** Starts listening as configured (main; tests that need a real socket). Answers the address. */
+export function listen(app: FastifyInstance, config: Config): Promise<string> {
+  return app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
 }
 
 export async function buildApp(
@@ -160,6 +166,7 @@ export async function buildApp(
   const health = registerHealth(app);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerApiDocs(app);
+  registerLoadLog(app, database, realtime.hub);
   await registerStatic(app, config);
 
   // Background jobs: started once the app is ready, stopped before the database closes.

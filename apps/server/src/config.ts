@@ -9,12 +9,25 @@ export type LogFormat = 'pretty' | 'json';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Connections the kernel may hold for the server before it accepts them (listen(2)'s
+   * backlog; the kernel caps it at net.core.somaxconn). Node's 511 overflows when a thousand
+   * consoles reconnect at once, e.g. after a restart: the kernel then drops their handshakes and
+   * each waits out TCP's retransmission (1 s, 3 s, 7 s, ...). PARLEY_LISTEN_BACKLOG.
+   */
+  listenBacklog: number;
   /** SQLite file `parley.db` and `media/` live here. */
   dataDir: string;
   /** PostgreSQL instead of SQLite when set. */
   databaseUrl: string | null;
   /** PostgreSQL schema to use (search_path); tests isolate each file in its own. */
   pgSchema: string | null;
+  /**
+   * PostgreSQL connections this instance may open (PARLEY_PG_POOL_MAX). A connection serves at
+   * most one query per turn of the event loop, and turns lengthen under load: too few, and
+   * requests queue for a connection while the database idles.
+   */
+  pgPoolMax: number;
   logLevel: string;
   /** `pretty`: one readable line per event, for a person (default); `json`: pino's JSON lines. */
   logFormat: LogFormat;
@@ -119,6 +132,15 @@ export interface TranslationConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * Four times pg's default: a pool of 10 became the queue at 1,000 operators (bench/operators.mjs,
+ * 2026-11-24). Instances × this must stay under PostgreSQL's max_connections (100 by default).
+ */
+export const DEFAULT_PG_POOL_MAX = 40;
+
+/** Above any expected reconnect storm; the kernel caps it at net.core.somaxconn (4096 since Linux 5.4). */
+export const DEFAULT_LISTEN_BACKLOG = 8192;
+
 /** The built web app, relative to this package (src/ or dist/ both sit one level down). */
 export function defaultWebDir(): string {
   return fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -190,9 +212,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: num(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
+    listenBacklog: num(env, 'PARLEY_LISTEN_BACKLOG', DEFAULT_LISTEN_BACKLOG, 1, 65535),
     dataDir,
     databaseUrl,
     pgSchema: null,
+    pgPoolMax: num(env, 'PARLEY_PG_POOL_MAX', DEFAULT_PG_POOL_MAX, 1, 1000),
     logLevel,
     logFormat,
     trustProxy: trustProxy(env.PARLEY_TRUST_PROXY),

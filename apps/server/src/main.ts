@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.js';
+import { buildApp, listen } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_ACCOUNT, DEMO_PASSWORD } from './demo/demo.js';
 
@@ -42,7 +42,7 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await listen(app, config);
   const { port } = app.server.address() as AddressInfo;
   console.log(`Parley listening on http://localhost:${port}`);
   if (demo.loaded) {

@@ -9,6 +9,7 @@ describe('config', () => {
     expect(c).toMatchObject({
       port: 8080,
       host: '0.0.0.0',
+      listenBacklog: 8192,
       dataDir: path.resolve('./data'),
       databaseUrl: null,
       logLevel: 'info',
@@ -27,6 +28,7 @@ describe('config', () => {
   it('reads the environment', () => {
     const c = loadConfig({
       PORT: '9000',
+      PARLEY_LISTEN_BACKLOG: '1024',
       PARLEY_DATA_DIR: '/tmp/x',
       DATABASE_URL: 'postgres://u@h/db',
       PARLEY_DEMO: 'off',
@@ -37,6 +39,7 @@ describe('config', () => {
     });
     expect(c).toMatchObject({
       port: 9000,
+      listenBacklog: 1024,
       dataDir: '/tmp/x',
       databaseUrl: 'postgres://u@h/db',
       demo: 'off',
@@ -51,6 +54,7 @@ describe('config', () => {
     for (const env of [
       { PORT: 'eighty' },
       { PORT: '70000' },
+      { PARLEY_LISTEN_BACKLOG: '0' },
       { PARLEY_DEMO: 'maybe' },
       { DATABASE_URL: 'mysql://x' },
       { PARLEY_LOGIN_MAX_FAILURES: '2.5' },

@@ -12,7 +12,7 @@ import {
   type CallResponse,
 } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
-import type { Config } from '../src/config.js';
+import { DEFAULT_LISTEN_BACKLOG, DEFAULT_PG_POOL_MAX, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 
@@ -34,9 +34,11 @@ export async function createTestDatabaseConfig(
   const base: Config = {
     port: 0,
     host: '127.0.0.1',
+    listenBacklog: DEFAULT_LISTEN_BACKLOG,
     dataDir,
     databaseUrl: null,
     pgSchema: null,
+    pgPoolMax: DEFAULT_PG_POOL_MAX,
     logLevel: 'silent',
     logFormat: 'json',
     trustProxy: false,

@@ -48,7 +48,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
-      max: 10,
+      max: config.pgPoolMax,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
