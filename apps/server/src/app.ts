@@ -114,10 +114,11 @@ export async function buildApp(
     bodyLimit: 1024 * 1024,
   });
 
-  // Order matters and is kept visible: errors, request id, request log, metrics, security
-  // headers, rate limits, db, the demo, services, auth + calls, media, health, the API
-  // document, static.
+  // Order matters and is kept visible: errors, health (its drain hook covers every route),
+  // request id, request log, metrics, security headers, rate limits, db, the demo, services,
+  // auth + calls, media, the API document, static.
   registerErrorHandling(app);
+  const health = registerHealth(app);
   registerRequestId(app);
   registerRequestLog(app);
   const metrics = config.ops.metricsToken ? new ParleyMetrics() : null;
@@ -163,7 +164,6 @@ export async function buildApp(
   notImplementedRoutes(calls);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   observePushes(realtime.hub, app.log, metrics);
-  const health = registerHealth(app);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerApiDocs(app);
   registerLoadLog(app, database, realtime.hub);
