@@ -42,6 +42,9 @@ describe('the PostgreSQL connection pool', () => {
       // Patience, not a time limit: opening connections is slow on a busy machine.
       for (let i = 0; i < 600 && blocked < REQUESTS; i++) {
         await sleep(50);
+        // pg_stat_activity is read once per transaction unless its snapshot is cleared: the
+        // blocker's transaction would otherwise never see the connections opened later.
+        await blocker.query('SELECT pg_stat_clear_snapshot()');
         const { rows } = await blocker.query<{ n: number }>(
           'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))',
         );

@@ -3,16 +3,38 @@ import type { Db } from '../db/database.js';
 // Work to run once a transaction started by inTransaction has committed (e.g. push its events).
 const afterCommitQueues = new WeakMap<Db, (() => void)[]>();
 
-/** Runs `fn` in a transaction, or in the caller's when `db` already is one. */
+const ATTEMPTS = 5;
+
+/**
+ * Runs `fn` in a transaction, or in the caller's when `db` already is one. On PostgreSQL a
+ * transaction that lost a race has been rolled back whole, so it runs again (a few times,
+ * after a short random pause) on a fresh snapshot: a deadlock's victim (40P01; the kept
+ * counts' triggers lock chats and groups in an order no caller controls), a serialization
+ * refusal (40001), or a row it read deleted by another that committed first (23503: under
+ * READ COMMITTED, e.g. a customer's message for a chat the operator just removed — the re-run
+ * opens a new chat, or answers the caller's "not found" from its own checks).
+ */
 export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
-  const queue: (() => void)[] = [];
-  const result = await db.transaction().execute((trx) => {
-    afterCommitQueues.set(trx, queue);
-    return fn(trx);
-  });
-  for (const task of queue) task();
-  return result;
+  for (let attempt = 1; ; attempt++) {
+    const queue: (() => void)[] = [];
+    try {
+      const result = await db.transaction().execute((trx) => {
+        afterCommitQueues.set(trx, queue);
+        return fn(trx);
+      });
+      for (const task of queue) task();
+      return result;
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+function isRetryable(err: unknown): boolean {
+  const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001' || code === '23503';
 }
 
 /**
