@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   TRANSLATION_PAIR_UNSUPPORTED: '422001',
   /** The server has no translation engine configured. */
   TRANSLATION_NOT_CONFIGURED: '501002',
+  /** Administrator console: only a failed delivery can be retried. */
+  OUTBOX_NOT_RETRYABLE: '409001',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -67,6 +69,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '501001': 'Not implemented yet',
   '422001': 'No configured translation engine translates this language pair',
   '501002': 'No translation engine is configured',
+  '409001': 'Only a failed delivery can be retried',
 };
 
 /**

@@ -15,3 +15,6 @@ export * from './calls/telegram.js';
 export * from './calls/media.js';
 export * from './events.js';
 export * from './platform.js';
+export * from './calls/admin.js';
+export * from './calls/admin-calls.js';
+export * from './admin-events.js';

@@ -67,3 +67,22 @@ describe('protocol', () => {
     expect(messageRequest.safeParse({ ...base, type: 'image', content: '' }).success).toBe(false);
   });
 });
+
+describe('admin protocol', () => {
+  it('keeps every admin call under /v1/admin/, all behind a token but login', async () => {
+    const { ADMIN_CALLS, ADMIN_CALL_PATHS } = await import('./index.js');
+    expect(ADMIN_CALL_PATHS.every((p) => p.startsWith('/v1/admin/'))).toBe(true);
+    expect(ADMIN_CALL_PATHS.filter((p) => !ADMIN_CALLS[p].auth)).toEqual(['/v1/admin/login']);
+    expect(ERROR_MESSAGES['409001']).toBe('Only a failed delivery can be retried');
+  });
+
+  it('asks a bot token only for the telegram channel', async () => {
+    const { adminAccountsSetChannelRequest: r } = await import('./index.js');
+    expect(r.safeParse({ account_id: 1, channel: 'sandbox' }).success).toBe(true);
+    expect(r.safeParse({ account_id: 1, channel: 'telegram' }).success).toBe(false);
+    expect(r.safeParse({ account_id: 1, channel: 'telegram', bot_token: '1:a' }).success).toBe(
+      true,
+    );
+    expect(r.safeParse({ account_id: 1, channel: 'email' }).success).toBe(false);
+  });
+});

@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { CALL_PATHS, CALLS } from '../calls/index.js';
+import { ADMIN_CALLS, ADMIN_CALL_PATHS } from '../calls/admin-calls.js';
 import { validationErrorData } from '../envelope.js';
 import { media } from '../entities.js';
 import {
@@ -15,9 +15,10 @@ import {
   platformReceiptAnswer,
 } from '../platform.js';
 import { CALL_EXAMPLES } from './call-examples.js';
+import { ADMIN_CALL_EXAMPLES } from './admin-call-examples.js';
 import { findCallRegistries, operationId } from './call-registries.js';
 import { PLATFORM_EXAMPLES, UPLOAD_EXAMPLES } from './channel-examples.js';
-import { buildOpenApiDocument, protocolCallRegistries } from './document.js';
+import { buildOpenApiDocument } from './document.js';
 import { SAMPLE_WORLD } from './example-world.js';
 
 const doc = buildOpenApiDocument();
@@ -94,30 +95,22 @@ describe('the OpenAPI document', () => {
   });
 
   it("documents any other call registry the protocol exports, with its own token's scheme", () => {
-    const extra = findCallRegistries({
-      NOT_CALLS: { a: 1 },
-      ADMIN_CALLS: {
-        '/v1/admin/seats/list': {
-          request: z.object({ cursor: z.string().optional() }),
-          response: z.object({ list: z.array(z.string()) }),
-          auth: true,
-          summary: 'The seats.',
-        },
-      },
-    });
-    expect(extra.map((r) => [r.name, r.area])).toEqual([['ADMIN_CALLS', 'admin']]);
-    const withAdmin = buildOpenApiDocument({
-      registries: [...protocolCallRegistries(), ...extra],
-    });
-    const op = withAdmin.paths['/v1/admin/seats/list'].post;
+    const found = findCallRegistries({ NOT_CALLS: { a: 1 }, CALLS, ADMIN_CALLS });
+    expect(found.map((r) => [r.name, r.area])).toEqual([
+      ['CALLS', 'seat'],
+      ['ADMIN_CALLS', 'admin'],
+    ]);
+    const op = doc.paths['/v1/admin/seats/list'].post;
     expect(op.operationId).toBe('adminSeatsList');
     expect(op.security).toEqual([{ adminToken: [] }]);
-    expect(withAdmin.components.securitySchemes.adminToken).toMatchObject({
+    expect(doc.paths['/v1/admin/login'].post.security).toEqual([]);
+    expect(doc.components.securitySchemes.adminToken).toMatchObject({
       type: 'apiKey',
       in: 'header',
       name: 'Authorization',
     });
-    expect(withAdmin.components.schemas.AdminSeatsListResponse).toBeDefined();
+    expect(doc.components.schemas.AdminSeatsListResponse).toBeDefined();
+    for (const path of ADMIN_CALL_PATHS) expect(doc.paths[path], path).toBeDefined();
   });
 
   it("holds examples that validate against the schemas they illustrate (the document's own)", () => {
@@ -150,6 +143,21 @@ describe('the API examples', () => {
         expect(request.success, `${path} ${example.summary}: ${request.error?.message}`).toBe(true);
         // Parsing an answer keeps it whole: nothing in the example is outside the schema.
         expect(CALLS[path].response.parse(example.response), path).toEqual(example.response);
+      }
+    }
+    for (const path of ADMIN_CALL_PATHS) {
+      const { success, refusals } = ADMIN_CALL_EXAMPLES[path](SAMPLE_WORLD);
+      expect(success.length, path).toBeGreaterThan(0);
+      // Every admin call shows the boundary: a seat's token is refused (login takes none).
+      expect(
+        refusals.some((r) => r.code === '400002' && r.token === SAMPLE_WORLD.token) ||
+          path === '/v1/admin/login',
+        path,
+      ).toBe(true);
+      for (const example of success) {
+        const request = ADMIN_CALLS[path].request.safeParse(example.request);
+        expect(request.success, `${path} ${example.summary}: ${request.error?.message}`).toBe(true);
+        expect(ADMIN_CALLS[path].response.parse(example.response), path).toEqual(example.response);
       }
     }
   });

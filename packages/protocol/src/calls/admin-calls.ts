@@ -1,0 +1,128 @@
+import type { z } from 'zod';
+import * as admin from './admin.js';
+
+interface AdminCallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
+  request: Req;
+  response: Res;
+  /** False only for login. */
+  auth: boolean;
+  spec: false;
+  summary: string;
+}
+function call<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
+  request: Req,
+  response: Res,
+  summary: string,
+  authRequired = true,
+): AdminCallDef<Req, Res> {
+  return { request, response, summary, auth: authRequired, spec: false };
+}
+
+/**
+ * The administrator's calls, keyed by path: `POST`, the same envelope and codes as the seat's
+ * CALLS, with an admin token (from /v1/admin/login) in `Authorization`. A seat token is refused
+ * here with 400002, as an admin token is on every seat call.
+ */
+export const ADMIN_CALLS = {
+  '/v1/admin/login': call(
+    admin.adminLoginRequest,
+    admin.adminLoginResponse,
+    'Administrator login with account and password (same hashing, throttle and expiry as seats); returns an admin token.',
+    false,
+  ),
+  '/v1/admin/logout': call(
+    admin.adminLogoutRequest,
+    admin.adminLogoutResponse,
+    'End the login of the admin token sent, or with all_devices every login of the administrator.',
+  ),
+  '/v1/admin/me': call(
+    admin.adminMeRequest,
+    admin.adminMeResponse,
+    'The administrator the token belongs to.',
+  ),
+  '/v1/admin/seats/list': call(
+    admin.adminSeatsListRequest,
+    admin.adminSeatsListResponse,
+    'Seats with presence, phone accounts, open chats, unread, chats waiting for reply and the oldest wait; by account; keyset-paged.',
+  ),
+  '/v1/admin/seats/create': call(
+    admin.adminSeatsCreateRequest,
+    admin.adminSeatsCreateResponse,
+    'Create a seat and its built-in groups. An account already taken: 500002.',
+  ),
+  '/v1/admin/seats/update': call(
+    admin.adminSeatsUpdateRequest,
+    admin.adminSeatsUpdateResponse,
+    "Change a seat's nickname.",
+  ),
+  '/v1/admin/seats/resetPassword': call(
+    admin.adminSeatsResetPasswordRequest,
+    admin.adminSeatsResetPasswordResponse,
+    "Set a seat's password; its logins end and its push sockets close.",
+  ),
+  '/v1/admin/seats/freeze': call(
+    admin.adminSeatsFreezeRequest,
+    admin.adminSeatsFreezeResponse,
+    'Freeze (logins refused with 200002, current logins end, push sockets close at once) or unfreeze a seat.',
+  ),
+  '/v1/admin/accounts/list': call(
+    admin.adminAccountsListRequest,
+    admin.adminAccountsListResponse,
+    'Phone accounts with their seat, chats and channel (Telegram poll status); by send_phone; keyset-paged.',
+  ),
+  '/v1/admin/accounts/create': call(
+    admin.adminAccountsCreateRequest,
+    admin.adminAccountsCreateResponse,
+    'Register a phone account (platform or sandbox), optionally assigned to a seat. Taken: 500002; bad number: 400005.',
+  ),
+  '/v1/admin/accounts/update': call(
+    admin.adminAccountsUpdateRequest,
+    admin.adminAccountsUpdateResponse,
+    "Change a phone account's label.",
+  ),
+  '/v1/admin/accounts/assign': call(
+    admin.adminAccountsAssignRequest,
+    admin.adminAccountsAssignResponse,
+    'Assign a phone account to a seat or move it to another; its chats move with it.',
+  ),
+  '/v1/admin/accounts/setChannel': call(
+    admin.adminAccountsSetChannelRequest,
+    admin.adminAccountsSetChannelResponse,
+    "Set a phone account's channel: platform, sandbox, or a Telegram bot (token checked with Telegram first).",
+  ),
+  '/v1/admin/accounts/telegramStatus': call(
+    admin.adminAccountsTelegramStatusRequest,
+    admin.adminAccountsTelegramStatusResponse,
+    'The Telegram bot of an account and its long-poll state and last error; null when none is bound.',
+  ),
+  '/v1/admin/overview': call(
+    admin.adminOverviewRequest,
+    admin.adminOverviewResponse,
+    'The live overview per seat and in total: messages today, waiting chats, median first response (24 h), outbox, translation usage. Pushed as admin.overview on the admin socket.',
+  ),
+  '/v1/admin/outbox/list': call(
+    admin.adminOutboxListRequest,
+    admin.adminOutboxListResponse,
+    'Deliveries pending or failed in the outbox, with their error; newest first; keyset-paged.',
+  ),
+  '/v1/admin/outbox/retry': call(
+    admin.adminOutboxRetryRequest,
+    admin.adminOutboxRetryResponse,
+    'Try a failed delivery again now. Not failed (pending or done): 409001.',
+  ),
+  '/v1/admin/audit/list': call(
+    admin.adminAuditListRequest,
+    admin.adminAuditListResponse,
+    'The audit log of administrator actions (who, what, when, before/after), newest first, filtered; keyset-paged.',
+  ),
+} as const;
+
+export type AdminCallPath = keyof typeof ADMIN_CALLS;
+export type AdminCallInput<P extends AdminCallPath> = z.input<(typeof ADMIN_CALLS)[P]['request']>;
+export type AdminCallRequest<P extends AdminCallPath> = z.output<
+  (typeof ADMIN_CALLS)[P]['request']
+>;
+export type AdminCallResponse<P extends AdminCallPath> = z.output<
+  (typeof ADMIN_CALLS)[P]['response']
+>;
+export const ADMIN_CALL_PATHS = Object.keys(ADMIN_CALLS) as AdminCallPath[];

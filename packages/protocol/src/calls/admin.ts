@@ -1,0 +1,367 @@
+import { z } from 'zod';
+import { epochMs, id, phone } from '../entities.js';
+import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
+
+/**
+ * The workspace owner's console: administrators are their own accounts (not seats) with their
+ * own tokens. A seat's token never opens an admin call (400002) and an admin token never opens
+ * a seat call (400002): each side only knows its own tokens.
+ */
+
+export const ADMIN_PAGE_SIZE_DEFAULT = 50;
+export const ADMIN_PAGE_SIZE_MAX = 200;
+export const NICKNAME_MAX = 64;
+export const ACCOUNT_LABEL_MAX = 64;
+
+const pageSize = z.number().int().min(1).max(ADMIN_PAGE_SIZE_MAX).default(ADMIN_PAGE_SIZE_DEFAULT);
+/** Opaque cursor from the previous page's `next_cursor`. */
+const cursor = z.string().max(200).optional();
+const keyword = z.string().trim().max(64).optional();
+const paged = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    list: z.array(item),
+    /** Every row matching the filters, not only this page. */
+    total: z.number().int().nonnegative(),
+    next_cursor: z.string().nullable(),
+  });
+
+/** A seat's or an administrator's account name: letters, digits or _ . @ - */
+export const ACCOUNT_NAME_PATTERN = /^[A-Za-z0-9_.@-]+$/;
+export const accountName = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .max(ACCOUNT_MAX)
+  .regex(ACCOUNT_NAME_PATTERN, `1-${ACCOUNT_MAX} letters, digits or _ . @ -`);
+export const newPassword = z
+  .string()
+  .min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`)
+  .max(256);
+export const nickname = z.string().trim().min(1, 'required').max(NICKNAME_MAX);
+export const accountLabel = z.string().trim().max(ACCOUNT_LABEL_MAX);
+export const channelKind = z.enum(['platform', 'telegram', 'sandbox']);
+export type ChannelKind = z.infer<typeof channelKind>;
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+
+/** Login answer: the admin token and who it is. */
+export const adminInfo = z.object({
+  token: z.string(),
+  admin_id: id,
+  account: z.string(),
+  /** When the token stops working (epoch ms). */
+  expires_at: epochMs,
+});
+export type AdminInfo = z.infer<typeof adminInfo>;
+
+export const adminMe = z.object({
+  admin_id: id,
+  account: z.string(),
+  created_at: epochMs,
+  expires_at: epochMs,
+});
+export type AdminMe = z.infer<typeof adminMe>;
+
+/** One seat as the console lists it. */
+export const adminSeat = z.object({
+  seat_id: id,
+  account: z.string(),
+  nickname: z.string(),
+  frozen: z.boolean(),
+  /** A push socket of the seat is open now. */
+  online: z.boolean(),
+  /** The last time the seat was seen (a call or a socket); null: never signed in. */
+  last_seen_at: epochMs.nullable(),
+  /** The seat's phone accounts (send_phone), in the order they were added. */
+  phone_accounts: z.array(z.string()),
+  /** Chats in the console (blocked ones included). */
+  open_chats: z.number().int().nonnegative(),
+  /** Unread customer messages over all its chats. */
+  unread: z.number().int().nonnegative(),
+  /** Chats whose last message is the customer's (not blocked). */
+  waiting_chats: z.number().int().nonnegative(),
+  /** When the longest-waiting customer's unanswered message came; null when none waits. */
+  oldest_waiting_since: epochMs.nullable(),
+  created_at: epochMs,
+});
+export type AdminSeat = z.infer<typeof adminSeat>;
+
+/** Telegram long-poll state of a bound bot. */
+export const telegramPollState = z.enum([
+  /** Polled within the last minute without error. */
+  'polling',
+  /** The last poll failed: see last_error. */
+  'error',
+  /** Not polled for over a minute (no server polls it: PARLEY_TELEGRAM_POLL off, or down). */
+  'stalled',
+  /** Bound, not polled yet. */
+  'starting',
+]);
+export const telegramStatus = z.object({
+  bot_id: z.string(),
+  bot_username: z.string(),
+  /** Masked: a bot token is never shown whole once stored. */
+  token: z.string(),
+  state: telegramPollState,
+  last_poll_at: epochMs.nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: epochMs.nullable(),
+  bound_at: epochMs,
+});
+export type TelegramStatus = z.infer<typeof telegramStatus>;
+
+/** One phone account (send_phone) as the console lists it. */
+export const adminPhoneAccount = z.object({
+  account_id: id,
+  send_phone: z.string(),
+  label: z.string(),
+  channel: channelKind,
+  /** The seat holding it; null while unassigned. */
+  seat_id: id.nullable(),
+  seat_account: z.string().nullable(),
+  /** Chats of this account. */
+  chats: z.number().int().nonnegative(),
+  /** The bot serving a Telegram account; null when none is bound. */
+  telegram: telegramStatus.nullable(),
+  created_at: epochMs,
+});
+export type AdminPhoneAccount = z.infer<typeof adminPhoneAccount>;
+
+/** The numbers of the live overview, for one seat or for all. */
+export const overviewFigures = z.object({
+  /** Customer messages received since the start of today. */
+  messages_in_today: z.number().int().nonnegative(),
+  /** Messages sent by seats since the start of today. */
+  messages_out_today: z.number().int().nonnegative(),
+  waiting_chats: z.number().int().nonnegative(),
+  /** The longest current wait, in ms (0 when none waits). */
+  longest_wait_ms: z.number().int().nonnegative(),
+  /** Median time from a customer's first unanswered message to the reply, over replies in the last 24 h; null: no reply. */
+  median_first_response_ms: z.number().int().nonnegative().nullable(),
+  /** How many replies the median is over. */
+  first_responses_24h: z.number().int().nonnegative(),
+  outbox_pending: z.number().int().nonnegative(),
+  outbox_failed: z.number().int().nonnegative(),
+});
+export type OverviewFigures = z.infer<typeof overviewFigures>;
+
+export const overviewSeat = overviewFigures.extend({
+  seat_id: id,
+  account: z.string(),
+  nickname: z.string(),
+  online: z.boolean(),
+  frozen: z.boolean(),
+});
+export type OverviewSeat = z.infer<typeof overviewSeat>;
+
+export const translationUsage = z.object({
+  /** Characters sent to each engine today (only engines that were sent some). */
+  engines: z.array(z.object({ engine: z.string(), characters: z.number().int().nonnegative() })),
+  /** Characters asked for translation today that the shared memory answered. */
+  memory_characters: z.number().int().nonnegative(),
+  /** Characters asked today: sent to engines plus served by the memory. */
+  total_characters: z.number().int().nonnegative(),
+  /** memory_characters / total_characters (0..1); null when nothing was asked. */
+  memory_share: z.number().min(0).max(1).nullable(),
+});
+export type TranslationUsage = z.infer<typeof translationUsage>;
+
+export const overview = z.object({
+  /** When the numbers were read (epoch ms). */
+  at: epochMs,
+  /** The start of "today" the numbers count from (the console's midnight, by tz_offset_min). */
+  day_start: epochMs,
+  totals: overviewFigures,
+  seats: z.array(overviewSeat),
+  translation: translationUsage,
+});
+export type Overview = z.infer<typeof overview>;
+
+export const outboxStatus = z.enum(['pending', 'failed']);
+export const outboxItem = z.object({
+  outbox_id: id,
+  msg_id: id,
+  kind: z.enum(['message', 'delete']),
+  status: z.enum(['pending', 'done', 'failed']),
+  attempts: z.number().int().nonnegative(),
+  last_error: z.string().nullable(),
+  /** When the next attempt is due (pending). */
+  next_at: epochMs,
+  created_at: epochMs,
+  updated_at: epochMs,
+  seat_id: id,
+  seat_account: z.string(),
+  session_id: id,
+  send_phone: z.string(),
+  receiver_phone: z.string(),
+  /** The message's own words on one line (at most 100 characters). */
+  preview: z.string(),
+});
+export type OutboxItem = z.infer<typeof outboxItem>;
+
+/** What an audit row's action was. */
+export const auditAction = z.enum([
+  'admin.create',
+  'admin.reset_password',
+  'seat.create',
+  'seat.update',
+  'seat.reset_password',
+  'seat.freeze',
+  'seat.unfreeze',
+  'account.create',
+  'account.update',
+  'account.assign',
+  'account.set_channel',
+  'outbox.retry',
+]);
+export type AuditAction = z.infer<typeof auditAction>;
+export const auditTargetType = z.enum(['admin', 'seat', 'account', 'outbox']);
+export const auditEntry = z.object({
+  audit_id: id,
+  at: epochMs,
+  /** 'admin': an administrator in the console; 'cli': the command line. */
+  actor_type: z.enum(['admin', 'cli']),
+  /** The administrator's account; 'cli' for the command line. */
+  actor: z.string(),
+  action: auditAction,
+  target_type: auditTargetType,
+  target_id: id,
+  /** A readable name of the target (seat account, send_phone, ...). */
+  target: z.string(),
+  /** The target before and after (null: did not exist / no longer exists). Never a secret. */
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntry>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests and responses
+
+export const adminLoginRequest = z.object({
+  account: z.string().trim().min(1, 'required').max(ACCOUNT_MAX),
+  password: z.string().min(1, 'required').max(256),
+});
+export const adminLoginResponse = adminInfo;
+
+export const adminLogoutRequest = z.object({ all_devices: z.boolean().default(false) });
+export const adminLogoutResponse = z.object({ revoked: z.number().int().nonnegative() });
+
+export const adminMeRequest = z.object({});
+export const adminMeResponse = adminMe;
+
+export const adminSeatsListRequest = z.object({
+  /** Substring of the account or nickname. */
+  keyword,
+  status: z.enum(['all', 'active', 'frozen']).default('all'),
+  page_size: pageSize,
+  cursor,
+});
+export const adminSeatsListResponse = paged(adminSeat);
+
+export const adminSeatsCreateRequest = z.object({
+  account: accountName,
+  password: newPassword,
+  /** Default: the account. */
+  nickname: nickname.optional(),
+});
+export const adminSeatsCreateResponse = adminSeat;
+
+export const adminSeatsUpdateRequest = z.object({ seat_id: id, nickname });
+export const adminSeatsUpdateResponse = adminSeat;
+
+/** Sets a new password; ends the seat's logins (its consoles get 400002, sockets close). */
+export const adminSeatsResetPasswordRequest = z.object({ seat_id: id, password: newPassword });
+export const adminSeatsResetPasswordResponse = adminSeat;
+
+/** Freezing ends the seat's logins and closes its push sockets at once; unfreezing allows logins. */
+export const adminSeatsFreezeRequest = z.object({ seat_id: id, frozen: z.boolean() });
+export const adminSeatsFreezeResponse = adminSeat;
+
+export const adminAccountsListRequest = z.object({
+  /** Substring of the send_phone or label. */
+  keyword,
+  /** Only the accounts of this seat. */
+  seat_id: id.optional(),
+  /** Only accounts held by no seat. */
+  unassigned: z.boolean().default(false),
+  channel: channelKind.optional(),
+  page_size: pageSize,
+  cursor,
+});
+export const adminAccountsListResponse = paged(adminPhoneAccount);
+
+/** Registers a phone account (platform or sandbox; Telegram is bound with setChannel). */
+export const adminAccountsCreateRequest = z.object({
+  send_phone: phone,
+  label: accountLabel.default(''),
+  channel: z.enum(['platform', 'sandbox']).default('platform'),
+  /** Assign it to this seat at once. */
+  seat_id: id.optional(),
+});
+export const adminAccountsCreateResponse = adminPhoneAccount;
+
+export const adminAccountsUpdateRequest = z.object({ account_id: id, label: accountLabel });
+export const adminAccountsUpdateResponse = adminPhoneAccount;
+
+/** Assigns the account to a seat, or moves it to another: its chats move with it (to Ungrouped). */
+export const adminAccountsAssignRequest = z.object({ account_id: id, seat_id: id });
+export const adminAccountsAssignResponse = z.object({
+  account: adminPhoneAccount,
+  /** Chats that moved to the new seat. */
+  moved_chats: z.number().int().nonnegative(),
+});
+
+/**
+ * The account's channel. 'telegram' binds the bot of `bot_token` (checked with Telegram's getMe
+ * first; a refused token is 100001 on bot_token, a bot bound elsewhere 400008); 'platform' and
+ * 'sandbox' unbind any bot. The chats stay.
+ */
+export const adminAccountsSetChannelRequest = z.discriminatedUnion('channel', [
+  z.object({ account_id: id, channel: z.literal('platform') }),
+  z.object({ account_id: id, channel: z.literal('sandbox') }),
+  z.object({
+    account_id: id,
+    channel: z.literal('telegram'),
+    bot_token: z.string().trim().min(1, 'required').max(256),
+  }),
+]);
+export const adminAccountsSetChannelResponse = adminPhoneAccount;
+
+export const adminAccountsTelegramStatusRequest = z.object({ account_id: id });
+/** null: no bot is bound to the account. */
+export const adminAccountsTelegramStatusResponse = telegramStatus.nullable();
+
+export const TZ_OFFSET_MIN_MAX = 14 * 60;
+/** Minutes to add to UTC for the console's local time (UTC+3: 180). "Today" starts at its midnight. */
+export const tzOffsetMin = z.number().int().min(-TZ_OFFSET_MIN_MAX).max(TZ_OFFSET_MIN_MAX);
+export const adminOverviewRequest = z.object({ tz_offset_min: tzOffsetMin.default(0) });
+export const adminOverviewResponse = overview;
+
+export const adminOutboxListRequest = z.object({
+  /** Default: both pending and failed. */
+  status: outboxStatus.optional(),
+  seat_id: id.optional(),
+  page_size: pageSize,
+  cursor,
+});
+export const adminOutboxListResponse = paged(outboxItem);
+
+/** A failed delivery tried again now (pending, attempts kept). Anything but failed: 409001. */
+export const adminOutboxRetryRequest = z.object({ outbox_id: id });
+export const adminOutboxRetryResponse = outboxItem;
+
+/** The audit log, newest first; every filter optional. */
+export const adminAuditListRequest = z.object({
+  actor: z.string().trim().max(ACCOUNT_MAX).optional(),
+  action: auditAction.optional(),
+  target_type: auditTargetType.optional(),
+  target_id: id.optional(),
+  /** From this time (epoch ms, inclusive). */
+  since: epochMs.optional(),
+  /** Before this time (epoch ms, exclusive). */
+  until: epochMs.optional(),
+  page_size: pageSize,
+  cursor,
+});
+export const adminAuditListResponse = paged(auditEntry);
