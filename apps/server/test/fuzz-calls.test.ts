@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN_CALL_PATHS,
+  ADMIN_CALLS,
   CALL_PATHS,
   CALLS,
   ERROR_CODES,
@@ -35,6 +37,8 @@ import {
   type Holdings,
 } from './fuzz-holdings.js';
 import { assertNoStack, createTestApp, type Answer, type TestApp } from './helper.js';
+import { ADMIN_PASSWORD, adminCall, createAdmin } from './admin-helpers.js';
+import { telegramConfigFor, TelegramBotApiServer } from './telegram-bot-api-server.js';
 import { corpus, multipart, type Part } from './media-helpers.js';
 import { platformPost } from './platform-helpers.js';
 
@@ -122,12 +126,16 @@ let mine: Holdings;
 let theirs: Holdings;
 
 let libre: LocalLibreTranslate;
+let botApi: TelegramBotApiServer;
 
 beforeAll(async () => {
   // A translation engine (a local server of LibreTranslate's API), so text_v2 gets past
   // "none configured" to the translation memory and the chat's customer language.
   libre = await new LocalLibreTranslate().start();
+  // A local server of Telegram's Bot API: binding a bot checks its token there.
+  botApi = await new TelegramBotApiServer().start();
   t = await createTestApp({
+    telegram: telegramConfigFor(botApi.url),
     translation: {
       providers: [{ name: 'libretranslate', url: libre.url, apiKey: null }],
       timeoutMs: 5_000,
@@ -157,6 +165,7 @@ afterAll(async () => {
   }
   await t?.close();
   await libre?.stop();
+  await botApi?.stop();
 });
 
 describe('every call, fuzzed', () => {
@@ -221,6 +230,76 @@ describe('every call, fuzzed', () => {
               expectUnchanged(before, after, 'a request naming the other seat’s data');
             }
           }
+        }
+      });
+    }, 120_000);
+  }
+});
+
+describe('every administrator call, fuzzed', () => {
+  for (const path of ADMIN_CALL_PATHS) {
+    it(`${path}: a coded answer, nothing changed when refused`, async () => {
+      // An administrator of its own per call: a logout ends its logins.
+      const account = `fuzz-admin-${ADMIN_CALL_PATHS.indexOf(path)}`;
+      let token = await createAdmin(t, account);
+      let loggedOut = false;
+      // Seats of its own to change (a freeze or a moved account would leave the other
+      // properties' seats without their logins or numbers).
+      const n = ADMIN_CALL_PATHS.indexOf(path);
+      const targets = [
+        await createSeat(t, `fuzz-target-${n}-a`, 2),
+        await createSeat(t, `fuzz-target-${n}-b`, 1),
+      ];
+      const seatIds = targets.map((seat) => seat.seatId);
+      const accounts = await t.db
+        .selectFrom('phone_accounts')
+        .select('id')
+        .where('seat_id', 'in', seatIds)
+        .execute();
+      const fields: FieldArbitraries = {
+        seat_id: fc.oneof(fc.constantFrom(...seatIds), anyId),
+        account_id: fc.oneof(fc.constantFrom(...accounts.map((a) => a.id)), anyId),
+        outbox_id: anyId,
+        admin_id: anyId,
+        send_phone: fc.oneof(fc.constantFrom(...targets.flatMap((seat) => seat.phones)), anyPhone),
+        account: fc.oneof(
+          fc.constantFrom(...targets.map((seat) => seat.account), account),
+          fc.stringMatching(/^[a-z0-9-]{1,20}$/),
+        ),
+        password: fc.oneof(fc.constant(ADMIN_PASSWORD), fc.constant(PASSWORD), fc.string()),
+      };
+      const arb = fc.record({
+        payload: fuzzedPayload(ADMIN_CALLS[path].request, fields),
+        token: tokenChoice,
+        contentType: contentTypes,
+      });
+      await check(arb, async ({ payload, token: choice, contentType }) => {
+        if (loggedOut) {
+          const login = await adminCall(t, '/v1/admin/login', {
+            account,
+            password: ADMIN_PASSWORD,
+          });
+          token = login.data.token;
+          loggedOut = false;
+        }
+        const before = await fingerprint(t, tables);
+        const res = await t.raw({
+          method: 'POST',
+          url: path,
+          payload: payloadBody(payload),
+          headers: {
+            ...(contentType ? { 'content-type': contentType } : {}),
+            ...authorizationOf(choice, token),
+          },
+        });
+        const after = await fingerprint(t, tables);
+        expectCoded(path, res, { httpStatus: 200 });
+        if (res.code === SUCCESS_CODE) {
+          if (path === '/v1/admin/logout') loggedOut = true;
+          const parsed = ADMIN_CALLS[path].response.safeParse(res.data);
+          expect(parsed.success, `answer breaks the protocol: ${res.raw}`).toBe(true);
+        } else {
+          expectUnchanged(before, after, `refused (${res.code})`);
         }
       });
     }, 120_000);
