@@ -289,6 +289,12 @@ export interface EventCountersTable {
   last_seq: number;
 }
 
+/** Migration 025: raised by triggers on every change of a seat's chats or groups. */
+export interface SeatListVersionsTable {
+  seat_id: number;
+  version: number;
+}
+
 export interface Database {
   seats: SeatsTable;
   tokens: TokensTable;
@@ -314,6 +320,7 @@ export interface Database {
   sandbox_customers: SandboxCustomersTable;
   events: EventsTable;
   event_counters: EventCountersTable;
+  seat_list_versions: SeatListVersionsTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;
