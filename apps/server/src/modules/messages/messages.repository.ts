@@ -121,6 +121,14 @@ export const messagesRepository = {
       .then(([inserted]) => inserted!);
   },
 
+  /** Several messages in one statement, answered in the order given (a group commit of sends). */
+  async insertReturning(db: Db, rows: NewMessage[]): Promise<MessageRow[]> {
+    const stored = await db.insertInto('messages').values(rows).returningAll().execute();
+    // Matched by their ids of the seat rather than trusting RETURNING's order.
+    const byClientId = new Map(stored.map((m) => [`${m.seat_id}:${m.client_msg_id}`, m]));
+    return rows.map((r) => byClientId.get(`${r.seat_id}:${r.client_msg_id}`)!);
+  },
+
   async insertMany(db: Db, rows: NewMessage[]) {
     for (let i = 0; i < rows.length; i += 500) {
       await db
