@@ -39,18 +39,19 @@ export class GroupsService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupList'>,
   ): Promise<SerializedAnswer> {
-    // The version first: the list read after it is at least as new as it says.
-    const version = await listVersionsRepository.version(this.db, seatId);
+    // The version first: the list read after it is at least as new as it says (a change in
+    // between only makes the list look older than it is).
+    const now = Date.now();
+    const { version, edge } = await listVersionsRepository.forSeat(
+      this.db,
+      seatId,
+      now - RECENT_WINDOW_MS,
+    );
     const waitingOnly = input.reply === 1;
     const key = `${seatId}:${waitingOnly ? 1 : 0}`;
-    const now = Date.now();
     const cached = this.lists.get(key, version, now);
     if (cached) return cached;
-    const [data, edge] = await Promise.all([
-      groupListOf(this.db, seatId, waitingOnly, now),
-      listVersionsRepository.unreadRecentEdge(this.db, seatId, now - RECENT_WINDOW_MS),
-    ]);
-    const answer = SerializedAnswer.of(data);
+    const answer = SerializedAnswer.of(await groupListOf(this.db, seatId, waitingOnly, now));
     // Until the oldest recent unread chat turns 24 hours old (its count changes tab).
     this.lists.set(key, version, edge === null ? Infinity : edge + RECENT_WINDOW_MS, answer);
     return answer;

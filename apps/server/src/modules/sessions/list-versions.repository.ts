@@ -2,12 +2,17 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
 
-const versionQuery = compiledQuery((db, _shape: '', seatId: number) =>
-  db.selectFrom('seat_list_versions').select('version').where('seat_id', '=', seatId),
-);
+/**
+ * The seat's list version (migration 025) and, in the same statement, the moment the list's
+ * answer stops holding without a write: the latest_time of the oldest chat still in the "last
+ * 24 hours" (it changes tab 24 hours after). One round trip per read; when the version is the
+ * cached answer's, nothing else is read.
+ */
+const versionOf = (db: Db, seatId: number) =>
+  db.selectFrom('seat_list_versions').select('version').where('seat_id', '=', seatId);
 
-/** The oldest chat of the group still in the "last 24 hours" tab: a seek per is_top. */
-const groupEdgeQuery = compiledQuery(
+/** The group's oldest recent chat: a seek into sessions_list_idx per is_top. */
+const groupQuery = compiledQuery(
   (db, _shape: '', seatId: number, groupId: number, since: number) => {
     const oldest = (isTop: 0 | 1) =>
       db
@@ -20,22 +25,32 @@ const groupEdgeQuery = compiledQuery(
         .orderBy('latest_time')
         .limit(1);
     return db
-      .selectNoFrom([oldest(0).as('unpinned'), oldest(1).as('pinned')])
-      .$castTo<{ unpinned: number | null; pinned: number | null }>();
+      .selectNoFrom([
+        versionOf(db, seatId).as('version'),
+        oldest(0).as('unpinned'),
+        oldest(1).as('pinned'),
+      ])
+      .$castTo<{ version: number | null; unpinned: number | null; pinned: number | null }>();
   },
 );
 
-/** The oldest unread chat of the seat still in the last 24 hours (sessions_unread_time_idx). */
-const unreadEdgeQuery = compiledQuery((db, _shape: '', seatId: number, since: number) =>
+/** The seat's oldest recent unread chat (sessions_unread_time_idx). */
+const seatQuery = compiledQuery((db, _shape: '', seatId: number, since: number) =>
   db
-    .selectFrom('sessions')
-    .select('latest_time')
-    .where('seat_id', '=', seatId)
-    // A literal, so SQLite can prove the partial index's condition.
-    .where('un_read_count', '>', sql.lit(0))
-    .where('latest_time', '>=', since)
-    .orderBy('latest_time')
-    .limit(1),
+    .selectNoFrom([
+      versionOf(db, seatId).as('version'),
+      db
+        .selectFrom('sessions')
+        .select('latest_time')
+        .where('seat_id', '=', seatId)
+        // A literal, so SQLite can prove the partial index's condition.
+        .where('un_read_count', '>', sql.lit(0))
+        .where('latest_time', '>=', since)
+        .orderBy('latest_time')
+        .limit(1)
+        .as('oldest'),
+    ])
+    .$castTo<{ version: number | null; oldest: number | null }>(),
 );
 
 const least = (...values: (number | string | null | undefined)[]) => {
@@ -43,20 +58,22 @@ const least = (...values: (number | string | null | undefined)[]) => {
   return present.length > 0 ? Math.min(...present) : null;
 };
 
+export interface ListVersion {
+  /** 0 before the seat's first change. */
+  version: number;
+  /** latest_time of the oldest chat that counts as recent (null: none). */
+  edge: number | null;
+}
+
 export const listVersionsRepository = {
-  /** The seat's list version (migration 025); 0 before its first change. */
-  async version(db: Db, seatId: number): Promise<number> {
-    const [row] = await versionQuery.run(db, '', seatId);
-    return row ? Number(row.version) : 0;
+  /** For a page of the group (getGroupInfo): its chats active since `since`. */
+  async forGroup(db: Db, seatId: number, groupId: number, since: number): Promise<ListVersion> {
+    const [row] = await groupQuery.run(db, '', seatId, groupId, since);
+    return { version: Number(row?.version ?? 0), edge: least(row?.unpinned, row?.pinned) };
   },
-  /** latest_time of the group's oldest chat active since `since` (null: none). */
-  async groupRecentEdge(db: Db, seatId: number, groupId: number, since: number) {
-    const [row] = await groupEdgeQuery.run(db, '', seatId, groupId, since);
-    return least(row?.unpinned, row?.pinned);
-  },
-  /** latest_time of the seat's oldest unread chat active since `since` (null: none). */
-  async unreadRecentEdge(db: Db, seatId: number, since: number) {
-    const [row] = await unreadEdgeQuery.run(db, '', seatId, since);
-    return least(row?.latest_time);
+  /** For the group list (getGroupList): the seat's unread chats active since `since`. */
+  async forSeat(db: Db, seatId: number, since: number): Promise<ListVersion> {
+    const [row] = await seatQuery.run(db, '', seatId, since);
+    return { version: Number(row?.version ?? 0), edge: least(row?.oldest) };
   },
 };

@@ -121,22 +121,19 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<SerializedAnswer> {
     if (input.keyword) return SerializedAnswer.of(await this.groupInfo(seatId, input));
-    // The version first: the page read after it is at least as new as it says.
-    const version = await listVersionsRepository.version(this.db, seatId);
-    const key = `${seatId}:${JSON.stringify(input)}`;
+    // The version first: the page read after it is at least as new as it says (a change in
+    // between only makes the page look older than it is).
     const now = Date.now();
+    const { version, edge } = await listVersionsRepository.forGroup(
+      this.db,
+      seatId,
+      input.group_id,
+      now - RECENT_WINDOW_MS,
+    );
+    const key = `${seatId}:${JSON.stringify(input)}`;
     const cached = this.pages.get(key, version, now);
     if (cached) return cached;
-    const [data, edge] = await Promise.all([
-      this.groupInfo(seatId, input, now),
-      listVersionsRepository.groupRecentEdge(
-        this.db,
-        seatId,
-        input.group_id,
-        now - RECENT_WINDOW_MS,
-      ),
-    ]);
-    const answer = SerializedAnswer.of(data);
+    const answer = SerializedAnswer.of(await this.groupInfo(seatId, input, now));
     // Until the oldest recent chat of the group turns 24 hours old (it changes tab).
     this.pages.set(key, version, edge === null ? Infinity : edge + RECENT_WINDOW_MS, answer);
     return answer;
