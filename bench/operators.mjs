@@ -6,7 +6,7 @@
 //   npm run build && node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60]
 //     [--ramp 15] [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned]
 //     [--storm] [--nice] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>]
-//     [--server-env NAME=value]... [--server-log <dir>]
+//     [--server-env NAME=value]... [--server-log <dir>] [--suffix <name>]
 //
 // The server is the built one with its production defaults (rate limits included): each console
 // logs in once, for real, from its own loopback address (127.77.x.y), before the first run; the
@@ -49,7 +49,7 @@ import { profileTop } from './lib/cpu-profile.mjs';
 const USAGE = `usage: node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60] [--ramp 15]
   [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned] [--storm]
   [--nice] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>] [--server-env NAME=value]...
-  [--server-log <dir>]`;
+  [--server-log <dir>] [--suffix <name>]`;
 const argv = process.argv.slice(2);
 const opt = {
   n: [250, 500, 1000, 1500, 2000],
@@ -89,6 +89,8 @@ for (let i = 0; i < argv.length; i++) {
   } else if (a === '--n') opt.n = String(argv[++i]).split(',').map(Number);
   else if (a === '--pg') opt.pg = argv[++i] ?? null;
   else if (a === '--server-log') opt.serverLog = argv[++i];
+  // Kept apart from an earlier run's file of the same day (e.g. before/after a change).
+  else if (a === '--suffix') opt.suffix = argv[++i];
   else if (a === '--server-env') {
     const [name, ...rest] = String(argv[++i]).split('=');
     opt.serverEnv[name] = rest.join('=');
@@ -873,7 +875,9 @@ function writeReport(report) {
     dir,
     `operators-${report.started_at.slice(0, 10)}${report.database === 'pg' ? '-pg' : ''}${
       opt.storm ? '-storm' : ''
-    }${report.options.serverEnv && Object.keys(report.options.serverEnv).length ? '-env' : ''}.json`,
+    }${report.options.serverEnv && Object.keys(report.options.serverEnv).length ? '-env' : ''}${
+      opt.suffix ? `-${opt.suffix}` : ''
+    }.json`,
   );
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;

@@ -163,12 +163,13 @@ export function benchOptions(script, { only = false } = {}) {
     else if (a === '--rounds') opt.rounds = Number(argv[++i]);
     else if (a === '--seconds') opt.seconds = Number(argv[++i]);
     else if (only && a === '--only') opt.only = argv[++i];
+    else if (a === '--suffix') opt.suffix = argv[++i];
     else if (a === '--pg') opt.pg = argv[++i] ?? null;
     else if (a.startsWith('--pg=')) opt.pg = a.slice(5);
     else {
       console.error(
         `usage: node bench/${script} [--quick] [--keep] [--rounds N] [--seconds S]` +
-          `${only ? ' [--only <call>]' : ''} [--pg <postgres-url>]`,
+          `${only ? ' [--only <call>]' : ''} [--pg <postgres-url>] [--suffix <name>]`,
       );
       process.exit(a === '--help' || a === '-h' ? 0 : 2);
     }
@@ -203,7 +204,11 @@ export function finishReport(name, started, kind, problems, report) {
   const dir = path.join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const date = started.toISOString().slice(0, 10);
-  const file = path.join(dir, `${name}-${date}${kind === 'pg' ? '-pg' : ''}.json`);
+  // --suffix keeps an earlier run's file of the same day (e.g. before/after a change).
+  const suffix = process.argv.includes('--suffix')
+    ? `-${process.argv[process.argv.indexOf('--suffix') + 1]}`
+    : '';
+  const file = path.join(dir, `${name}-${date}${kind === 'pg' ? '-pg' : ''}${suffix}.json`);
   const full = {
     benchmark: name,
     started_at: started.toISOString(),

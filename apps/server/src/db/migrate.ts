@@ -18,6 +18,7 @@ import { sandboxCustomersMigration } from './migrations/015-sandbox-customers.js
 import { requestIdsMigration } from './migrations/016-request-ids.js';
 import { sessionCountsMigration } from './migrations/017-session-counts.js';
 import { adminMigration } from './migrations/018-admin.js';
+import { listVersionsMigration } from './migrations/025-list-versions.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -42,6 +43,7 @@ class StaticProvider implements MigrationProvider {
       '016-request-ids': requestIdsMigration(),
       '017-session-counts': sessionCountsMigration(this.dialect),
       '018-admin': adminMigration(this.dialect),
+      '025-list-versions': listVersionsMigration(this.dialect),
     };
   }
 }

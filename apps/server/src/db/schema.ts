@@ -333,6 +333,12 @@ export interface TranslationUsageTable {
   memory_characters: Generated<number>;
 }
 
+/** Migration 025: raised by triggers on every change of a seat's chats or groups. */
+export interface SeatListVersionsTable {
+  seat_id: number;
+  version: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -362,6 +368,7 @@ export interface Database {
   sandbox_customers: SandboxCustomersTable;
   events: EventsTable;
   event_counters: EventCountersTable;
+  seat_list_versions: SeatListVersionsTable;
 }
 
 export type SeatRow = Selectable<SeatsTable>;

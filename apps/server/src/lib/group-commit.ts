@@ -94,3 +94,85 @@ async function runInSavepoint(trx: Db, work: Work<unknown>): Promise<Outcome> {
     return { ok: false, err };
   }
 }
+
+interface Queued<I, O> {
+  item: I;
+  key: string | number;
+  /** The unit alone, in its caller's async context (its request id). */
+  alone: () => Promise<O>;
+  resolve(value: O): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit on PostgreSQL: the units handed in while a batch was being written are written
+ * together by `many` in one transaction, a few statements for the whole batch (one insert of
+ * all the messages, one update of all their chats, …) instead of several round trips each.
+ * Every unit is answered only once that transaction has committed. When the batch fails, each
+ * of its units runs again alone (`alone`), so one unit's error (a chat deleted meanwhile, an
+ * id sent twice) fails that unit only. Units with the same key (a chat) are never written at
+ * the same time, in one batch or two: they go in the order they came, and two batches never
+ * lock the same chat. Up to `inFlight` batches run at once.
+ */
+export class BatchCommit<I, O> {
+  private readonly queue: Queued<I, O>[] = [];
+  private readonly busy = new Set<string | number>();
+  private running = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly many: (trx: Db, items: I[]) => Promise<O[]>,
+    private readonly inFlight = 2,
+  ) {}
+
+  run(item: I, key: string | number, alone: () => Promise<O>): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, key, alone: AsyncResource.bind(alone), resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.inFlight) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.running += 1;
+      void this.write(batch).finally(() => {
+        this.running -= 1;
+        for (const q of batch) this.busy.delete(q.key);
+        this.pump();
+      });
+    }
+  }
+
+  private async write(batch: Queued<I, O>[]): Promise<void> {
+    try {
+      const values = await inTransaction(this.db, (trx) =>
+        this.many(
+          trx,
+          batch.map((q) => q.item),
+        ),
+      );
+      batch.forEach((q, i) => q.resolve(values[i]!));
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.reject(err);
+      await Promise.all(batch.map((q) => q.alone().then(q.resolve, q.reject)));
+    }
+  }
+
+  /** Up to MAX_BATCH queued units of keys not being written, in order; the others wait. */
+  private take(): Queued<I, O>[] {
+    const batch: Queued<I, O>[] = [];
+    for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH;) {
+      const q = this.queue[i]!;
+      if (this.busy.has(q.key)) {
+        i += 1;
+        continue;
+      }
+      this.busy.add(q.key);
+      batch.push(q);
+      this.queue.splice(i, 1);
+    }
+    return batch;
+  }
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CALLS, type CallPath, type CallRequest, type CallResponse } from '@parley/protocol';
 import { parseBody, type ParseOptions } from '../lib/validate.js';
+import type { SerializedAnswer } from '../lib/list-cache.js';
 import type { AuthSeat, AuthService } from '../modules/auth/auth.service.js';
 import { CODED_CALL, sendSuccess } from './errors.js';
 import { rateLimitConfig } from './rate-limit.js';
@@ -9,7 +10,7 @@ export type AuthedHandler<P extends CallPath> = (
   input: CallRequest<P>,
   seat: AuthSeat,
   request: FastifyRequest,
-) => Promise<CallResponse<P>>;
+) => Promise<CallResponse<P> | SerializedAnswer>;
 export type PublicHandler<P extends CallPath> = (
   input: CallRequest<P>,
   request: FastifyRequest,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_MESSAGES, SUCCESS_CODE, type ErrorCode } from '@parley/protocol';
+import { SerializedAnswer } from '../lib/list-cache.js';
 import { AppError, httpStatusOf } from '../lib/app-error.js';
 
 declare module 'fastify' {
@@ -37,6 +38,13 @@ export function sendCoded(
 }
 
 export function sendSuccess(reply: FastifyReply, data: unknown) {
+  // Serialised before (a list answered from its cached bytes): sent as it is.
+  if (data instanceof SerializedAnswer) {
+    return reply
+      .status(200)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(data.body);
+  }
   return reply.status(200).send({ code: SUCCESS_CODE, msg: 'success', data });
 }
 

@@ -18,6 +18,19 @@ export interface EventBus {
     type: T,
     data: EventPayload<T>,
   ): Promise<void>;
+  /**
+   * Several events at once in the transaction `db` (a group commit of sends), each with the
+   * request id of the request it belongs to. Without it, SeatEvents publishes them one by one.
+   */
+  publishMany?(db: Db, events: ManyEvent[]): Promise<void>;
+}
+
+/** One event of EventBus.publishMany. */
+export interface ManyEvent<T extends EventType = EventType> {
+  seatId: number;
+  type: T;
+  data: EventPayload<T>;
+  requestId: string | null;
 }
 
 /** Publishes nothing: for the CLI, and until the realtime plugin is wired. */

@@ -92,6 +92,39 @@ export const eventsRepository = {
     await appendQuery.run(db, '', row.seat_id, row.type, row.data, row.at, row.request_id);
   },
 
+  /**
+   * Several events, each numbered in its seat's order (PostgreSQL, one statement: each seat's
+   * counter is raised once by its number of events, in seat order).
+   */
+  async appendMany(
+    db: Db,
+    rows: { seat_id: number; type: string; data: string; at: number; request_id: string | null }[],
+  ) {
+    if (dialectOf(db) === 'sqlite') {
+      for (const row of rows) await eventsRepository.append(db, row);
+      return;
+    }
+    const values = sql.join(
+      rows.map(
+        (r, i) =>
+          sql`(${i}::integer, ${r.seat_id}::integer, ${r.type}::text, ${r.data}::text, ${r.at}::bigint, ${r.request_id}::text)`,
+      ),
+    );
+    await sql`with v (ord, seat_id, type, data, at, request_id) as (values ${values}),
+      n as (select seat_id, count(*) as k from v group by seat_id),
+      counter as (
+        insert into event_counters (seat_id, last_seq)
+          select seat_id, k from n order by seat_id
+        on conflict (seat_id) do update set last_seq = event_counters.last_seq + excluded.last_seq
+        returning seat_id, last_seq)
+      insert into events (seat_id, seq, type, data, at, request_id)
+        select v.seat_id,
+          counter.last_seq - n.k + row_number() over (partition by v.seat_id order by v.ord),
+          v.type, v.data, v.at, v.request_id
+        from v join n on n.seat_id = v.seat_id join counter on counter.seat_id = v.seat_id
+        order by v.seat_id, v.ord`.execute(db);
+  },
+
   async insert(
     db: Db,
     row: {

@@ -2,7 +2,7 @@ import type { EventPayload, EventType } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import { currentRequestId } from '../lib/request-context.js';
 import { afterCommit, inTransaction } from '../lib/tx.js';
-import type { EventBus } from './event-bus.js';
+import type { EventBus, ManyEvent } from './event-bus.js';
 import { eventsRepository } from './events.repository.js';
 
 /** Told that a seat has new events (they are committed and can be read). */
@@ -47,6 +47,26 @@ export class RecordingEventBus implements EventBus {
         this.notify(seatId);
         this.watchers.forEach((watcher) => watcher(seatId));
       });
+    });
+  }
+
+  async publishMany(db: Db, events: ManyEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await inTransaction(db, async (trx) => {
+      const at = Date.now();
+      await eventsRepository.appendMany(
+        trx,
+        events.map((e) => ({
+          seat_id: e.seatId,
+          type: e.type,
+          data: JSON.stringify(e.data),
+          at,
+          request_id: e.requestId,
+        })),
+      );
+      for (const seatId of new Set(events.map((e) => e.seatId))) {
+        afterCommit(trx, () => this.notify(seatId));
+      }
     });
   }
 }

@@ -32,6 +32,22 @@ export class SeatEvents {
     if (session) await this.bus.publish(db, seatId, 'message.created', { message, session });
   }
 
+  /** messageCreated of several sends at once (a group commit), each with its request's id. */
+  async messagesCreated(
+    db: Db,
+    items: { seatId: number; message: ChatMessage; row: SessionRow; requestId: string | null }[],
+  ): Promise<void> {
+    const recentSince = Date.now() - RECENT_WINDOW_MS;
+    const events = items.map((i) => ({
+      seatId: i.seatId,
+      type: 'message.created' as const,
+      data: { message: i.message, session: toSessionItem(i.row, recentSince) },
+      requestId: i.requestId,
+    }));
+    if (this.bus.publishMany) return this.bus.publishMany(db, events);
+    for (const e of events) await this.bus.publish(db, e.seatId, e.type, e.data);
+  }
+
   messageUpdated(db: Db, seatId: number, message: ChatMessage): Promise<void> {
     return this.bus.publish(db, seatId, 'message.updated', { message });
   }

@@ -12,8 +12,9 @@ export async function groupListOf(
   db: Db,
   seatId: number,
   waitingOnly: boolean,
+  now = Date.now(),
 ): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
-  const since = Date.now() - RECENT_WINDOW_MS;
+  const since = now - RECENT_WINDOW_MS;
   const [groups, recent] = await Promise.all([
     groupsRepository.listWithCounts(db, seatId),
     groupsRepository.recentUnread(db, seatId, since),

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
-import type { MessageRow, NewMessage } from '../../db/schema.js';
+import type { MessageRow, NewMessage, PhoneAccountRow, SessionRow } from '../../db/schema.js';
+import { sql } from 'kysely';
 
 const findByClientIdQuery = compiledQuery((db, _shape: '', seatId: number, clientMsgId: string) =>
   db
@@ -17,7 +18,63 @@ const insertQuery = compiledQuery((db, columns: (keyof NewMessage)[], ...values:
     .returningAll(),
 );
 
+/**
+ * What a send checks, in one statement: the sending account's owner and channel, the chat of
+ * the two numbers with its group's type, and whether the seat stored this client_msg_id.
+ */
+const sendContextQuery = compiledQuery(
+  (db, _shape: '', seatId: number, sendPhone: string, receiverPhone: string, clientMsgId: string) =>
+    db
+      .selectFrom(db.selectNoFrom(sql<number>`1`.as('one')).as('x'))
+      .leftJoin('phone_accounts as a', (j) => j.on('a.send_phone', '=', sendPhone))
+      .leftJoin('sessions as s', (j) =>
+        j
+          .on('s.seat_id', '=', seatId)
+          .on('s.send_phone', '=', sendPhone)
+          .on('s.receiver_phone', '=', receiverPhone),
+      )
+      .leftJoin('seat_groups as g', 'g.id', 's.group_id')
+      .selectAll('s')
+      .select((eb) => [
+        'g.type as group_type',
+        'a.seat_id as account_seat_id',
+        'a.channel as account_channel',
+        eb
+          .selectFrom('messages')
+          .select('messages.id')
+          .where('messages.seat_id', '=', seatId)
+          .where('messages.client_msg_id', '=', clientMsgId)
+          .as('existing_id'),
+      ]),
+);
+
 export const messagesRepository = {
+  /** A send's checks in one round trip (see sendContextQuery); absent parts are null. */
+  async findSendContext(
+    db: Db,
+    seatId: number,
+    sendPhone: string,
+    receiverPhone: string,
+    clientMsgId: string,
+  ): Promise<{
+    existing: boolean;
+    account: { seat_id: number | null; channel: PhoneAccountRow['channel'] } | null;
+    session: (SessionRow & { group_type: string }) | null;
+  }> {
+    const [row] = await sendContextQuery.run(db, '', seatId, sendPhone, receiverPhone, clientMsgId);
+    const { account_seat_id, account_channel, existing_id, group_type, ...session } = row!;
+    return {
+      existing: existing_id !== null && existing_id !== undefined,
+      account: account_channel
+        ? { seat_id: account_seat_id as number | null, channel: account_channel }
+        : null,
+      session:
+        session.id !== null && session.id !== undefined && group_type
+          ? ({ ...session, group_type } as SessionRow & { group_type: string })
+          : null,
+    };
+  },
+
   /** Newest first, older than `beforeId` when given. */
   pageBefore(db: Db, sessionId: number, beforeId: number | undefined, limit: number) {
     let q = db
@@ -119,6 +176,14 @@ export const messagesRepository = {
     return insertQuery
       .run(db, columns, ...columns.map((c) => row[c]))
       .then(([inserted]) => inserted!);
+  },
+
+  /** Several messages in one statement, answered in the order given (a group commit of sends). */
+  async insertReturning(db: Db, rows: NewMessage[]): Promise<MessageRow[]> {
+    const stored = await db.insertInto('messages').values(rows).returningAll().execute();
+    // Matched by their ids of the seat rather than trusting RETURNING's order.
+    const byClientId = new Map(stored.map((m) => [`${m.seat_id}:${m.client_msg_id}`, m]));
+    return rows.map((r) => byClientId.get(`${r.seat_id}:${r.client_msg_id}`)!);
   },
 
   async insertMany(db: Db, rows: NewMessage[]) {

@@ -10,7 +10,9 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
-import { GroupCommit } from '../../lib/group-commit.js';
+import { BatchCommit, GroupCommit } from '../../lib/group-commit.js';
+import { dialectOf } from '../../db/database.js';
+import { currentRequestId } from '../../lib/request-context.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import type { ChannelName } from '../../channels/channel.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
@@ -37,6 +39,9 @@ export const MESSAGE_MEDIA: Record<Exclude<MessageType, 'text'>, readonly MediaK
 };
 const ANY_KIND = MESSAGE_MEDIA.file;
 
+/** A send of a group commit on PostgreSQL: the request it came from is kept with its rows. */
+type BatchedMessage = OutgoingMessage & { requestId: string | null };
+
 /** An operator's message as MessagesService.createOutgoing takes it (the rules are checked). */
 export interface OutgoingMessage {
   session: SessionRow & { group_type: string };
@@ -59,11 +64,17 @@ export class MessagesService {
     private readonly outbox: OutboxWriter,
   ) {
     this.commits = new GroupCommit(db);
+    this.batches =
+      dialectOf(db) === 'pg'
+        ? new BatchCommit(db, (trx, outs: BatchedMessage[]) => this.createOutgoingMany(trx, outs))
+        : null;
   }
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
   /** Operators' sends: grouped into one transaction per turn on SQLite. */
   private readonly commits: GroupCommit;
+  /** Operators' sends on PostgreSQL: written a batch at a time, a few statements per batch. */
+  private readonly batches: BatchCommit<BatchedMessage, MessageRow> | null;
 
   /** The media of a non-text message: this seat's (else 400001) and of a fitting kind. */
   private async mediaFor(db: Db, seatId: number, type: MessageType, mediaId: string | undefined) {
@@ -184,7 +195,6 @@ export class MessagesService {
       groupId: movedTo,
     });
     const moved = movedTo !== undefined;
-    await this.events.messageCreated(trx, session.seat_id, this.present(message), updated);
     if (
       await this.outbox.enqueue(trx, out.channel, {
         seat_id: session.seat_id,
@@ -194,11 +204,81 @@ export class MessagesService {
     ) {
       afterCommit(trx, () => this.outbox.notify());
     }
+    // The event last: its seat counter's lock (PostgreSQL) is held from here to the commit,
+    // and every send of the seat waits for it.
+    await this.events.messageCreated(trx, session.seat_id, this.present(message), updated);
     if (moved) {
       await this.events.sessionUpdated(trx, session.seat_id, session.id);
       await this.events.groupsChanged(trx, session.seat_id);
     }
     return message;
+  }
+
+  /**
+   * createOutgoing of several sends in one transaction (PostgreSQL's group commit): the
+   * messages in one statement, their chats in one, their outbox rows in one, their events in
+   * one. Only sends that move no chat (no Telegram link to take to TG link pushed), each of
+   * another chat; a failure of any fails the batch, whose sends then run alone.
+   */
+  private async createOutgoingMany(trx: Db, outs: BatchedMessage[]): Promise<MessageRow[]> {
+    const messages = await messagesRepository.insertReturning(
+      trx,
+      outs.map((out) => ({
+        session_id: out.session.id,
+        seat_id: out.session.seat_id,
+        client_msg_id: out.clientMsgId,
+        direction: 'out' as const,
+        type: out.type,
+        content: out.content,
+        original_content: out.originalContent?.trim() ? out.originalContent : null,
+        media: out.media ? JSON.stringify(toStoredMedia(out.media)) : null,
+        media_id: out.media?.media_id ?? null,
+        status: 'sent' as const,
+        created_at: out.at,
+        deleted_for_me: 0,
+        deleted_for_all: 0,
+      })),
+    );
+    const updated = await sessionsRepository.recordOutgoingMany(
+      trx,
+      outs.map((out, i) => ({
+        sessionId: out.session.id,
+        time: out.at,
+        preview: previewOf(messages[i]!),
+        type: out.type,
+      })),
+    );
+    const chats = new Map(updated.map((row) => [row.id, row]));
+    if (
+      await this.outbox.enqueueMany(
+        trx,
+        outs.map((out, i) => ({
+          channel: out.channel,
+          seat_id: out.session.seat_id,
+          msg_id: messages[i]!.id,
+          kind: 'message' as const,
+          request_id: out.requestId,
+        })),
+      )
+    ) {
+      afterCommit(trx, () => this.outbox.notify());
+    }
+    // The events last: each seat's counter is locked from here to the commit.
+    await this.events.messagesCreated(
+      trx,
+      outs.map((out, i) => {
+        const row = chats.get(out.session.id);
+        // Deleted meanwhile: the batch fails and this send runs alone (and is refused).
+        if (!row) throw new Error(`chat ${out.session.id} is gone`);
+        return {
+          seatId: out.session.seat_id,
+          message: this.present(messages[i]!),
+          row,
+          requestId: out.requestId,
+        };
+      }),
+    );
+    return messages;
   }
 
   /**
@@ -243,40 +323,55 @@ export class MessagesService {
     });
   }
 
+  /** A Telegram link takes the chat to TG link pushed (createOutgoing). */
+  private movesChat(out: OutgoingMessage): boolean {
+    return (
+      out.session.group_type !== 'tg_link_pushed' &&
+      (hasTelegramLink(out.content) || hasTelegramLink(out.originalContent))
+    );
+  }
+
   /** Sent once per (seat, client_msg_id): a retry gets the stored message back. */
   async send(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/message'>,
   ): Promise<CallResponse<'/v1/seat/chat/message'>> {
-    const existing = await messagesRepository.findByClientId(this.db, seatId, input.client_msg_id);
-    if (existing) return this.present(existing);
-
-    const account = await accountsRepository.findByPhone(this.db, input.send_phone);
-    if (!account || account.seat_id !== seatId) throw forbidden();
-    const session = await sessionsRepository.findByPhones(
+    // The three lookups in one statement, their answers checked in the order of the rules.
+    const { existing, account, session } = await messagesRepository.findSendContext(
       this.db,
       seatId,
       input.send_phone,
       input.receiver_phone,
+      input.client_msg_id,
     );
+    if (existing) {
+      const stored = await messagesRepository.findByClientId(this.db, seatId, input.client_msg_id);
+      if (stored) return this.present(stored);
+    }
+    if (!account || account.seat_id !== seatId) throw forbidden();
     if (!session) throw notFound();
     if (session.blocked === 1 || session.group_type === 'blocked') throw forbidden();
     const media = await this.mediaFor(this.db, seatId, input.type, input.media_id);
 
     try {
-      // Acknowledged once committed; on SQLite sends arriving together share the commit.
-      const row = await this.commits.run((trx) =>
-        this.createOutgoing(trx, {
-          session,
-          channel: account.channel,
-          clientMsgId: input.client_msg_id,
-          type: input.type,
-          content: input.content,
-          originalContent: input.original_content,
-          media,
-          at: Date.now(),
-        }),
-      );
+      const out: OutgoingMessage = {
+        session,
+        channel: account.channel,
+        clientMsgId: input.client_msg_id,
+        type: input.type,
+        content: input.content,
+        originalContent: input.original_content,
+        media,
+        at: Date.now(),
+      };
+      const alone = () => this.commits.run((trx) => this.createOutgoing(trx, out));
+      // Acknowledged once committed; sends arriving together share the commit (SQLite: one
+      // transaction of savepoints; PostgreSQL: a batch of a few statements). A send that
+      // moves its chat (a Telegram link) is written alone.
+      const row =
+        this.batches && !this.movesChat(out)
+          ? await this.batches.run({ ...out, requestId: currentRequestId() }, session.id, alone)
+          : await alone();
       return this.present(row);
     } catch (err) {
       // Deleted since it was found (a racing delSession).

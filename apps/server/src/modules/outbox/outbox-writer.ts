@@ -24,6 +24,25 @@ export class OutboxWriter {
     return true;
   }
 
+  /** enqueue of several rows in one statement; answers whether any was queued. */
+  async enqueueMany(
+    trx: Db,
+    rows: {
+      channel: ChannelName;
+      seat_id: number;
+      msg_id: number;
+      kind: 'message' | 'delete';
+      request_id: string | null;
+    }[],
+  ): Promise<boolean> {
+    const queued = rows
+      .filter((r) => this.channels.has(r.channel))
+      .map(({ channel: _channel, ...row }) => row);
+    if (queued.length === 0) return false;
+    await outboxRepository.insertMany(trx, queued);
+    return true;
+  }
+
   /** Called once the transaction committed: the worker looks now rather than at its poll. */
   notify(): void {
     for (const listener of this.listeners) listener();

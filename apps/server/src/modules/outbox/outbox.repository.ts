@@ -3,6 +3,25 @@ import type { Db, DialectName } from '../../db/database.js';
 import type { OutboxRow } from '../../db/schema.js';
 
 export const outboxRepository = {
+  /** Several rows in one statement (a group commit of sends). */
+  async insertMany(
+    db: Db,
+    rows: { seat_id: number; msg_id: number; kind: OutboxRow['kind']; request_id: string | null }[],
+  ) {
+    const now = Date.now();
+    await db
+      .insertInto('outbox')
+      .values(
+        rows.map((row) => ({
+          ...row,
+          status: 'pending' as const,
+          next_at: now,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  },
   async insert(
     db: Db,
     row: { seat_id: number; msg_id: number; kind: OutboxRow['kind']; request_id: string | null },

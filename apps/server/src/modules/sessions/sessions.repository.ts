@@ -413,6 +413,30 @@ export const sessionsRepository = {
   },
 
   /** An operator's message: latest activity and preview (and a new group); the chat as it is. */
+  /**
+   * recordOutgoing of several chats in one statement (PostgreSQL; a group commit of sends),
+   * in id order; answers the chats as the change left them.
+   */
+  async recordOutgoingMany(
+    db: Db,
+    items: { sessionId: number; time: number; preview: string; type: SessionRow['last_type'] }[],
+  ): Promise<SessionRow[]> {
+    const sorted = [...items].sort((x, y) => x.sessionId - y.sessionId);
+    const values = sql.join(
+      sorted.map(
+        (i) =>
+          sql`(${i.sessionId}::integer, ${i.time}::bigint, ${i.preview}::text, ${i.type}::text)`,
+      ),
+    );
+    const { rows } = await sql<SessionRow>`update sessions as s
+      set latest_time = v.time, last_direction = 'out', last_preview = v.preview,
+        last_type = v.type
+      from (values ${values}) as v (id, time, preview, type)
+      where s.id = v.id
+      returning s.*`.execute(db);
+    return rows;
+  },
+
   recordOutgoing(
     db: Db,
     sessionId: number,

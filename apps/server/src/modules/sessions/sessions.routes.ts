@@ -3,7 +3,7 @@ import type { SessionsService } from './sessions.service.js';
 
 export function sessionsRoutes(calls: CallRegistry, sessions: SessionsService) {
   calls.authed('/v1/seat/chat/getGroupInfo', (input, seat) =>
-    sessions.groupInfo(seat.seatId, input),
+    sessions.groupInfoAnswer(seat.seatId, input),
   );
   calls.authed('/v1/seat/chat/sessionDoTop', (input, seat) => sessions.doTop(seat.seatId, input));
   calls.authed('/v1/seat/chat/set_remark', (input, seat) => sessions.setRemark(seat.seatId, input));

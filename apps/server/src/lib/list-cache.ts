@@ -1,0 +1,66 @@
+import { SUCCESS_CODE } from '@parley/protocol';
+
+/**
+ * A success answer already serialised (the whole envelope): sendSuccess sends its text as it
+ * is. The list calls answer a repeated poll of unchanged data from such bytes.
+ */
+export class SerializedAnswer {
+  constructor(readonly body: string) {}
+
+  static of(data: unknown): SerializedAnswer {
+    // The same text Fastify's JSON.stringify of sendSuccess's envelope gives.
+    return new SerializedAnswer(JSON.stringify({ code: SUCCESS_CODE, msg: 'success', data }));
+  }
+}
+
+interface Entry {
+  version: number;
+  /** The answer holds until this moment (ms): then a chat leaves the "last 24 hours" tab. */
+  validUntil: number;
+  answer: SerializedAnswer;
+}
+
+/**
+ * Answers of the list calls by seat and request, each under the seat's list version it was
+ * read at (migration 025: the database raises it on every change of the seat's chats or
+ * groups, from any instance). The version is read before the data, so an entry is never older
+ * than its version says; a change committed in between only makes the entry look older than it
+ * is (it is read again). Bounded by total size; least recently used entries go first.
+ */
+export class ListCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  get(key: string, version: number, now: number): SerializedAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version || now >= entry.validUntil) {
+      this.remove(key, entry);
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.answer;
+  }
+
+  set(key: string, version: number, validUntil: number, answer: SerializedAnswer): void {
+    const old = this.entries.get(key);
+    if (old) this.remove(key, old);
+    const size = answer.body.length + key.length;
+    if (size > this.maxBytes) return;
+    this.entries.set(key, { version, validUntil, answer });
+    this.bytes += size;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(k, e);
+    }
+  }
+
+  private remove(key: string, entry: Entry) {
+    this.entries.delete(key);
+    this.bytes -= entry.answer.body.length + key.length;
+  }
+}

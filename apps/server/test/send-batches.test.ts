@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChat, createSeat, type ChatFixture, type SeatFixture } from './fixtures.js';
+import { createTestApp, usingPg, type TestApp } from './helper.js';
+import { platformAt, SECRET } from './platform-helpers.js';
+import { startReceiver } from './platform-receiver.js';
+
+/**
+ * Sends arriving together share one commit (SQLite: savepoints in one transaction;
+ * PostgreSQL: one batch of a few statements). Whatever the batching: every acknowledged
+ * message is stored once with the id it was acknowledged with, its event and outbox row carry
+ * its own request's id, its seat's events stay numbered without gap, and a send that fails
+ * fails alone.
+ */
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let seat: SeatFixture;
+const chats: ChatFixture[] = [];
+beforeAll(async () => {
+  receiver = await startReceiver(SECRET);
+  t = await createTestApp({ platform: platformAt(receiver.url) });
+  seat = await createSeat(t, 'batch-seat');
+  for (let i = 0; i < 12; i++) chats.push(await createChat(t.db, seat, { inbound: 1 }));
+  // A message the database refuses: stands for any error of one send (a broken row).
+  if (usingPg) {
+    await sql`create function refuse_poison() returns trigger language plpgsql as $$
+      begin
+        if new.content = 'poison' then raise exception 'poison refused'; end if;
+        return new;
+      end $$`.execute(t.db);
+    await sql`create trigger refuse_poison before insert on messages
+      for each row execute function refuse_poison()`.execute(t.db);
+  } else {
+    await sql`create trigger refuse_poison before insert on messages
+      when new.content = 'poison' begin select raise(abort, 'poison refused'); end`.execute(t.db);
+  }
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver?.close();
+});
+
+let n = 0;
+async function send(chat: ChatFixture, content: string) {
+  n += 1;
+  const clientMsgId = `batch-send-${n}`;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/seat/chat/message',
+    headers: {
+      'content-type': 'application/json',
+      authorization: seat.token,
+    },
+    payload: JSON.stringify({
+      send_phone: chat.sendPhone,
+      receiver_phone: chat.receiverPhone,
+      type: 'text',
+      content,
+      client_msg_id: clientMsgId,
+    }),
+  });
+  const body = JSON.parse(res.body) as { code: string; data: { msg_id: number } | null };
+  // The server's own id of this request (echoed): its rows must carry it.
+  const requestId = res.headers['x-request-id'];
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+  return { code: body.code, msgId: body.data?.msg_id, clientMsgId, requestId, content };
+}
+
+describe('sends committed together', () => {
+  it('each acknowledged send is stored once with its own request id; a failing one fails alone', async () => {
+    // Three waves of concurrent sends over 12 chats, two to some chats at once, one poisoned.
+    const sends: Promise<Awaited<ReturnType<typeof send>>>[] = [];
+    for (let wave = 0; wave < 3; wave++) {
+      for (let i = 0; i < 16; i++) {
+        const poison = wave === 1 && i === 5;
+        sends.push(send(chats[i % chats.length]!, poison ? 'poison' : `wave ${wave} send ${i}`));
+      }
+    }
+    const answers = await Promise.all(sends);
+    const failed = answers.filter((a) => a.code !== '000000');
+    expect(failed.map((a) => a.content)).toEqual(['poison']);
+    expect(failed[0]!.code).toBe('500001');
+
+    const acked = answers.filter((a) => a.code === '000000');
+    const stored = await sql<{ id: number; client_msg_id: string; content: string }>`
+      select id, client_msg_id, content from messages where seat_id = ${seat.seatId}
+        and direction = 'out'`.execute(t.db);
+    expect(stored.rows.map((r) => Number(r.id)).sort((x, y) => x - y)).toEqual(
+      acked.map((a) => a.msgId!).sort((x, y) => x - y),
+    );
+    const byId = new Map(stored.rows.map((r) => [Number(r.id), r]));
+    for (const a of acked) {
+      expect(byId.get(a.msgId!)).toMatchObject({
+        client_msg_id: a.clientMsgId,
+        content: a.content,
+      });
+    }
+    expect(stored.rows.some((r) => r.content === 'poison')).toBe(false);
+
+    // One message.created per acknowledged send, with that request's id.
+    const events = await sql<{ seq: number; type: string; data: string; request_id: string }>`
+      select seq, type, data, request_id from events where seat_id = ${seat.seatId}
+      order by seq`.execute(t.db);
+    const created = events.rows.filter((e) => e.type === 'message.created');
+    const eventOf = new Map(
+      created.map((e) => [
+        (JSON.parse(e.data) as { message: { msg_id: number } }).message.msg_id,
+        e,
+      ]),
+    );
+    expect(created).toHaveLength(acked.length);
+    for (const a of acked) {
+      const e = eventOf.get(a.msgId!);
+      expect(e?.request_id, a.clientMsgId).toBe(a.requestId);
+      const data = JSON.parse(e!.data) as { session: { last_message: unknown } };
+      expect(data.session.last_message).not.toBeNull();
+    }
+    // The seat's events are numbered 1, 2, 3, … without gap or repeat.
+    expect(events.rows.map((e) => Number(e.seq))).toEqual(events.rows.map((_, i) => i + 1));
+
+    // One outbox row per acknowledged send, with that request's id.
+    const outbox = await sql<{ msg_id: number; request_id: string }>`
+      select msg_id, request_id from outbox where seat_id = ${seat.seatId}`.execute(t.db);
+    expect(outbox.rows).toHaveLength(acked.length);
+    const outboxOf = new Map(outbox.rows.map((r) => [Number(r.msg_id), r.request_id]));
+    for (const a of acked) expect(outboxOf.get(a.msgId!)).toBe(a.requestId);
+
+    // Each chat shows its newest message as its preview.
+    for (const chat of chats) {
+      const [last] = (
+        await sql<{ content: string; latest_time: number; last_preview: string }>`
+          select m.content, s.latest_time, s.last_preview from sessions s
+          join messages m on m.session_id = s.id
+          where s.id = ${chat.sessionId} order by m.id desc limit 1`.execute(t.db)
+      ).rows;
+      expect(last!.last_preview).toBe(last!.content);
+    }
+  });
+});
