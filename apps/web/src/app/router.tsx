@@ -6,6 +6,7 @@ import { PageLoader } from '../components/page-loader';
 import { retrying } from '../lib/retrying-import';
 
 const h = (title: string): RouteHandle => ({ title });
+const adminTitle = (key: string) => ({ adminTitle: key });
 
 /** A route's screen, fetched when the route first matches (tried again while unreachable). */
 const screen = (load: () => Promise<ComponentType>) => {
@@ -28,6 +29,67 @@ export const createAppRouter = () =>
       path: '/sandbox',
       HydrateFallback: PageLoader,
       lazy: screen(async () => (await import('./sandbox-route')).SandboxRoute),
+    },
+    // The administrator's console: its own login and token, outside the seat console's tab
+    // lock and expired-login dialog; every part of it is a lazy chunk of its own.
+    {
+      path: '/admin/login',
+      HydrateFallback: PageLoader,
+      lazy: async () => {
+        const route = await retrying(() => import('./admin/admin-login-route'))();
+        return { Component: route.AdminLoginRoute, loader: route.adminLoginLoader };
+      },
+    },
+    {
+      path: '/admin',
+      HydrateFallback: PageLoader,
+      shouldRevalidate: () => true,
+      lazy: async () => {
+        const [layout, guards] = await Promise.all([
+          retrying(() => import('./admin/admin-layout'))(),
+          retrying(() => import('./admin/admin-guards'))(),
+        ]);
+        return { Component: layout.AdminLayout, loader: guards.requireAdmin };
+      },
+      children: [
+        { index: true, loader: () => redirect('/admin/overview') },
+        {
+          path: 'overview',
+          handle: adminTitle('overview'),
+          lazy: screen(
+            async () => (await import('../features/admin/components/overview-page')).OverviewPage,
+          ),
+        },
+        {
+          path: 'seats',
+          handle: adminTitle('seats'),
+          lazy: screen(
+            async () => (await import('../features/admin/components/seats-page')).SeatsPage,
+          ),
+        },
+        {
+          path: 'accounts',
+          handle: adminTitle('accounts'),
+          lazy: screen(
+            async () => (await import('../features/admin/components/accounts-page')).AccountsPage,
+          ),
+        },
+        {
+          path: 'audit',
+          handle: adminTitle('audit'),
+          lazy: screen(
+            async () => (await import('../features/admin/components/audit-page')).AuditPage,
+          ),
+        },
+        {
+          path: '*',
+          handle: adminTitle('notFound'),
+          lazy: screen(
+            async () =>
+              (await import('../features/admin/components/admin-not-found')).AdminNotFound,
+          ),
+        },
+      ],
     },
     {
       element: <RootLayout />,
