@@ -6,7 +6,8 @@ import { PageLoader } from '../components/page-loader';
 import { retrying } from '../lib/retrying-import';
 
 const h = (title: string): RouteHandle => ({ title });
-const adminTitle = (key: string) => ({ adminTitle: key });
+/** The admin area's route module, fetched once when an /admin path first matches. */
+const adminRoutes = retrying(() => import('./admin/admin-routes'));
 
 /** A route's screen, fetched when the route first matches (tried again while unreachable). */
 const screen = (load: () => Promise<ComponentType>) => {
@@ -31,63 +32,28 @@ export const createAppRouter = () =>
       lazy: screen(async () => (await import('./sandbox-route')).SandboxRoute),
     },
     // The administrator's console: its own login and token, outside the seat console's tab
-    // lock and expired-login dialog; every part of it is a lazy chunk of its own.
+    // lock and expired-login dialog; its route module and every screen are chunks of their own.
     {
       path: '/admin/login',
       HydrateFallback: PageLoader,
-      lazy: async () => {
-        const route = await retrying(() => import('./admin/admin-login-route'))();
-        return { Component: route.AdminLoginRoute, loader: route.adminLoginLoader };
-      },
+      lazy: async () => (await adminRoutes()).adminRoutes.login(),
     },
     {
       path: '/admin',
       HydrateFallback: PageLoader,
       shouldRevalidate: () => true,
-      lazy: async () => {
-        const [layout, guards] = await Promise.all([
-          retrying(() => import('./admin/admin-layout'))(),
-          retrying(() => import('./admin/admin-guards'))(),
-        ]);
-        return { Component: layout.AdminLayout, loader: guards.requireAdmin };
-      },
+      lazy: async () => (await adminRoutes()).adminRoutes.layout(),
       children: [
         { index: true, loader: () => redirect('/admin/overview') },
-        {
-          path: 'overview',
-          handle: adminTitle('overview'),
-          lazy: screen(
-            async () => (await import('../features/admin/components/overview-page')).OverviewPage,
-          ),
-        },
-        {
-          path: 'seats',
-          handle: adminTitle('seats'),
-          lazy: screen(
-            async () => (await import('../features/admin/components/seats-page')).SeatsPage,
-          ),
-        },
-        {
-          path: 'accounts',
-          handle: adminTitle('accounts'),
-          lazy: screen(
-            async () => (await import('../features/admin/components/accounts-page')).AccountsPage,
-          ),
-        },
-        {
-          path: 'audit',
-          handle: adminTitle('audit'),
-          lazy: screen(
-            async () => (await import('../features/admin/components/audit-page')).AuditPage,
-          ),
-        },
+        ...(['overview', 'seats', 'accounts', 'audit'] as const).map((section) => ({
+          path: section,
+          handle: { adminTitle: section },
+          lazy: async () => (await adminRoutes()).adminRoutes.screen(section),
+        })),
         {
           path: '*',
-          handle: adminTitle('notFound'),
-          lazy: screen(
-            async () =>
-              (await import('../features/admin/components/admin-not-found')).AdminNotFound,
-          ),
+          handle: { adminTitle: 'notFound' },
+          lazy: async () => (await adminRoutes()).adminRoutes.screen('notFound'),
         },
       ],
     },
