@@ -25,6 +25,9 @@ import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { translationRoutes } from './modules/translation/translation.routes.js';
 import { telegramRoutes } from './channels/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
+import { AdminCallRegistry } from './plugins/admin-calls.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { registerAdminRealtime, type AdminRealtime } from './realtime/admin-realtime.js';
 import { registerDb } from './plugins/db.js';
 import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -54,6 +57,8 @@ export interface ParleyContext {
   };
   /** This instance's push sockets and fan-out. */
   realtime: Realtime;
+  /** The admin console's push sockets. */
+  adminRealtime: AdminRealtime;
   /** What the start did about the demo workspace (buildApp's `autoLoadDemo`). */
   demo: DemoResult;
   /** The health check's state (main drains it on SIGTERM). */
@@ -161,7 +166,9 @@ export async function buildApp(
     });
   }
   notImplementedRoutes(calls);
+  adminRoutes(new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public), services);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
+  const adminRealtime = registerAdminRealtime(app, config, { ...services, bus, hub: realtime.hub });
   observePushes(realtime.hub, app.log, metrics);
   const health = registerHealth(app);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
@@ -238,6 +245,7 @@ export async function buildApp(
     services,
     jobs: { batchSender, outboxWorker, eventsPruner, telegramPoller },
     realtime,
+    adminRealtime,
     demo,
     health,
     metrics,

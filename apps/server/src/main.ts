@@ -1,7 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp, listen } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DEMO_ACCOUNT, DEMO_PASSWORD } from './demo/demo.js';
+import {
+  DEMO_ACCOUNT,
+  DEMO_ADMIN_ACCOUNT,
+  DEMO_ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+} from './demo/demo.js';
 
 async function main() {
   const config = loadConfig();
@@ -47,6 +52,9 @@ async function main() {
   console.log(`Parley listening on http://localhost:${port}`);
   if (demo.loaded) {
     console.log(`Demo workspace loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`);
+    console.log(
+      `Demo administrator (admin console): ${DEMO_ADMIN_ACCOUNT} / ${DEMO_ADMIN_PASSWORD}`,
+    );
   }
 }
 

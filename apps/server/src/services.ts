@@ -29,6 +29,9 @@ import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { PlatformService } from './channels/platform/platform.service.js';
 import { SandboxService, sandboxEnabled } from './channels/sandbox/sandbox.service.js';
 import { randomBytes } from 'node:crypto';
+import { AuditService } from './modules/admin/audit.service.js';
+import { AdminAuthService } from './modules/admin/admin-auth.service.js';
+import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -57,6 +60,12 @@ export interface Services {
   sandbox: SandboxService | null;
   /** The events services publish (the batch sender publishes its progress through them). */
   events: SeatEvents;
+  /** The audit log of administrator actions (console and CLI). */
+  audit: AuditService;
+  /** Administrators' logins (apart from seats'). */
+  adminAuth: AdminAuthService;
+  /** What the admin console reads, and the outbox retry. */
+  adminConsole: AdminConsoleService;
 }
 
 export async function createServices(
@@ -91,10 +100,11 @@ export async function createServices(
       ? ['sandbox' as const]
       : ['sandbox' as const, 'platform' as const];
   const auth = new AuthService(db, config);
+  const audit = new AuditService(db);
   return {
     auth,
-    seats: new SeatsService(db, auth.tokens),
-    accounts: new AccountsService(db),
+    seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
+    accounts: new AccountsService(db, audit),
     groups,
     translation: new TranslationService(
       db,
@@ -110,7 +120,7 @@ export async function createServices(
     quickReplies: new QuickRepliesService(db, media),
     media,
     telegram: new TelegramService(db, urls),
-    telegramBots: new TelegramBotsService(db, config.telegram),
+    telegramBots: new TelegramBotsService(db, config.telegram, audit),
     telegramChannel: new TelegramChannel(db, config.telegram.apiUrl),
     batches: new BatchesService(db, media),
     search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
@@ -122,5 +132,8 @@ export async function createServices(
       ? new SandboxService(db, platformSecret!, platform, media, sandboxChannels)
       : null,
     events,
+    audit,
+    adminAuth: new AdminAuthService(db, config, audit),
+    adminConsole: new AdminConsoleService(db, audit, events, outbox),
   };
 }

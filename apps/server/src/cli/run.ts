@@ -3,7 +3,14 @@ import path from 'node:path';
 import { ERROR_CODES, PHONE_PATTERN, mediaKind, type MediaKind } from '@parley/protocol';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
-import { loadDemo, DEMO_ACCOUNT, DEMO_PASSWORD } from '../demo/demo.js';
+import {
+  loadDemo,
+  DEMO_ACCOUNT,
+  DEMO_ADMIN_ACCOUNT,
+  DEMO_ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+} from '../demo/demo.js';
+import { CLI_ACTOR } from '../modules/admin/audit.service.js';
 import { AppError } from '../lib/app-error.js';
 import { backup, BackupError, restore } from '../backup/backup.js';
 import { RedisFanOut } from '../realtime/fan-out.js';
@@ -29,8 +36,14 @@ export const HELP = `Parley admin CLI
 Usage: parley <command> [arguments] [options]
        (from the repo root: npm run parley -- <command> ...)
 
+Administrators (the admin console; every change below is in its audit log as "cli"):
+  admin:create <account> --password <p>                   create an administrator
+  admin:reset-password <account> --password <p>           set a new password; ends its logins
+  admin:list                                              list administrators
+
 Seats (operators):
   seat:create <account> --password <p> [--nickname <n>]   create a seat and its built-in groups
+  seat:rename <account> --nickname <n>                    change a seat's nickname
   seat:freeze <account>                                   block logins; revokes its tokens
   seat:unfreeze <account>                                 allow logins again
   seat:reset-password <account> --password <p>            set a new password; revokes its tokens
@@ -40,6 +53,8 @@ Phone accounts (send_phone):
   account:add <phone> [--label <l>] [--channel <c>]      register a phone account; channel:
                                                           platform (default), telegram, sandbox
   account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
+  account:label <phone> --label <l>                       change its label
+  account:channel <phone> platform|sandbox                its channel (unbinds a Telegram bot)
   account:list                                            list phone accounts
 
 Telegram bots (the account's customers write to the bot; the server polls it):
@@ -70,7 +85,8 @@ Backup (docs/deploy.md; safe while the server runs):
                                                           --force overwrites: stop the server)
 
 Demo:
-  demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD})
+  demo:load                                               load the demo workspace (${DEMO_ACCOUNT} / ${DEMO_PASSWORD};
+                                                          administrator ${DEMO_ADMIN_ACCOUNT} / ${DEMO_ADMIN_PASSWORD})
 
 Uses the server's environment: PARLEY_DATA_DIR (default ./data) or DATABASE_URL.
 Exit status: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 already exists,
@@ -121,6 +137,58 @@ function required(p: Parsed, name: string, usage: string) {
 type Command = (args: string[], s: Services, io: CliIo, db: Db) => Promise<void>;
 
 const COMMANDS: Record<string, Command> = {
+  'admin:create': async (args, s, io) => {
+    const usage = 'admin:create <account> --password <p>';
+    const p = parseArgs(args, ['password']);
+    const [account] = expect(p, 1, usage);
+    const admin = await s.adminAuth.create(
+      { account: account!, password: required(p, 'password', usage) },
+      CLI_ACTOR,
+    );
+    io.out(`Created administrator ${admin.account} (id ${admin.id})`);
+  },
+  'admin:reset-password': async (args, s, io) => {
+    const usage = 'admin:reset-password <account> --password <p>';
+    const p = parseArgs(args, ['password']);
+    const [account] = expect(p, 1, usage);
+    const admin = await s.adminAuth.resetPassword(
+      account!,
+      required(p, 'password', usage),
+      CLI_ACTOR,
+    );
+    io.out(`Reset the password of administrator ${admin.account}; its sessions were signed out`);
+  },
+  'admin:list': async (args, s, io) => {
+    expect(parseArgs(args, []), 0, 'admin:list');
+    const rows = await s.adminAuth.list();
+    if (!rows.length) return io.out('No administrators.');
+    io.out('ID\tACCOUNT\tCREATED');
+    for (const r of rows) {
+      io.out(`${r.id}\t${r.account}\t${new Date(Number(r.created_at)).toISOString()}`);
+    }
+  },
+  'seat:rename': async (args, s, io) => {
+    const usage = 'seat:rename <account> --nickname <n>';
+    const p = parseArgs(args, ['nickname']);
+    const [account] = expect(p, 1, usage);
+    const seat = await s.seats.setNickname(account!, required(p, 'nickname', usage));
+    io.out(`Renamed seat ${seat.account} to "${seat.nickname}"`);
+  },
+  'account:label': async (args, s, io) => {
+    const usage = 'account:label <phone> --label <l>';
+    const p = parseArgs(args, ['label']);
+    const [phone] = expect(p, 1, usage);
+    const account = await s.accounts.setLabel(phone!, required(p, 'label', usage));
+    io.out(`Labelled ${account.send_phone} "${account.label}"`);
+  },
+  'account:channel': async (args, s, io) => {
+    const usage = 'account:channel <phone> platform|sandbox';
+    const [phone, channel] = expect(parseArgs(args, []), 2, usage);
+    if (channel !== 'platform' && channel !== 'sandbox')
+      throw new UsageError(`usage: parley ${usage}`);
+    const account = await s.accounts.setPlainChannel(phone!, channel);
+    io.out(`Set the channel of ${account.send_phone} to ${channel}`);
+  },
   'seat:create': async (args, s, io) => {
     const usage = 'seat:create <account> --password <p> [--nickname <n>]';
     const p = parseArgs(args, ['password', 'nickname']);
@@ -275,6 +343,7 @@ const COMMANDS: Record<string, Command> = {
         ? `Demo workspace loaded (${result.sessions} chats, ${result.messages} messages): log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`
         : `The demo workspace is already loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`,
     );
+    io.out(`Demo administrator (admin console): ${DEMO_ADMIN_ACCOUNT} / ${DEMO_ADMIN_PASSWORD}`);
   },
 };
 

@@ -17,6 +17,7 @@ import { inboundMessagesMigration } from './migrations/014-inbound-messages.js';
 import { sandboxCustomersMigration } from './migrations/015-sandbox-customers.js';
 import { requestIdsMigration } from './migrations/016-request-ids.js';
 import { sessionCountsMigration } from './migrations/017-session-counts.js';
+import { adminMigration } from './migrations/018-admin.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -40,6 +41,7 @@ class StaticProvider implements MigrationProvider {
       '015-sandbox-customers': sandboxCustomersMigration(),
       '016-request-ids': requestIdsMigration(),
       '017-session-counts': sessionCountsMigration(this.dialect),
+      '018-admin': adminMigration(this.dialect),
     };
   }
 }

@@ -8,6 +8,8 @@ export interface SeatsTable {
   password_hash: string;
   frozen: number;
   created_at: number;
+  /** Last call or push heartbeat of the seat (migration 018). */
+  last_seen_at: Generated<number | null>;
 }
 
 export interface TokensTable {
@@ -219,6 +221,10 @@ export interface TelegramBotsTable {
   lease_owner: string | null;
   lease_until: Generated<number>;
   created_at: number;
+  /** The long-poll's state (migration 018). */
+  last_poll_at: Generated<number | null>;
+  last_error: Generated<string | null>;
+  last_error_at: Generated<number | null>;
 }
 
 /** An external message taken once per channel and account (a repeat is stored once). */
@@ -289,7 +295,49 @@ export interface EventCountersTable {
   last_seq: number;
 }
 
+export interface AdminsTable {
+  id: Generated<number>;
+  account: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface AdminTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  admin_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Every administrator action (console or CLI), with the target before and after (JSON). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_type: 'admin' | 'cli';
+  actor: string;
+  action: string;
+  target_type: 'admin' | 'seat' | 'account' | 'outbox';
+  target_id: number;
+  target: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** Translation characters per engine and hour: sent to the engine, or answered by the memory. */
+export interface TranslationUsageTable {
+  hour: number;
+  engine: string;
+  characters: Generated<number>;
+  memory_characters: Generated<number>;
+}
+
 export interface Database {
+  admins: AdminsTable;
+  admin_tokens: AdminTokensTable;
+  audit_log: AuditLogTable;
+  translation_usage: TranslationUsageTable;
   seats: SeatsTable;
   tokens: TokensTable;
   phone_accounts: PhoneAccountsTable;
@@ -317,6 +365,8 @@ export interface Database {
 }
 
 export type SeatRow = Selectable<SeatsTable>;
+export type AdminRow = Selectable<AdminsTable>;
+export type AuditRow = Selectable<AuditLogTable>;
 export type PhoneAccountRow = Selectable<PhoneAccountsTable>;
 export type GroupRow = Selectable<SeatGroupsTable>;
 /** A group with its kept counts (missing counts are zero). */

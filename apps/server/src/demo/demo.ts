@@ -1,4 +1,7 @@
 import type { Db } from '../db/database.js';
+import { adminRepository } from '../modules/admin/admin.repository.js';
+import { createAdminAccount } from '../modules/admin/admin-auth.service.js';
+import { AuditService, CLI_ACTOR } from '../modules/admin/audit.service.js';
 import type { GroupRow, NewMessage, NewSession } from '../db/schema.js';
 import { inTransaction } from '../lib/tx.js';
 import { AccountsService } from '../modules/accounts/accounts.service.js';
@@ -16,6 +19,9 @@ import { createRandom, type Random } from './prng.js';
 export const DEMO_ACCOUNT = 'demo';
 export const DEMO_PASSWORD = 'parley-demo';
 export const DEMO2_ACCOUNT = 'demo2';
+/** The demo workspace's administrator (the admin console at /admin). */
+export const DEMO_ADMIN_ACCOUNT = 'admin';
+export const DEMO_ADMIN_PASSWORD = 'parley-admin';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -226,6 +232,14 @@ export async function loadDemo(db: Db, now = Date.now()): Promise<DemoResult> {
       now,
       used,
     );
+    if (!(await adminRepository.findByAccount(trx, DEMO_ADMIN_ACCOUNT))) {
+      await createAdminAccount(
+        trx,
+        new AuditService(trx),
+        { account: DEMO_ADMIN_ACCOUNT, password: DEMO_ADMIN_PASSWORD },
+        CLI_ACTOR,
+      );
+    }
     await markDemoLoaded(trx, now);
     return { loaded: true, sessions: a.sessions + b.sessions, messages: a.messages + b.messages };
   });

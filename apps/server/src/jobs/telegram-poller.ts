@@ -118,8 +118,12 @@ export class TelegramPoller {
             { signal: this.abort.signal, timeoutMs: (this.config.pollTimeoutSeconds + 15) * 1000 },
           );
           backoff = 1000;
+          await telegramBotsRepository.pollSucceeded(this.db, key, Date.now());
         } catch (err) {
           if (this.stopping) return;
+          await telegramBotsRepository
+            .pollFailed(this.db, key, describePollError(err), Date.now())
+            .catch(() => undefined);
           const wait =
             err instanceof BotApiError && err.retryAfterSeconds !== null
               ? err.retryAfterSeconds * 1000
@@ -181,4 +185,10 @@ export class TelegramPoller {
       this.wakeScan = done;
     });
   }
+}
+
+/** What the admin console shows of a failed getUpdates (never the token: URLs are not logged). */
+function describePollError(err: unknown): string {
+  if (err instanceof BotApiError) return `${err.errorCode} ${err.description}`.slice(0, 300);
+  return (err instanceof Error ? err.message : String(err)).slice(0, 300);
 }

@@ -14,7 +14,15 @@ export type SeatNotifier = (seatId: number) => void;
  * the notifier tells the other instances (Redis) or they find them by polling.
  */
 export class RecordingEventBus implements EventBus {
+  private readonly watchers = new Set<SeatNotifier>();
+
   constructor(private notify: SeatNotifier = () => undefined) {}
+
+  /** Also told of each seat's committed events (the admin console's live overview). */
+  watch(watcher: SeatNotifier): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
 
   /** The app wires its hub after the services are built. */
   setNotifier(notify: SeatNotifier): void {
@@ -35,7 +43,10 @@ export class RecordingEventBus implements EventBus {
         at: Date.now(),
         request_id: currentRequestId(),
       });
-      afterCommit(trx, () => this.notify(seatId));
+      afterCommit(trx, () => {
+        this.notify(seatId);
+        this.watchers.forEach((watcher) => watcher(seatId));
+      });
     });
   }
 }

@@ -1,6 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { CALL_PATHS, CALLS } from '../calls/index.js';
 import { ADMIN_CALLS, ADMIN_CALL_PATHS } from '../calls/admin-calls.js';

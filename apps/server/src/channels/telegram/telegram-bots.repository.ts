@@ -96,6 +96,25 @@ export const telegramBotsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /** The long-poll answered (the admin console's status). */
+  async pollSucceeded(db: Db, key: { sendPhone: string; token: string }, now: number) {
+    await db
+      .updateTable('telegram_bots')
+      .set({ last_poll_at: now })
+      .where('send_phone', '=', key.sendPhone)
+      .where('token', '=', key.token)
+      .execute();
+  },
+
+  async pollFailed(db: Db, key: { sendPhone: string; token: string }, error: string, now: number) {
+    await db
+      .updateTable('telegram_bots')
+      .set({ last_error: error, last_error_at: now })
+      .where('send_phone', '=', key.sendPhone)
+      .where('token', '=', key.token)
+      .execute();
+  },
+
   async releaseLease(db: Db, sendPhone: string, owner: string) {
     await db
       .updateTable('telegram_bots')

@@ -7,6 +7,8 @@ import { inTransaction } from '../../lib/tx.js';
 import { BOT_TOKEN, BotApi, BotApiError, maskToken, type TgUser } from './bot-api.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { telegramBotsRepository } from './telegram-bots.repository.js';
+import { AuditService, CLI_ACTOR, type Actor } from '../../modules/admin/audit.service.js';
+import { accountSnapshot } from '../../modules/accounts/accounts.service.js';
 
 export interface BoundBot {
   sendPhone: string;
@@ -22,6 +24,7 @@ export class TelegramBotsService {
   constructor(
     private readonly db: Db,
     private readonly config: Pick<TelegramConfig, 'apiUrl'>,
+    private readonly audit: AuditService = new AuditService(db),
   ) {}
 
   /**
@@ -29,16 +32,22 @@ export class TelegramBotsService {
    * account's channel becomes 'telegram'. A bad token, or Telegram out of reach, stores
    * nothing; a bot already bound to another account answers 400008.
    */
-  async bind(phone: string, rawToken: string): Promise<BoundBot> {
+  async bind(
+    phone: string,
+    rawToken: string,
+    actor: Actor = CLI_ACTOR,
+    /** The request's name of the token (the CLI's `token`, the console's `bot_token`). */
+    tokenField = 'token',
+  ): Promise<BoundBot> {
     const sendPhone = phone.trim();
     const token = rawToken.trim();
     if (!PHONE_PATTERN.test(sendPhone)) throw new AppError(ERROR_CODES.INVALID_PHONE_FORMAT);
     if (!BOT_TOKEN.test(token))
-      throw invalidField('token', 'a bot token like 123456:ABC-DEF… (from @BotFather)');
+      throw invalidField(tokenField, 'a bot token like 123456:ABC-DEF… (from @BotFather)');
     const account = await accountsRepository.findByPhone(this.db, sendPhone);
     if (!account) throw notFound();
 
-    const me = await this.getMe(token);
+    const me = await this.getMe(token, tokenField);
     const botId = String(me.id);
     const other = await telegramBotsRepository.findByBotId(this.db, botId);
     if (other && other.send_phone !== sendPhone) {
@@ -54,6 +63,20 @@ export class TelegramBotsService {
           now: Date.now(),
         });
         await accountsRepository.setChannel(trx, account.id, 'telegram');
+        await this.audit.record(
+          trx,
+          actor,
+          'account.set_channel',
+          'account',
+          account.id,
+          sendPhone,
+          accountSnapshot(account),
+          // The token is a secret: only the bot it opens is logged.
+          accountSnapshot(
+            { ...account, channel: 'telegram' },
+            { bot_username: me.username ?? '', bot_id: botId },
+          ),
+        );
       });
     } catch (err) {
       // The same bot bound to another account at the same moment.
@@ -69,7 +92,7 @@ export class TelegramBotsService {
     };
   }
 
-  private async getMe(token: string): Promise<TgUser> {
+  private async getMe(token: string, tokenField: string): Promise<TgUser> {
     let me: TgUser;
     try {
       me = await new BotApi(this.config.apiUrl, token).call<TgUser>(
@@ -80,7 +103,7 @@ export class TelegramBotsService {
     } catch (err) {
       if (err instanceof BotApiError && err.errorCode < 500 && err.errorCode !== 429) {
         throw invalidField(
-          'token',
+          tokenField,
           `Telegram refused the token (${err.errorCode} ${err.description})`,
         );
       }
@@ -88,7 +111,7 @@ export class TelegramBotsService {
       throw new AppError(ERROR_CODES.SERVICE_ERROR, `Telegram could not be reached: ${reason}`);
     }
     if (!me || typeof me.id !== 'number' || me.is_bot !== true) {
-      throw invalidField('token', 'the token is not a bot’s');
+      throw invalidField(tokenField, 'the token is not a bot’s');
     }
     // A bot with a webhook cannot be polled (getUpdates answers 409): say so now.
     const hook = await new BotApi(this.config.apiUrl, token)
@@ -96,7 +119,7 @@ export class TelegramBotsService {
       .catch(() => null);
     if (hook?.url) {
       throw invalidField(
-        'token',
+        tokenField,
         `the bot delivers to a webhook (${hook.url}): remove it first (deleteWebhook)`,
       );
     }
@@ -104,8 +127,24 @@ export class TelegramBotsService {
   }
 
   /** Unbinds the account's bot; the account stays a Telegram account, its chats stay. */
-  async unbind(phone: string): Promise<void> {
-    if (!(await telegramBotsRepository.remove(this.db, phone.trim()))) throw notFound();
+  async unbind(phone: string, actor: Actor = CLI_ACTOR): Promise<void> {
+    const account = await accountsRepository.findByPhone(this.db, phone.trim());
+    await inTransaction(this.db, async (trx) => {
+      const bot = await telegramBotsRepository.findByPhone(trx, phone.trim());
+      if (!account || !bot || !(await telegramBotsRepository.remove(trx, phone.trim()))) {
+        throw notFound();
+      }
+      await this.audit.record(
+        trx,
+        actor,
+        'account.set_channel',
+        'account',
+        account.id,
+        account.send_phone,
+        accountSnapshot(account, { bot_username: bot.bot_username }),
+        accountSnapshot(account),
+      );
+    });
   }
 
   async list(): Promise<BoundBot[]> {

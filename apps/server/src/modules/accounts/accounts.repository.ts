@@ -34,6 +34,12 @@ export const accountsRepository = {
       .returningAll()
       .executeTakeFirstOrThrow();
   },
+  findById(db: Db, id: number): Promise<PhoneAccountRow | undefined> {
+    return db.selectFrom('phone_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+  async setLabel(db: Db, id: number, label: string) {
+    await db.updateTable('phone_accounts').set({ label }).where('id', '=', id).execute();
+  },
   async assign(db: Db, id: number, seatId: number) {
     await db.updateTable('phone_accounts').set({ seat_id: seatId }).where('id', '=', id).execute();
   },

@@ -1,46 +1,149 @@
-import { ERROR_CODES, PHONE_PATTERN } from '@parley/protocol';
+import { ACCOUNT_LABEL_MAX, ERROR_CODES, PHONE_PATTERN } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { PhoneAccountRow } from '../../db/schema.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, invalidField } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import { accountsRepository } from './accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import { AuditService, CLI_ACTOR, type Actor } from '../admin/audit.service.js';
+import type { SeatRef } from '../seats/seats.service.js';
+import { telegramBotsRepository } from '../../channels/telegram/telegram-bots.repository.js';
 
-/** Phone accounts (send_phone) rented to seats. */
+/** A phone account by id (the console) or by its number (the CLI). */
+export type AccountRef = number | string;
+
+/** What the audit log keeps of a phone account. */
+export const accountSnapshot = (
+  a: Pick<PhoneAccountRow, 'send_phone' | 'label' | 'channel' | 'seat_id'>,
+  extra: Record<string, unknown> = {},
+) => ({
+  send_phone: a.send_phone,
+  label: a.label,
+  channel: a.channel,
+  seat_id: a.seat_id,
+  ...extra,
+});
+
+function checkLabel(label: string): string {
+  const value = label.trim();
+  if (value.length > ACCOUNT_LABEL_MAX)
+    throw invalidField('label', `at most ${ACCOUNT_LABEL_MAX} characters`);
+  return value;
+}
+
+/** Phone accounts (send_phone) rented to seats: the admin console, the CLI and the demo. */
 export class AccountsService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditService = new AuditService(db),
+  ) {}
 
-  async add(input: {
-    phone: string;
-    label?: string;
-    channel?: PhoneAccountRow['channel'];
-  }): Promise<PhoneAccountRow> {
+  async add(
+    input: {
+      phone: string;
+      label?: string;
+      channel?: PhoneAccountRow['channel'];
+      /** Assign it to this seat in the same transaction. */
+      seat?: SeatRef;
+    },
+    actor: Actor = CLI_ACTOR,
+  ): Promise<PhoneAccountRow> {
     const send_phone = input.phone.trim();
     if (!PHONE_PATTERN.test(send_phone)) throw new AppError(ERROR_CODES.INVALID_PHONE_FORMAT);
+    const label = checkLabel(input.label ?? '');
+    const seat = input.seat === undefined ? null : await this.requireSeat(input.seat);
     if (await accountsRepository.findByPhone(this.db, send_phone)) {
       throw new AppError(ERROR_CODES.DATA_EXISTS);
     }
-    return accountsRepository.insert(this.db, {
-      send_phone,
-      label: (input.label ?? '').trim(),
-      channel: input.channel ?? 'platform',
-      now: Date.now(),
+    try {
+      return await inTransaction(this.db, async (trx) => {
+        let row = await accountsRepository.insert(trx, {
+          send_phone,
+          label,
+          channel: input.channel ?? 'platform',
+          now: Date.now(),
+        });
+        if (seat) {
+          await accountsRepository.assign(trx, row.id, seat.id);
+          row = { ...row, seat_id: seat.id };
+        }
+        await this.audit.record(
+          trx,
+          actor,
+          'account.create',
+          'account',
+          row.id,
+          send_phone,
+          null,
+          accountSnapshot(row),
+        );
+        return row;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(ERROR_CODES.DATA_EXISTS);
+      throw err;
+    }
+  }
+
+  async require(ref: AccountRef): Promise<PhoneAccountRow> {
+    const row =
+      typeof ref === 'number'
+        ? await accountsRepository.findById(this.db, ref)
+        : await accountsRepository.findByPhone(this.db, ref.trim());
+    if (!row) throw new AppError(ERROR_CODES.DATA_NOT_FOUND);
+    return row;
+  }
+
+  private async requireSeat(ref: SeatRef) {
+    const seat =
+      typeof ref === 'number'
+        ? await seatsRepository.findById(this.db, ref)
+        : await seatsRepository.findByAccount(this.db, ref.trim());
+    if (!seat) throw new AppError(ERROR_CODES.USER_NOT_FOUND);
+    return seat;
+  }
+
+  async setLabel(
+    ref: AccountRef,
+    label: string,
+    actor: Actor = CLI_ACTOR,
+  ): Promise<PhoneAccountRow> {
+    const value = checkLabel(label);
+    const account = await this.require(ref);
+    const after = { ...account, label: value };
+    await inTransaction(this.db, async (trx) => {
+      await accountsRepository.setLabel(trx, account.id, value);
+      await this.audit.record(
+        trx,
+        actor,
+        'account.update',
+        'account',
+        account.id,
+        account.send_phone,
+        accountSnapshot(account),
+        accountSnapshot(after),
+      );
     });
+    return after;
   }
 
   /**
    * Assign an account to a seat. Its existing chats follow it to the new seat's Ungrouped
    * group, so no seat keeps chats of an account it no longer holds.
    */
-  async assign(phone: string, seatAccount: string): Promise<{ moved: number }> {
-    const account = await accountsRepository.findByPhone(this.db, phone.trim());
-    if (!account) throw new AppError(ERROR_CODES.DATA_NOT_FOUND);
-    const seat = await seatsRepository.findByAccount(this.db, seatAccount.trim());
-    if (!seat) throw new AppError(ERROR_CODES.USER_NOT_FOUND);
-    if (account.seat_id === seat.id) return { moved: 0 };
+  async assign(
+    ref: AccountRef,
+    seatRef: SeatRef,
+    actor: Actor = CLI_ACTOR,
+  ): Promise<{ moved: number; account: PhoneAccountRow }> {
+    const account = await this.require(ref);
+    const seat = await this.requireSeat(seatRef);
+    if (account.seat_id === seat.id) return { moved: 0, account };
+    const after = { ...account, seat_id: seat.id };
     return inTransaction(this.db, async (trx) => {
       await accountsRepository.assign(trx, account.id, seat.id);
       const ungrouped = await groupsRepository.findByType(trx, seat.id, 'ungrouped');
@@ -52,8 +155,44 @@ export class AccountsService {
         ungrouped.id,
       );
       await messagesRepository.handOverAccount(trx, account.send_phone, seat.id);
-      return { moved };
+      await this.audit.record(
+        trx,
+        actor,
+        'account.assign',
+        'account',
+        account.id,
+        account.send_phone,
+        accountSnapshot(account),
+        accountSnapshot(after, { moved_chats: moved }),
+      );
+      return { moved, account: after };
     });
+  }
+
+  /** Platform or sandbox: any bound bot is unbound; the chats stay. (Telegram: TelegramBotsService.bind.) */
+  async setPlainChannel(
+    ref: AccountRef,
+    channel: 'platform' | 'sandbox',
+    actor: Actor = CLI_ACTOR,
+  ): Promise<PhoneAccountRow> {
+    const account = await this.require(ref);
+    const after = { ...account, channel };
+    await inTransaction(this.db, async (trx) => {
+      const bot = await telegramBotsRepository.findByPhone(trx, account.send_phone);
+      if (bot) await telegramBotsRepository.remove(trx, account.send_phone);
+      await accountsRepository.setChannel(trx, account.id, channel);
+      await this.audit.record(
+        trx,
+        actor,
+        'account.set_channel',
+        'account',
+        account.id,
+        account.send_phone,
+        accountSnapshot(account, bot ? { bot_username: bot.bot_username } : {}),
+        accountSnapshot(after),
+      );
+    });
+    return after;
   }
 
   list() {

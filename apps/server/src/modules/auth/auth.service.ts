@@ -45,6 +45,11 @@ export class AuthService {
     return () => this.revokedListeners.delete(listener);
   }
 
+  /** Logins ended elsewhere (a seat frozen or given a new password): close their sockets. */
+  announceRevoked(revocation: Revocation): void {
+    this.revokedListeners.forEach((listener) => listener(revocation));
+  }
+
   /**
    * Logout: revokes the token of the request, or every token of the seat (log out of every
    * device). Answers how many logins ended.

@@ -80,4 +80,29 @@ export const outboxRepository = {
       .executeTakeFirst();
     return row?.at == null ? null : Number(row.at);
   },
+
+  /**
+   * A failed row due again now (the admin's retry), with its message back to pending: one
+   * statement each, conditioned on `failed`, so two retries at once make one. Answers whether
+   * this call made it.
+   */
+  async retryFailed(db: Db, id: number, now: number): Promise<boolean> {
+    const result = await db
+      .updateTable('outbox')
+      .set({ status: 'pending', next_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async messageBackToPending(db: Db, msgId: number) {
+    return db
+      .updateTable('messages')
+      .set({ status: 'pending' })
+      .where('id', '=', msgId)
+      .where('status', '=', 'failed')
+      .returning(['id', 'seat_id', 'session_id', 'status'])
+      .executeTakeFirst();
+  },
 };

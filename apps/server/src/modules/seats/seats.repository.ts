@@ -27,6 +27,14 @@ export const seatsRepository = {
       .where('id', '=', id)
       .execute();
   },
+  /** The seats with a push socket open were seen now (the admin console's presence). */
+  async touch(db: Db, ids: number[], now: number) {
+    if (ids.length === 0) return;
+    await db.updateTable('seats').set({ last_seen_at: now }).where('id', 'in', ids).execute();
+  },
+  async setNickname(db: Db, id: number, nickname: string) {
+    await db.updateTable('seats').set({ nickname }).where('id', '=', id).execute();
+  },
   async setPassword(db: Db, id: number, passwordHash: string) {
     await db
       .updateTable('seats')

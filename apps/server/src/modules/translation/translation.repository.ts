@@ -40,4 +40,21 @@ export const translationRepository = {
       .executeTakeFirst();
     return row ?? null;
   },
+
+  /** Adds characters to an engine's hour (sent to it, or answered by the memory). */
+  async addUsage(
+    db: Db,
+    row: { hour: number; engine: string; characters: number; memory_characters: number },
+  ) {
+    await db
+      .insertInto('translation_usage')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['hour', 'engine']).doUpdateSet((eb) => ({
+          characters: eb('translation_usage.characters', '+', row.characters),
+          memory_characters: eb('translation_usage.memory_characters', '+', row.memory_characters),
+        })),
+      )
+      .execute();
+  },
 };

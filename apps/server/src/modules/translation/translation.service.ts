@@ -145,6 +145,10 @@ export class TranslationService {
       }
       if (hits.length > 0) engine = provider.name;
       if (hits.length > 0) this.meter?.memoryHits(provider.name, hits.length);
+      if (hits.length > 0) {
+        const chars = hits.reduce((sum, h) => sum + hashes.get(h.text_hash)!.length, 0);
+        await this.recordUsage(provider.name, 0, chars);
+      }
       pending = pending.filter((t) => !results.has(t));
       if (pending.length === 0) break;
       try {
@@ -198,6 +202,17 @@ export class TranslationService {
     };
   }
 
+  /** Characters of this hour: sent to an engine, or answered by the shared memory. */
+  private async recordUsage(engine: string, characters: number, memory: number) {
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    await translationRepository.addUsage(this.db, {
+      hour,
+      engine,
+      characters,
+      memory_characters: memory,
+    });
+  }
+
   /** The pending texts' runs, de-duplicated, in one batch to one engine; texts rebuilt. */
   private async translateRuns(
     provider: TranslationProvider,
@@ -207,6 +222,12 @@ export class TranslationService {
     signal: AbortSignal,
   ): Promise<Map<string, Translated>> {
     const runs = [...new Set(texts.flatMap((t) => translatableRuns(segments.get(t)!)))];
+    // Sent is sent, answered or not (the admin overview's characters per engine).
+    await this.recordUsage(
+      provider.name,
+      runs.reduce((sum, r) => sum + r.length, 0),
+      0,
+    );
     const answers = await provider.translate(runs, input.source_lang, input.target_lang, signal);
     if (answers.length !== runs.length) {
       throw new TranslationProviderError(provider.name, 'bad_response', 'answer count differs');

@@ -1,0 +1,298 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { containsPattern } from '../../lib/like.js';
+
+export interface SeatFilter {
+  keyword?: string;
+  status: 'all' | 'active' | 'frozen';
+}
+
+function seatWhere(eb: ExpressionBuilder<Database, 'seats'>, f: SeatFilter) {
+  const conditions = [];
+  if (f.status !== 'all') conditions.push(eb('seats.frozen', '=', f.status === 'frozen' ? 1 : 0));
+  if (f.keyword) {
+    const pattern = containsPattern(f.keyword.toLowerCase());
+    conditions.push(
+      eb.or([
+        sql<boolean>`lower(${sql.ref('seats.account')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('seats.nickname')}) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  return eb.and(conditions);
+}
+
+export interface AccountFilter {
+  keyword?: string;
+  seatId?: number;
+  unassigned: boolean;
+  channel?: 'platform' | 'telegram' | 'sandbox';
+}
+
+function accountWhere(eb: ExpressionBuilder<Database, 'phone_accounts'>, f: AccountFilter) {
+  const conditions = [];
+  if (f.seatId !== undefined) conditions.push(eb('phone_accounts.seat_id', '=', f.seatId));
+  if (f.unassigned) conditions.push(eb('phone_accounts.seat_id', 'is', null));
+  if (f.channel) conditions.push(eb('phone_accounts.channel', '=', f.channel));
+  if (f.keyword) {
+    const pattern = containsPattern(f.keyword.toLowerCase());
+    conditions.push(
+      eb.or([
+        sql<boolean>`${sql.ref('phone_accounts.send_phone')} like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('phone_accounts.label')}) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  return eb.and(conditions);
+}
+
+export interface OutboxFilter {
+  status?: 'pending' | 'failed';
+  seatId?: number;
+}
+
+function outboxView(db: Db) {
+  return db
+    .selectFrom('outbox')
+    .innerJoin('messages', 'messages.id', 'outbox.msg_id')
+    .innerJoin('sessions', 'sessions.id', 'messages.session_id')
+    .innerJoin('seats', 'seats.id', 'outbox.seat_id')
+    .select([
+      'outbox.id',
+      'outbox.msg_id',
+      'outbox.kind',
+      'outbox.status',
+      'outbox.attempts',
+      'outbox.last_error',
+      'outbox.next_at',
+      'outbox.created_at',
+      'outbox.updated_at',
+      'outbox.seat_id',
+      'seats.account as seat_account',
+      'messages.session_id',
+      'messages.type',
+      'messages.content',
+      'sessions.send_phone',
+      'sessions.receiver_phone',
+    ]);
+}
+
+/** Read-only queries of the admin console: lists and the overview's numbers. */
+export const adminViewsRepository = {
+  /** Seats by account (the unique key: keyset on it). */
+  seatsPage(db: Db, f: SeatFilter, afterAccount: string | null, limit: number) {
+    let q = db
+      .selectFrom('seats')
+      .select(['id', 'account', 'nickname', 'frozen', 'created_at', 'last_seen_at'])
+      .where((eb) => seatWhere(eb, f));
+    if (afterAccount !== null) q = q.where('account', '>', afterAccount);
+    return q.orderBy('account').limit(limit).execute();
+  },
+  seatsCount(db: Db, f: SeatFilter) {
+    return db
+      .selectFrom('seats')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => seatWhere(eb, f))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  },
+  /** Every seat (the overview). */
+  allSeats(db: Db) {
+    return db
+      .selectFrom('seats')
+      .select(['id', 'account', 'nickname', 'frozen', 'last_seen_at'])
+      .orderBy('account')
+      .execute();
+  },
+
+  /** The kept counts of the seats' groups: chats, unread, and waiting chats outside Blocked. */
+  seatCounts(db: Db, seatIds: number[] | null) {
+    let q = db
+      .selectFrom('group_counts')
+      .innerJoin('seat_groups', 'seat_groups.id', 'group_counts.group_id')
+      .select((eb) => [
+        'group_counts.seat_id',
+        eb.fn.sum<number>('group_counts.chats').as('chats'),
+        eb.fn.sum<number>('group_counts.unread').as('unread'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('seat_groups.type', '=', 'blocked')
+              .then(sql<number>`0`)
+              .else(eb.ref('group_counts.waiting_chats'))
+              .end(),
+          )
+          .as('waiting'),
+      ])
+      .groupBy('group_counts.seat_id');
+    if (seatIds) q = q.where('group_counts.seat_id', 'in', seatIds.length ? seatIds : [0]);
+    return q.execute();
+  },
+
+  /**
+   * When each seat's longest-waiting customer started waiting: the first customer message after
+   * the seat's last reply, over chats whose last message is the customer's (not blocked).
+   */
+  waitingSince(db: Db, seatIds: number[] | null) {
+    let q = db
+      .selectFrom('sessions')
+      .innerJoin('messages', 'messages.session_id', 'sessions.id')
+      .select((eb) => ['sessions.seat_id', eb.fn.min<number>('messages.created_at').as('since')])
+      .where('sessions.last_direction', '=', 'in')
+      .where('sessions.blocked', '=', 0)
+      .where('messages.direction', '=', 'in')
+      .where(
+        'messages.id',
+        '>',
+        sql<number>`coalesce((select max(o.id) from messages o where o.session_id = ${sql.ref('sessions.id')} and o.direction = 'out'), 0)`,
+      )
+      .groupBy('sessions.seat_id');
+    if (seatIds) q = q.where('sessions.seat_id', 'in', seatIds.length ? seatIds : [0]);
+    return q.execute();
+  },
+
+  phonesOf(db: Db, seatIds: number[]) {
+    return db
+      .selectFrom('phone_accounts')
+      .select(['seat_id', 'send_phone'])
+      .where('seat_id', 'in', seatIds.length ? seatIds : [0])
+      .orderBy('id')
+      .execute();
+  },
+
+  accountsPage(db: Db, f: AccountFilter, afterPhone: string | null, limit: number) {
+    let q = db
+      .selectFrom('phone_accounts')
+      .leftJoin('seats', 'seats.id', 'phone_accounts.seat_id')
+      .leftJoin('telegram_bots', 'telegram_bots.send_phone', 'phone_accounts.send_phone')
+      .select((eb) => [
+        'phone_accounts.id',
+        'phone_accounts.send_phone',
+        'phone_accounts.label',
+        'phone_accounts.channel',
+        'phone_accounts.seat_id',
+        'phone_accounts.created_at',
+        'seats.account as seat_account',
+        'telegram_bots.bot_id',
+        'telegram_bots.bot_username',
+        'telegram_bots.token as bot_token',
+        'telegram_bots.created_at as bot_created_at',
+        'telegram_bots.last_poll_at',
+        'telegram_bots.last_error',
+        'telegram_bots.last_error_at',
+        eb
+          .selectFrom('sessions')
+          .select((s) => s.fn.countAll<number>().as('n'))
+          .whereRef('sessions.send_phone', '=', 'phone_accounts.send_phone')
+          .as('chats'),
+      ])
+      .where((eb) => accountWhere(eb, f));
+    if (afterPhone !== null) q = q.where('phone_accounts.send_phone', '>', afterPhone);
+    return q.orderBy('phone_accounts.send_phone').limit(limit).execute();
+  },
+  accountsCount(db: Db, f: AccountFilter) {
+    return db
+      .selectFrom('phone_accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => accountWhere(eb, f))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  },
+
+  /** Messages in and out since `since`, per seat (messages_created_idx). */
+  messagesSince(db: Db, since: number) {
+    return db
+      .selectFrom('messages')
+      .select((eb) => ['seat_id', 'direction', eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since)
+      .groupBy(['seat_id', 'direction'])
+      .execute();
+  },
+
+  /** The messages since `since` in chat order: the first-response times are read from them. */
+  chatFlowSince(db: Db, since: number) {
+    return db
+      .selectFrom('messages')
+      .select(['seat_id', 'session_id', 'direction', 'created_at'])
+      .where('created_at', '>=', since)
+      .orderBy('session_id')
+      .orderBy('id')
+      .execute();
+  },
+
+  outboxCounts(db: Db) {
+    return db
+      .selectFrom('outbox')
+      .select((eb) => ['seat_id', 'status', eb.fn.countAll<number>().as('n')])
+      .where('status', 'in', ['pending', 'failed'])
+      .groupBy(['seat_id', 'status'])
+      .execute();
+  },
+
+  translationSince(db: Db, sinceHour: number) {
+    return db
+      .selectFrom('translation_usage')
+      .select((eb) => [
+        'engine',
+        eb.fn.sum<number>('characters').as('characters'),
+        eb.fn.sum<number>('memory_characters').as('memory_characters'),
+      ])
+      .where('hour', '>=', sinceHour)
+      .groupBy('engine')
+      .orderBy('engine')
+      .execute();
+  },
+
+  /** What changes when the overview's numbers may have: a cheap fingerprint of them. */
+  async fingerprint(db: Db): Promise<string> {
+    const [m, o, t, s] = await Promise.all([
+      db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.max<number>('id').as('v'))
+        .executeTakeFirst(),
+      db
+        .selectFrom('outbox')
+        .select((eb) => [eb.fn.max<number>('updated_at').as('v'), eb.fn.countAll<number>().as('n')])
+        .executeTakeFirst(),
+      db
+        .selectFrom('translation_usage')
+        .select((eb) => [
+          eb.fn.sum<number>('characters').as('c'),
+          eb.fn.sum<number>('memory_characters').as('m'),
+        ])
+        .executeTakeFirst(),
+      db
+        .selectFrom('event_counters')
+        .select((eb) => eb.fn.sum<number>('last_seq').as('v'))
+        .executeTakeFirst(),
+    ]);
+    return [m?.v, o?.v, o?.n, t?.c, t?.m, s?.v].map((v) => String(v ?? 0)).join(':');
+  },
+
+  outboxPage(db: Db, f: OutboxFilter, beforeId: number | null, limit: number) {
+    let q = outboxView(db);
+    q = f.status
+      ? q.where('outbox.status', '=', f.status)
+      : q.where('outbox.status', 'in', ['pending', 'failed']);
+    if (f.seatId !== undefined) q = q.where('outbox.seat_id', '=', f.seatId);
+    if (beforeId !== null) q = q.where('outbox.id', '<', beforeId);
+    return q.orderBy('outbox.id', 'desc').limit(limit).execute();
+  },
+  outboxCount(db: Db, f: OutboxFilter) {
+    let q = db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n'));
+    q = f.status
+      ? q.where('outbox.status', '=', f.status)
+      : q.where('outbox.status', 'in', ['pending', 'failed']);
+    if (f.seatId !== undefined) q = q.where('outbox.seat_id', '=', f.seatId);
+    return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
+  },
+  /** One delivery as the list shows it, whatever its status. */
+  outboxItem(db: Db, id: number) {
+    return outboxView(db).where('outbox.id', '=', id).executeTakeFirst();
+  },
+  outboxById(db: Db, id: number) {
+    return db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+};

@@ -1,0 +1,93 @@
+import type { AdminCallRegistry } from '../../plugins/admin-calls.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { SeatsService } from '../seats/seats.service.js';
+import type { TelegramBotsService } from '../../channels/telegram/telegram-bots.service.js';
+import type { AdminAuthService, AuthAdmin } from './admin-auth.service.js';
+import type { AdminConsoleService } from './admin-console.service.js';
+import type { AuditService, Actor } from './audit.service.js';
+
+export interface AdminRouteServices {
+  adminAuth: AdminAuthService;
+  adminConsole: AdminConsoleService;
+  audit: AuditService;
+  seats: SeatsService;
+  accounts: AccountsService;
+  telegramBots: TelegramBotsService;
+}
+
+const actorOf = (admin: AuthAdmin): Actor => ({ type: 'admin', name: admin.account });
+
+/** The administrator's calls: thin, each one service call (the rules live in the services). */
+export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
+  calls.public('/v1/admin/login', (input, request) =>
+    s.adminAuth.login(input.account, input.password, request.ip),
+  );
+  calls.authed('/v1/admin/logout', (input, admin) => s.adminAuth.logout(admin, input.all_devices));
+  calls.authed('/v1/admin/me', async (_input, admin) => s.adminAuth.me(admin));
+
+  calls.authed('/v1/admin/seats/list', (input) => s.adminConsole.seats(input));
+  calls.authed('/v1/admin/seats/create', async (input, admin) =>
+    s.adminConsole.seat(await s.seats.create(input, actorOf(admin))),
+  );
+  calls.authed('/v1/admin/seats/update', async (input, admin) =>
+    s.adminConsole.seat(await s.seats.setNickname(input.seat_id, input.nickname, actorOf(admin))),
+  );
+  calls.authed('/v1/admin/seats/resetPassword', async (input, admin) =>
+    s.adminConsole.seat(await s.seats.resetPassword(input.seat_id, input.password, actorOf(admin))),
+  );
+  calls.authed('/v1/admin/seats/freeze', async (input, admin) =>
+    s.adminConsole.seat(await s.seats.setFrozen(input.seat_id, input.frozen, actorOf(admin))),
+  );
+
+  calls.authed('/v1/admin/accounts/list', (input) => s.adminConsole.accounts(input));
+  calls.authed(
+    '/v1/admin/accounts/create',
+    async (input, admin) => {
+      const row = await s.accounts.add(
+        {
+          phone: input.send_phone,
+          label: input.label,
+          channel: input.channel,
+          seat: input.seat_id,
+        },
+        actorOf(admin),
+      );
+      return s.adminConsole.account(row.send_phone);
+    },
+    { phoneFormatFields: ['send_phone'] },
+  );
+  calls.authed('/v1/admin/accounts/update', async (input, admin) => {
+    const row = await s.accounts.setLabel(input.account_id, input.label, actorOf(admin));
+    return s.adminConsole.account(row.send_phone);
+  });
+  calls.authed('/v1/admin/accounts/assign', async (input, admin) => {
+    const { moved, account } = await s.accounts.assign(
+      input.account_id,
+      input.seat_id,
+      actorOf(admin),
+    );
+    return { account: await s.adminConsole.account(account.send_phone), moved_chats: moved };
+  });
+  calls.authed('/v1/admin/accounts/setChannel', async (input, admin) => {
+    const account = await s.accounts.require(input.account_id);
+    if (input.channel === 'telegram') {
+      await s.telegramBots.bind(account.send_phone, input.bot_token, actorOf(admin), 'bot_token');
+    } else {
+      await s.accounts.setPlainChannel(account.id, input.channel, actorOf(admin));
+    }
+    return s.adminConsole.account(account.send_phone);
+  });
+  calls.authed('/v1/admin/accounts/telegramStatus', async (input) => {
+    const account = await s.accounts.require(input.account_id);
+    return (await s.adminConsole.account(account.send_phone)).telegram;
+  });
+
+  calls.authed('/v1/admin/overview', (input) => s.adminConsole.overview(input.tz_offset_min));
+  calls.authed('/v1/admin/outbox/list', (input) => s.adminConsole.outboxList(input));
+  calls.authed('/v1/admin/outbox/retry', (input, admin) =>
+    s.adminConsole.retryOutbox(input.outbox_id, actorOf(admin)),
+  );
+  calls.authed('/v1/admin/audit/list', (input) => s.audit.list(input));
+  const missing = calls.missing();
+  if (missing.length) throw new Error(`admin calls without a route: ${missing.join(', ')}`);
+}
