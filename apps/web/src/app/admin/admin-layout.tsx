@@ -69,6 +69,14 @@ function LiveBadge() {
  * its own push socket), with the sections in a side navigation.
  */
 export function AdminLayout() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AdminShell />
+    </QueryClientProvider>
+  );
+}
+
+function AdminShell() {
   const { t } = useTranslation('admin');
   const login = useStore(adminLoginStore);
   const [opened, { toggle, close }] = useDisclosure();
@@ -78,58 +86,56 @@ export function AdminLayout() {
   useAdminPush(login?.token ?? null);
 
   return (
-    <QueryClientProvider client={queryClient}>
-      <AppShell
-        header={{ height: 56 }}
-        navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-        padding="md"
-        data-testid="admin-shell"
-      >
-        <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
-              <Burger
-                opened={opened}
-                onClick={toggle}
-                hiddenFrom="sm"
-                size="sm"
-                aria-label={t('nav.toggle')}
-              />
-              <Title order={1} size="h4">
-                {t('appName')}
-              </Title>
-              <LiveBadge />
-            </Group>
-            <Group gap="xs" wrap="nowrap">
-              <Text size="sm" c="dimmed" data-testid="admin-account" visibleFrom="xs">
-                {login?.account}
-              </Text>
-              <LanguageSwitcher />
-              <ThemeToggle />
-              <AdminLogoutButton />
-            </Group>
-          </Group>
-        </AppShell.Header>
-        <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.label')}>
-          {SECTIONS.map((section) => (
-            <NavLink
-              key={section}
-              component={RouterLink}
-              to={`/admin/${section}`}
-              label={t(`routes.${section}`)}
-              active={pathname.startsWith(`/admin/${section}`)}
-              onClick={close}
-              data-testid={`admin-nav-${section}`}
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+      data-testid="admin-shell"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('nav.toggle')}
             />
-          ))}
-        </AppShell.Navbar>
-        <AppShell.Main
-          style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}
-          data-testid="admin-main"
-        >
-          <Outlet />
-        </AppShell.Main>
-      </AppShell>
-    </QueryClientProvider>
+            <Title order={1} size="h4">
+              {t('appName')}
+            </Title>
+            <LiveBadge />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" c="dimmed" data-testid="admin-account" visibleFrom="xs">
+              {login?.account}
+            </Text>
+            <LanguageSwitcher />
+            <ThemeToggle />
+            <AdminLogoutButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.label')}>
+        {SECTIONS.map((section) => (
+          <NavLink
+            key={section}
+            component={RouterLink}
+            to={`/admin/${section}`}
+            label={t(`routes.${section}`)}
+            active={pathname.startsWith(`/admin/${section}`)}
+            onClick={close}
+            data-testid={`admin-nav-${section}`}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main
+        style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}
+        data-testid="admin-main"
+      >
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
   );
 }
