@@ -85,13 +85,14 @@ export function AuditPage() {
       width: '12%',
       render: (e) => (
         <Group gap={4} wrap="nowrap">
-          <Text size="sm" data-testid="audit-actor">
-            {e.actor}
-          </Text>
-          {e.actor_type === 'cli' && (
-            <Badge size="xs" variant="outline">
+          {e.actor_type === 'cli' ? (
+            <Badge size="sm" variant="outline" data-testid="audit-actor">
               {t('audit.cli')}
             </Badge>
+          ) : (
+            <Text size="sm" data-testid="audit-actor">
+              {e.actor}
+            </Text>
           )}
         </Group>
       ),

@@ -124,7 +124,7 @@ export function SeatsPage() {
     {
       key: 'actions',
       header: t('seats.columns.actions'),
-      width: '19%',
+      width: 290,
       render: (s) => (
         <Group gap={4} wrap="nowrap">
           <Button
