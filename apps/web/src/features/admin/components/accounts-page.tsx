@@ -13,6 +13,9 @@ import { AccountAssignDialog, AccountCreateDialog, AccountLabelDialog } from './
 import { AccountChannelDialog } from './account-channel-dialog';
 import { PollBadge } from './telegram-status';
 
+/** How often the list re-reads the bots' poll state while Telegram accounts are shown. */
+const TELEGRAM_REFRESH_MS = 15_000;
+
 type Dialog = { kind: 'label' | 'assign' | 'channel'; account: AdminPhoneAccount } | null;
 
 function Channel({ account }: { account: AdminPhoneAccount }) {
@@ -36,9 +39,19 @@ export function AccountsPage() {
   const [debounced] = useDebouncedValue(keyword.trim(), 300);
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const query = useInfiniteQuery(
-    accountsQuery({ keyword: debounced || undefined, channel: channel ?? undefined, unassigned }),
-  );
+  const query = useInfiniteQuery({
+    ...accountsQuery({
+      keyword: debounced || undefined,
+      channel: channel ?? undefined,
+      unassigned,
+    }),
+    // A bot's long-poll state changes without an admin action (no push hint): re-read it while
+    // bots are listed.
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.list.some((a) => a.telegram !== null))
+        ? TELEGRAM_REFRESH_MS
+        : false,
+  });
   const rows = rowsOf(query.data);
   const total = query.data?.pages[0]?.total ?? 0;
   const open = (kind: NonNullable<Dialog>['kind'], account: AdminPhoneAccount) =>
