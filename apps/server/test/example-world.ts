@@ -4,6 +4,8 @@ import { PASSWORD } from './fixtures.js';
 import type { TestApp } from './helper.js';
 import { upload } from './media-helpers.js';
 import { platformPost } from './platform-helpers.js';
+import { adminCall } from './admin-helpers.js';
+import { outboxRepository } from '../src/modules/outbox/outbox.repository.js';
 
 // The world the API examples name (packages/protocol/src/openapi/example-world.ts), made the
 // real way: seats and phone accounts through the services the CLI uses, customers' messages
@@ -123,8 +125,57 @@ export async function buildExampleWorld(t: TestApp): Promise<ExampleWorld> {
     me.token,
   );
 
+  // The administrator's side: its logins, a seat and account the examples change, and a
+  // delivery that failed (no platform answers in the test app: the row is marked as the worker
+  // marks one after its last attempt).
+  await t.services.adminAuth.create(
+    { account: s.admin.account, password: s.admin.password },
+    { type: 'cli', name: 'cli' },
+  );
+  const adminLogin = async () => {
+    const res = await adminCall(t, '/v1/admin/login', {
+      account: s.admin.account,
+      password: s.admin.password,
+    });
+    if (res.code !== SUCCESS_CODE) throw new Error(res.raw);
+    return res.data;
+  };
+  const owner = await adminLogin();
+  const ownerSpare = await adminLogin();
+  const erin = await t.services.seats.create({ account: s.admin.seatAccount, password: PASSWORD });
+  const erinAccount = await t.services.accounts.add({
+    phone: s.admin.accountPhone,
+    label: 'Desk 3',
+    seat: erin.id,
+  });
+  const bobSeat = await t.services.seats.require('bob');
+  await outboxRepository.insert(t.db, {
+    seat_id: me.seat_id,
+    msg_id: reply.msg_id,
+    kind: 'message',
+    request_id: null,
+  });
+  const failed = await t.db
+    .selectFrom('outbox')
+    .select('id')
+    .where('msg_id', '=', reply.msg_id)
+    .executeTakeFirstOrThrow();
+  await outboxRepository.finish(t.db, failed.id, 'failed', 'platform answered 400');
+
   return {
     ...s,
+    admin: {
+      ...s.admin,
+      adminId: owner.admin_id,
+      token: owner.token,
+      spareToken: ownerSpare.token,
+      expiresAt: owner.expires_at,
+      seatId: erin.id,
+      accountId: erinAccount.id,
+      otherSeatId: bobSeat.id,
+      failedOutboxId: failed.id,
+      failedMsgId: reply.msg_id,
+    },
     seatId: me.seat_id,
     token: me.token,
     spareToken: spare.token,

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALL_PATHS, PLATFORM_PATHS, SUCCESS_CODE, UPLOAD_PATH } from '@parley/protocol';
+import {
+  ADMIN_CALL_PATHS,
+  CALL_PATHS,
+  PLATFORM_PATHS,
+  SUCCESS_CODE,
+  UPLOAD_PATH,
+} from '@parley/protocol';
 import { callExamplesOf } from '@parley/protocol/openapi/document';
 import {
   MEDIA_EXAMPLES,
@@ -138,7 +144,8 @@ describe("the OpenAPI document's examples, replayed", () => {
   }
 
   // Refusals first: they change nothing, so each finds the world its example describes.
-  for (const path of CALL_PATHS) {
+  // Seat calls first (an admin example freezes a seat and moves an account).
+  for (const path of [...CALL_PATHS, ...ADMIN_CALL_PATHS]) {
     it(`${path}: its refusals, then its valid requests`, async () => {
       const examples = callExamplesOf(path, w);
       expect(examples, `${path} has no examples`).not.toBeNull();

@@ -4,6 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { writeOrCheck } from './generated-file.mjs';
 import {
+  ADMIN_CALLS,
+  ADMIN_OVERVIEW_DEBOUNCE_MS,
+  ADMIN_PUSH_CLOSE,
+  ADMIN_REALTIME_PATH,
   CALLS,
   ERROR_CODES,
   ERROR_MESSAGES,
@@ -68,8 +72,9 @@ const lines = [
   ...Object.values(ERROR_CODES).map((c) => `| ${c} | ${ERROR_MESSAGES[c]} |`),
   '',
   '`404001` (unknown path or method), `501001` (a call whose feature has not shipped yet),',
-  '`422001` (no configured translation engine offers the pair) and `501002` (no translation',
-  'engine configured) are Parley extensions; every other code is from the original catalogue.',
+  '`422001` (no configured translation engine offers the pair), `501002` (no translation',
+  'engine configured) and `409001` (an admin retry of a delivery that has not failed) are Parley',
+  'extensions; every other code is from the original catalogue.',
   '',
   'Other messages the console shows: ' +
     Object.values(OTHER_MESSAGES)
@@ -103,6 +108,58 @@ for (const [path, c] of Object.entries(CALLS)) {
     '',
   );
   lines.push('Answer `data`:', '', schemaBlock(c.response, 'output'), '');
+}
+
+// The administrator's console: its own accounts, tokens, calls and push channel.
+lines.push(
+  '## Administrator calls',
+  '',
+  "The workspace owner's console. Administrators are accounts of their own (`admin:create` in",
+  'the CLI; the demo workspace adds `admin` / `parley-admin`), signed in with',
+  '`/v1/admin/login` (same password hashing, login throttle and token lifetime as seats). Their',
+  'calls are `POST /v1/admin/...` with the same envelope and codes. The two kinds of token are',
+  "apart: **a seat's token on any admin call, and an admin token on any seat call (or the",
+  "upload, or the seat's push socket), answer `400002`**, as an unknown token does. Every",
+  'change an administrator (or the CLI, as actor `cli`) makes is written to the audit log in',
+  'the same transaction, with the target before and after (never a password or a bot token).',
+  "Lists are keyset-paged: `page_size` (1-200, default 50) and the previous answer's",
+  '`next_cursor`; answers carry `list`, `total` (all matching rows) and `next_cursor` (null on',
+  'the last page).',
+  '',
+  '| path | auth | what it does |',
+  '|---|---|---|',
+  ...Object.entries(ADMIN_CALLS).map(
+    ([p, c]) => `| \`${p}\` | ${c.auth ? 'admin token' : 'none'} | ${c.summary} |`,
+  ),
+  '',
+  `**Push.** \`${ADMIN_REALTIME_PATH}\` (WebSocket): the console sends`,
+  '`{ "token": <admin token>, "tz_offset_min": <minutes east of UTC> }` first; the server answers',
+  '`{ "kind": "ready", "heartbeat_ms" }`, then `{ "kind": "event", "type": "admin.overview",',
+  '"data": <the overview>, "at" }` at once and again whenever its numbers may have changed (a',
+  `message in or out, a delivery, an admin action; at most every ${ADMIN_OVERVIEW_DEBOUNCE_MS} ms, and within 2 s for`,
+  'changes made by another process or instance), and `{ "kind": "event", "type":',
+  '"admin.changed", "data": { "scopes": [...] } }` when lists (`seats`, `accounts`, `outbox`,',
+  '`audit`) should be fetched again. `ping` frames as on the seat socket. An expired or revoked',
+  `admin token (or a seat's token) gets \`{ "kind": "error", "code": "400002" }\` and close code ${ADMIN_PUSH_CLOSE.TOKEN_EXPIRED}.`,
+  'Freezing a seat or setting its password ends its logins and closes its own push sockets at',
+  `once (close code ${ADMIN_PUSH_CLOSE.TOKEN_EXPIRED}, as a logout does).`,
+  '',
+);
+for (const [path, c] of Object.entries(ADMIN_CALLS)) {
+  lines.push(
+    `### \`${path}\``,
+    '',
+    c.summary,
+    '',
+    'Request body:',
+    '',
+    schemaBlock(c.request, 'input'),
+    '',
+    'Answer `data`:',
+    '',
+    schemaBlock(c.response, 'output'),
+    '',
+  );
 }
 
 // Uploads and media are not JSON calls: written by hand, with the schemas they use.

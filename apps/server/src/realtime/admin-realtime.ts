@@ -167,18 +167,23 @@ export function registerAdminRealtime(
           return socket.close(ADMIN_PUSH_CLOSE.TOKEN_EXPIRED, 'not signed in');
         }
         if (closed) return;
-        send(socket, { kind: 'ready', heartbeat_ms: heartbeatMs });
-        const data = await adminConsole.overview(input.tz_offset_min);
-        if (closed) return;
-        send(socket, { kind: 'event', type: 'admin.overview', data, at: data.at });
-        conn = {
+        // Joined before anything is sent, so a logout from now on closes it.
+        const joined: AdminConnection = {
           socket,
           adminId: admin.adminId,
           tokenHash: admin.tokenHash,
           tzOffsetMin: input.tz_offset_min,
           alive: true,
         };
-        conns.add(conn);
+        conn = joined;
+        conns.add(joined);
+        send(socket, { kind: 'ready', heartbeat_ms: heartbeatMs });
+        const data = await adminConsole.overview(input.tz_offset_min);
+        if (closed || !conns.has(joined)) return;
+        send(socket, { kind: 'event', type: 'admin.overview', data, at: data.at });
+        // A logout while the token was being checked found no socket to close: check again.
+        const valid = await adminAuth.stillValid([joined.tokenHash]);
+        if (!valid.has(joined.tokenHash) && conns.has(joined)) expire(joined);
       })().catch((err: unknown) => {
         app.log.error({ err }, 'admin push socket hello failed');
         socket.close(1011, 'server error');

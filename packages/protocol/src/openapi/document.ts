@@ -1,3 +1,4 @@
+import { ADMIN_CALL_EXAMPLES } from './admin-call-examples.js';
 import * as contract from '../index.js';
 import {
   ERROR_CODES,
@@ -34,7 +35,10 @@ export const API_VIEWER_PATH = '/docs/api' as const;
 type Json = Record<string, unknown>;
 
 /** Examples of every call of every registry, by path (a registry without examples has none). */
-const EXAMPLES_BY_PATH: Record<string, (w: ExampleWorld) => CallExamples> = CALL_EXAMPLES;
+const EXAMPLES_BY_PATH: Record<string, (w: ExampleWorld) => CallExamples> = {
+  ...CALL_EXAMPLES,
+  ...ADMIN_CALL_EXAMPLES,
+};
 
 export function callExamplesOf(path: string, w: ExampleWorld): CallExamples | null {
   return EXAMPLES_BY_PATH[path]?.(w) ?? null;

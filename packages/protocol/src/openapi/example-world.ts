@@ -60,6 +60,29 @@ export interface ExampleWorld {
   batchId: string;
   /** A customer message the platform delivered (its id on the platform). */
   platformMessageId: string;
+  /** The administrator's side (the admin calls' examples). */
+  admin: {
+    account: string;
+    password: string;
+    adminId: number;
+    /** The admin login the examples use, and a second one (logout ends it). */
+    token: string;
+    spareToken: string;
+    expiresAt: number;
+    /** A seat the examples rename, freeze and give a new password; and its phone account. */
+    seatId: number;
+    seatAccount: string;
+    accountId: number;
+    accountPhone: string;
+    /** The other seat (bob), where the examples move that account. */
+    otherSeatId: number;
+    /** A seat account and a number the examples create. */
+    newSeatAccount: string;
+    newPhone: string;
+    /** A delivery that failed (the retry example). */
+    failedOutboxId: number;
+    failedMsgId: number;
+  };
 }
 
 const NOW = 1_795_000_000_000;
@@ -107,6 +130,23 @@ export const SAMPLE_WORLD: ExampleWorld = {
   quickReplies: { text: 1, toDelete: 2 },
   batchId: 'b-2d81f0c4a9',
   platformMessageId: 'wamid-1001',
+  admin: {
+    account: 'owner',
+    password: 'owner-password-1',
+    adminId: 1,
+    token: 'Ad9Pq2Lm7Xs4Tn1Vb8Ck3Jh6Gf0Ry5Eu2Wi9Oa4Sz7D',
+    spareToken: 'Bq7Xm1Nc4Vd8Rf2Tg6Yh0Uj3Ik5Ol9Pz2Sa6Dx8Cw1E',
+    expiresAt: NOW + 168 * 3600_000,
+    seatId: 3,
+    seatAccount: 'erin',
+    accountId: 3,
+    accountPhone: '+15550100003',
+    otherSeatId: 2,
+    newSeatAccount: 'carol',
+    newPhone: '+15550100004',
+    failedOutboxId: 2,
+    failedMsgId: 9,
+  },
 };
 
 /** The world's uploaded image as answers show it. */

@@ -15,6 +15,7 @@ import {
   platformReceiptAnswer,
 } from '../platform.js';
 import { CALL_EXAMPLES } from './call-examples.js';
+import { ADMIN_CALL_EXAMPLES } from './admin-call-examples.js';
 import { findCallRegistries, operationId } from './call-registries.js';
 import { PLATFORM_EXAMPLES, UPLOAD_EXAMPLES } from './channel-examples.js';
 import { buildOpenApiDocument } from './document.js';
@@ -142,6 +143,21 @@ describe('the API examples', () => {
         expect(request.success, `${path} ${example.summary}: ${request.error?.message}`).toBe(true);
         // Parsing an answer keeps it whole: nothing in the example is outside the schema.
         expect(CALLS[path].response.parse(example.response), path).toEqual(example.response);
+      }
+    }
+    for (const path of ADMIN_CALL_PATHS) {
+      const { success, refusals } = ADMIN_CALL_EXAMPLES[path](SAMPLE_WORLD);
+      expect(success.length, path).toBeGreaterThan(0);
+      // Every admin call shows the boundary: a seat's token is refused (login takes none).
+      expect(
+        refusals.some((r) => r.code === '400002' && r.token === SAMPLE_WORLD.token) ||
+          path === '/v1/admin/login',
+        path,
+      ).toBe(true);
+      for (const example of success) {
+        const request = ADMIN_CALLS[path].request.safeParse(example.request);
+        expect(request.success, `${path} ${example.summary}: ${request.error?.message}`).toBe(true);
+        expect(ADMIN_CALLS[path].response.parse(example.response), path).toEqual(example.response);
       }
     }
   });

@@ -86,6 +86,13 @@ function dominant(items: { length: number; language: string | null }[]): string 
   return best;
 }
 
+/** Characters of one engine in one call: sent to it, or answered by the shared memory. */
+interface Usage {
+  engine: string;
+  characters: number;
+  memory: number;
+}
+
 export class TranslationService {
   constructor(
     private readonly db: Db,
@@ -130,6 +137,8 @@ export class TranslationService {
     let engine: string | null = null;
     const attempts: Attempt[] = [];
     const deadline = AbortSignal.timeout(TRANSLATE_BUDGET_MS);
+    // Characters per engine, written once the call succeeds (a refused call changes nothing).
+    const usage: Usage[] = [];
     for (const provider of this.providers) {
       if (pending.length === 0) break;
       const key = { engine: provider.name, source_lang: source, target_lang: target };
@@ -147,12 +156,12 @@ export class TranslationService {
       if (hits.length > 0) this.meter?.memoryHits(provider.name, hits.length);
       if (hits.length > 0) {
         const chars = hits.reduce((sum, h) => sum + hashes.get(h.text_hash)!.length, 0);
-        await this.recordUsage(provider.name, 0, chars);
+        usage.push({ engine: provider.name, characters: 0, memory: chars });
       }
       pending = pending.filter((t) => !results.has(t));
       if (pending.length === 0) break;
       try {
-        const fresh = await this.translateRuns(provider, pending, segments, input, deadline);
+        const fresh = await this.translateRuns(provider, pending, segments, input, deadline, usage);
         const now = Date.now();
         const rows: TranslationMemoryTable[] = [];
         for (const [text, t] of fresh) {
@@ -178,6 +187,7 @@ export class TranslationService {
       }
     }
     if (pending.length > 0) throw await this.translateFailure(attempts, { source, target });
+    await this.recordUsage(usage);
 
     const translations = input.texts.map((t) => results.get(t)!);
     let customerLanguage = toListedCode(session?.customer_language);
@@ -203,14 +213,16 @@ export class TranslationService {
   }
 
   /** Characters of this hour: sent to an engine, or answered by the shared memory. */
-  private async recordUsage(engine: string, characters: number, memory: number) {
+  private async recordUsage(usage: Usage[]) {
     const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
-    await translationRepository.addUsage(this.db, {
-      hour,
-      engine,
-      characters,
-      memory_characters: memory,
-    });
+    for (const u of usage) {
+      await translationRepository.addUsage(this.db, {
+        hour,
+        engine: u.engine,
+        characters: u.characters,
+        memory_characters: u.memory,
+      });
+    }
   }
 
   /** The pending texts' runs, de-duplicated, in one batch to one engine; texts rebuilt. */
@@ -220,18 +232,19 @@ export class TranslationService {
     segments: Map<string, Segment[]>,
     input: CallRequest<'/v1/seat/chat/translate/text_v2'>,
     signal: AbortSignal,
+    usage: Usage[],
   ): Promise<Map<string, Translated>> {
     const runs = [...new Set(texts.flatMap((t) => translatableRuns(segments.get(t)!)))];
-    // Sent is sent, answered or not (the admin overview's characters per engine).
-    await this.recordUsage(
-      provider.name,
-      runs.reduce((sum, r) => sum + r.length, 0),
-      0,
-    );
     const answers = await provider.translate(runs, input.source_lang, input.target_lang, signal);
     if (answers.length !== runs.length) {
       throw new TranslationProviderError(provider.name, 'bad_response', 'answer count differs');
     }
+    // Characters an engine translated (as engines bill them).
+    usage.push({
+      engine: provider.name,
+      characters: runs.reduce((sum, r) => sum + r.length, 0),
+      memory: 0,
+    });
     const byRun = new Map<string, ProviderTranslation>(runs.map((r, i) => [r, answers[i]!]));
     const out = new Map<string, Translated>();
     for (const text of texts) {
