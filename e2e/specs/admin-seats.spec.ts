@@ -150,6 +150,7 @@ test('refused actions show the coded error in the UI language and change nothing
   await adminLogin(page);
   await expect(page.getByTestId('admin-nav-seats')).toHaveText(adminText('pt', 'routes.seats'));
   await adminSection(page, 'seats');
+  await expect(page.getByTestId('seat-table')).toBeVisible();
   const before = await page.getByTestId('admin-count').textContent();
 
   // The demo seat's account is taken: 500002, by the field, in Portuguese.

@@ -108,6 +108,7 @@ export function OverviewPage() {
       <PageHeader
         title={t('routes.overview')}
         count={t('overview.updated', { at: formatDateTime(overview.at, i18n.language) })}
+        countTestId="overview-updated"
       />
       <OverviewFigures totals={overview.totals} />
       <TranslationFigures usage={overview.translation} />

@@ -5,10 +5,12 @@ import { Group, Text, Title } from '@mantine/core';
 export function PageHeader({
   title,
   count,
+  countTestId = 'admin-count',
   action,
 }: {
   title: string;
   count?: string;
+  countTestId?: string;
   action?: ReactNode;
 }) {
   return (
@@ -18,7 +20,7 @@ export function PageHeader({
           {title}
         </Title>
         {count && (
-          <Text c="dimmed" size="sm" data-testid="admin-count" aria-live="polite">
+          <Text c="dimmed" size="sm" data-testid={countTestId} aria-live="polite">
             {count}
           </Text>
         )}
