@@ -163,13 +163,13 @@ export class AdminConsoleService {
   async overview(tzOffsetMin: number): Promise<Overview> {
     const now = Date.now();
     const dayStart = dayStartOf(now, tzOffsetMin);
-    const [seats, counts, waiting, messages, flow, outbox, translation] = await Promise.all([
+    const [seats, counts, waiting, messages, replies, outbox, translation] = await Promise.all([
       adminViewsRepository.allSeats(this.db),
       adminViewsRepository.seatCounts(this.db, null),
       adminViewsRepository.waitingSince(this.db, null),
       adminViewsRepository.messagesSince(this.db, dayStart),
       // A wait answered in the last 24 h may have begun up to a day before.
-      adminViewsRepository.chatFlowSince(this.db, now - 2 * DAY_MS),
+      adminViewsRepository.firstResponses(this.db, now - 2 * DAY_MS, now - DAY_MS),
       adminViewsRepository.outboxCounts(this.db),
       adminViewsRepository.translationSince(this.db, Math.floor(dayStart / HOUR_MS) * HOUR_MS),
     ]);
@@ -202,27 +202,11 @@ export class AdminConsoleService {
       if (o.status === 'pending') f.outbox_pending += num(o.n);
       else f.outbox_failed += num(o.n);
     }
-    // First responses: in each chat, from the first customer message after a reply (or the
-    // first of the window) to the next reply; counted when the reply is in the last 24 h.
     const responses = new Map<number, number[]>();
-    let session = -1;
-    let waitStart: number | null = null;
-    for (const row of flow) {
-      if (row.session_id !== session) {
-        session = row.session_id;
-        waitStart = null;
-      }
-      const at = num(row.created_at);
-      if (row.direction === 'in') {
-        waitStart ??= at;
-      } else if (waitStart !== null) {
-        if (at >= now - DAY_MS) {
-          let list = responses.get(row.seat_id);
-          if (!list) responses.set(row.seat_id, (list = []));
-          list.push(at - waitStart);
-        }
-        waitStart = null;
-      }
+    for (const r of replies) {
+      let list = responses.get(r.seat_id);
+      if (!list) responses.set(r.seat_id, (list = []));
+      list.push(r.ms);
     }
     for (const [seatId, list] of responses) {
       const f = figures(seatId);

@@ -211,15 +211,32 @@ export const adminViewsRepository = {
       .execute();
   },
 
-  /** The messages since `since` in chat order: the first-response times are read from them. */
-  chatFlowSince(db: Db, since: number) {
-    return db
-      .selectFrom('messages')
-      .select(['seat_id', 'session_id', 'direction', 'created_at'])
-      .where('created_at', '>=', since)
-      .orderBy('session_id')
-      .orderBy('id')
-      .execute();
+  /**
+   * First-response times of the replies sent since `repliedSince`: in each chat, from the first
+   * customer message after a reply (or the first of the window from `since`) to the next reply.
+   * Window functions on both databases, so only one row per reply leaves the database.
+   */
+  async firstResponses(db: Db, since: number, repliedSince: number) {
+    const result = await sql<{ seat_id: number; ms: number | string }>`
+      with flow as (
+        select id, seat_id, session_id, direction, created_at,
+          lag(direction) over (partition by session_id order by id) as prev
+        from messages where created_at >= ${since}
+      ), edges as (
+        select id, seat_id, session_id, direction, created_at from flow
+        where (direction = 'in' and (prev is null or prev = 'out'))
+           or (direction = 'out' and prev = 'in')
+      ), paired as (
+        select seat_id, direction, created_at,
+          lag(direction) over (partition by session_id order by id) as start_direction,
+          lag(created_at) over (partition by session_id order by id) as started_at
+        from edges
+      )
+      select seat_id, created_at - started_at as ms from paired
+      where direction = 'out' and start_direction = 'in' and created_at >= ${repliedSince}`.execute(
+      db,
+    );
+    return result.rows.map((r) => ({ seat_id: r.seat_id, ms: Number(r.ms) }));
   },
 
   outboxCounts(db: Db) {
