@@ -24,6 +24,8 @@ const FRAMEWORK =
 const screens = screenChunks({
   start: /[\\/]src[\\/]features[\\/]auth[\\/]components[\\/]login-page\.tsx$/,
   console: /[\\/]src[\\/]app[\\/]console[\\/](home-layout|console-page)\.tsx$/,
+  admin:
+    /[\\/]src[\\/](app|features)[\\/]admin[\\/][^\\/]+\.tsx?$|[\\/]src[\\/]features[\\/]admin[\\/]components[\\/]/,
 });
 
 export default defineConfig({

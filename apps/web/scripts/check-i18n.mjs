@@ -8,14 +8,22 @@ import { findProblems, loadLocales } from './i18n-check-core.mjs';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'locales');
 const locales = loadLocales(dir, UI_LANGUAGES);
-const problems = findProblems(locales, {
-  errorCodes: Object.keys(ERROR_MESSAGES),
-  otherMessages: Object.keys(OTHER_MESSAGES),
-});
+// The admin console's strings live apart (locales/admin/<lang>/), out of the language chunks.
+const adminLocales = loadLocales(join(dir, 'admin'), UI_LANGUAGES);
+const problems = [
+  ...findProblems(locales, {
+    errorCodes: Object.keys(ERROR_MESSAGES),
+    otherMessages: Object.keys(OTHER_MESSAGES),
+  }),
+  ...findProblems(adminLocales).map((p) => `admin/${p}`),
+];
 if (problems.length > 0) {
   console.error(`i18n check failed (${problems.length} problems):`);
   for (const p of problems) console.error(`  - ${p}`);
   process.exit(1);
 }
 const count = Object.keys(locales[UI_LANGUAGES[0]]).length;
-console.log(`i18n check passed: ${UI_LANGUAGES.join(', ')} complete (${count} keys each).`);
+const adminCount = Object.keys(adminLocales[UI_LANGUAGES[0]]).length;
+console.log(
+  `i18n check passed: ${UI_LANGUAGES.join(', ')} complete (${count} keys each, ${adminCount} admin).`,
+);

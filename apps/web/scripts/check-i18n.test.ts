@@ -16,6 +16,10 @@ describe('i18n completeness', () => {
     expect(findProblems(loadLocales(dir, UI_LANGUAGES), catalogue)).toEqual([]);
   });
 
+  it("the admin console's locales are complete in all four languages", () => {
+    expect(findProblems(loadLocales(join(dir, 'admin'), UI_LANGUAGES))).toEqual([]);
+  });
+
   it('reports a key missing or empty in another language', () => {
     const problems = findProblems({
       en: { 'common:a': 'A', 'common:b': 'B' },

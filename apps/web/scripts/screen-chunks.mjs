@@ -41,8 +41,11 @@ function importedNames(list) {
  * only re-exports, like @mantine/core's) is not followed whole: only the modules that export
  * the names actually imported from it. The result only decides which file a module is in,
  * never whether it is loaded.
- * @param {{ start: RegExp; console: RegExp }} roots besides the entry, the first screen an
- *   operator sees (the login screen); the console's root modules
+ * A third set, `admin`, holds what only the administrator's console (app/admin, features/admin)
+ * adds: without it the bundler folds the admin screens' shared modules into the console chunk,
+ * which every seat downloads.
+ * @param {{ start: RegExp; console: RegExp; admin?: RegExp }} roots besides the entry, the first
+ *   screen an operator sees (the login screen); the console's root modules; the admin area's
  * @returns {{ plugin: import('vite').Plugin; groups: { name: string; test: (id: string) => boolean; includeDependenciesRecursively: false; priority: number }[] }}
  */
 export function screenChunks(roots) {
@@ -50,6 +53,8 @@ export function screenChunks(roots) {
   const start = new Set();
   /** @type {Set<string>} */
   const consoleOnly = new Set();
+  /** @type {Set<string>} */
+  const adminOnly = new Set();
   return {
     plugin: {
       name: 'parley:screen-chunks',
@@ -113,6 +118,14 @@ export function screenChunks(roots) {
           consoleAll,
         );
         for (const id of consoleAll) if (!start.has(id)) consoleOnly.add(id);
+        const admin = roots.admin;
+        if (!admin) return;
+        const adminAll = new Set();
+        reach(
+          ids.filter((id) => admin.test(id)),
+          adminAll,
+        );
+        for (const id of adminAll) if (!start.has(id) && !consoleAll.has(id)) adminOnly.add(id);
       },
     },
     groups: [
@@ -125,6 +138,12 @@ export function screenChunks(roots) {
       {
         name: 'console',
         test: (id) => consoleOnly.has(id),
+        includeDependenciesRecursively: false,
+        priority: 1,
+      },
+      {
+        name: 'admin',
+        test: (id) => adminOnly.has(id),
         includeDependenciesRecursively: false,
         priority: 1,
       },

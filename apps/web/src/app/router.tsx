@@ -6,6 +6,8 @@ import { PageLoader } from '../components/page-loader';
 import { retrying } from '../lib/retrying-import';
 
 const h = (title: string): RouteHandle => ({ title });
+/** The admin area's route module, fetched once when an /admin path first matches. */
+const adminRoutes = retrying(() => import('./admin/admin-routes'));
 
 /** A route's screen, fetched when the route first matches (tried again while unreachable). */
 const screen = (load: () => Promise<ComponentType>) => {
@@ -28,6 +30,32 @@ export const createAppRouter = () =>
       path: '/sandbox',
       HydrateFallback: PageLoader,
       lazy: screen(async () => (await import('./sandbox-route')).SandboxRoute),
+    },
+    // The administrator's console: its own login and token, outside the seat console's tab
+    // lock and expired-login dialog; its route module and every screen are chunks of their own.
+    {
+      path: '/admin/login',
+      HydrateFallback: PageLoader,
+      lazy: async () => (await adminRoutes()).adminRoutes.login(),
+    },
+    {
+      path: '/admin',
+      HydrateFallback: PageLoader,
+      shouldRevalidate: () => true,
+      lazy: async () => (await adminRoutes()).adminRoutes.layout(),
+      children: [
+        { index: true, loader: () => redirect('/admin/overview') },
+        ...(['overview', 'seats', 'accounts', 'audit'] as const).map((section) => ({
+          path: section,
+          handle: { adminTitle: section },
+          lazy: async () => (await adminRoutes()).adminRoutes.screen(section),
+        })),
+        {
+          path: '*',
+          handle: { adminTitle: 'notFound' },
+          lazy: async () => (await adminRoutes()).adminRoutes.screen('notFound'),
+        },
+      ],
     },
     {
       element: <RootLayout />,

@@ -70,6 +70,32 @@ export async function initI18n(): Promise<typeof i18n> {
   return i18n;
 }
 
+/** Loads one language's strings of a namespace kept out of the language chunk. */
+export type NamespaceLoader = (lang: UiLanguage) => Promise<Record<string, unknown>>;
+
+/** Namespaces of a lazily loaded area (the admin console), loaded with it, not at start. */
+const areaNamespaces = new Map<string, NamespaceLoader>();
+
+async function ensureAreaNamespaces(lang: UiLanguage): Promise<void> {
+  await Promise.all(
+    [...areaNamespaces].map(async ([ns, load]) => {
+      if (!i18n.hasResourceBundle(lang, ns)) {
+        i18n.addResourceBundle(lang, ns, await load(lang), true, true);
+      }
+    }),
+  );
+}
+
+/**
+ * Adds a namespace whose strings live outside the language chunks (so /login and the console
+ * do not download them): loaded now for the current language, and with every language switch
+ * before the switch shows.
+ */
+export async function addAreaNamespace(ns: string, load: NamespaceLoader): Promise<void> {
+  areaNamespaces.set(ns, load);
+  await ensureAreaNamespaces(resolveUiLanguage(i18n.language, []));
+}
+
 /** Switches the UI language (no reload: once its chunk has arrived) and remembers it. */
 export async function setUiLanguage(lang: UiLanguage): Promise<void> {
   if (!i18n.hasResourceBundle(lang, 'common')) {
@@ -77,6 +103,7 @@ export async function setUiLanguage(lang: UiLanguage): Promise<void> {
       i18n.addResourceBundle(lang, ns, resources, true, true);
     }
   }
+  await ensureAreaNamespaces(lang);
   writeItem('language', lang);
   document.documentElement.lang = lang;
   await i18n.changeLanguage(lang);

@@ -1,0 +1,264 @@
+import { useState, type FormEvent } from 'react';
+import { notifications } from '@mantine/notifications';
+import { Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ERROR_CODES, accountLabel, phone, type AdminPhoneAccount } from '@parley/protocol';
+import { callAdmin } from '../api/admin-client';
+import { useAdminAction } from '../hooks/use-admin-action';
+import { ActionAlert } from './action-alert';
+import { SeatPicker } from './seat-picker';
+
+function Buttons({
+  busy,
+  onClose,
+  testId,
+  label,
+}: {
+  busy: boolean;
+  onClose: () => void;
+  testId: string;
+  label?: string;
+}) {
+  const { t } = useTranslation('admin');
+  return (
+    <Group justify="flex-end">
+      <Button variant="default" onClick={onClose}>
+        {t('actions.cancel')}
+      </Button>
+      <Button type="submit" loading={busy} data-testid={testId}>
+        {label ?? t('actions.save')}
+      </Button>
+    </Group>
+  );
+}
+
+/** A new phone account (platform or sandbox; a Telegram bot is bound afterwards), maybe assigned at once. */
+export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation('admin');
+  const [sendPhone, setSendPhone] = useState('');
+  const [label, setLabel] = useState('');
+  const [channel, setChannel] = useState<'platform' | 'sandbox'>('platform');
+  const [seatId, setSeatId] = useState<number | null>(null);
+  const [invalid, setInvalid] = useState<{ phone?: string; label?: string }>({});
+  const action = useAdminAction(
+    () =>
+      callAdmin(
+        '/v1/admin/accounts/create',
+        {
+          send_phone: sendPhone.trim(),
+          label: label.trim(),
+          channel,
+          seat_id: seatId ?? undefined,
+        },
+        { notify: false },
+      ),
+    ['accounts', 'seats', 'audit'],
+  );
+  const close = () => {
+    setSendPhone('');
+    setLabel('');
+    setChannel('platform');
+    setSeatId(null);
+    setInvalid({});
+    action.clearError();
+    onClose();
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = {
+      phone: phone.safeParse(sendPhone.trim()).success ? undefined : t('accounts.invalid.phone'),
+      label: accountLabel.safeParse(label).success ? undefined : t('accounts.invalid.label'),
+    };
+    setInvalid(found);
+    if (found.phone || found.label) return;
+    if (await action.submit()) close();
+  };
+  const phoneError = [ERROR_CODES.DATA_EXISTS, ERROR_CODES.INVALID_PHONE_FORMAT].includes(
+    action.error?.code as never,
+  );
+  return (
+    <Modal opened={opened} onClose={close} title={t('accounts.create.title')} centered>
+      <form onSubmit={submit} noValidate data-testid="account-create-dialog">
+        <Stack>
+          <TextInput
+            label={t('accounts.fields.phone')}
+            description={t('accounts.fields.phoneHint')}
+            value={sendPhone}
+            onChange={(e) => setSendPhone(e.currentTarget.value)}
+            error={invalid.phone ?? (phoneError ? action.error?.message : undefined)}
+            data-testid="account-create-phone"
+            data-autofocus
+            required
+          />
+          <TextInput
+            label={t('accounts.fields.label')}
+            value={label}
+            onChange={(e) => setLabel(e.currentTarget.value)}
+            error={invalid.label}
+            data-testid="account-create-label"
+          />
+          <div>
+            <Text size="sm" fw={500} id="account-create-channel-label" mb={4}>
+              {t('accounts.fields.channel')}
+            </Text>
+            <SegmentedControl
+              value={channel}
+              onChange={(v) => setChannel(v as 'platform' | 'sandbox')}
+              aria-labelledby="account-create-channel-label"
+              data={[
+                { value: 'platform', label: t('accounts.channels.platform') },
+                { value: 'sandbox', label: t('accounts.channels.sandbox') },
+              ]}
+              data-testid="account-create-channel"
+            />
+          </div>
+          <SeatPicker
+            label={t('accounts.fields.seatOptional')}
+            value={seatId}
+            onChange={setSeatId}
+            testId="account-create-seat"
+          />
+          {!phoneError && <ActionAlert error={action.error} />}
+          <Buttons busy={action.busy} onClose={close} testId="account-create-submit" />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** The account's label (what the administrator calls it). */
+export function AccountLabelDialog({
+  account,
+  onClose,
+}: {
+  account: AdminPhoneAccount | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('admin');
+  const [value, setValue] = useState<string | null>(null);
+  const current = value ?? account?.label ?? '';
+  const [invalid, setInvalid] = useState<string>();
+  const action = useAdminAction(
+    (accountId: number, label: string) =>
+      callAdmin('/v1/admin/accounts/update', { account_id: accountId, label }, { notify: false }),
+    ['accounts', 'audit'],
+  );
+  const close = () => {
+    setValue(null);
+    setInvalid(undefined);
+    action.clearError();
+    onClose();
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!account) return;
+    const ok = accountLabel.safeParse(current).success;
+    setInvalid(ok ? undefined : t('accounts.invalid.label'));
+    if (ok && (await action.submit(account.account_id, current.trim()))) close();
+  };
+  return (
+    <Modal opened={account !== null} onClose={close} title={t('accounts.label.title')} centered>
+      <form onSubmit={submit} noValidate data-testid="account-label-dialog">
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {account?.send_phone}
+          </Text>
+          <TextInput
+            label={t('accounts.fields.label')}
+            value={current}
+            onChange={(e) => setValue(e.currentTarget.value)}
+            error={invalid}
+            data-testid="account-label-input"
+            data-autofocus
+          />
+          <ActionAlert error={action.error} />
+          <Buttons busy={action.busy} onClose={close} testId="account-label-submit" />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Assigns the account to a seat, or moves it (with its chats) to another. */
+export function AccountAssignDialog({
+  account,
+  onClose,
+}: {
+  account: AdminPhoneAccount | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('admin');
+  const [seatId, setSeatId] = useState<number | null>(null);
+  const [invalid, setInvalid] = useState<string>();
+  const action = useAdminAction(
+    (accountId: number, seat: number) =>
+      callAdmin(
+        '/v1/admin/accounts/assign',
+        { account_id: accountId, seat_id: seat },
+        { notify: false },
+      ),
+    ['accounts', 'seats', 'audit'],
+  );
+  const close = () => {
+    setSeatId(null);
+    setInvalid(undefined);
+    action.clearError();
+    onClose();
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!account) return;
+    if (seatId === null) return setInvalid(t('accounts.invalid.seat'));
+    const result = await action.submit(account.account_id, seatId);
+    if (!result) return;
+    notifications.show({
+      color: 'teal',
+      message: t('accounts.assign.done', {
+        phone: result.account.send_phone,
+        seat: result.account.seat_account ?? '',
+        count: result.moved_chats,
+      }),
+    });
+    close();
+  };
+  const moving = account?.seat_id != null;
+  return (
+    <Modal
+      opened={account !== null}
+      onClose={close}
+      title={t(moving ? 'accounts.assign.moveTitle' : 'accounts.assign.title')}
+      centered
+    >
+      <form onSubmit={submit} noValidate data-testid="account-assign-dialog">
+        <Stack>
+          <Text size="sm">
+            {moving
+              ? t('accounts.assign.moveText', {
+                  phone: account?.send_phone ?? '',
+                  seat: account?.seat_account ?? '',
+                })
+              : t('accounts.assign.text', { phone: account?.send_phone ?? '' })}
+          </Text>
+          <SeatPicker
+            label={t('accounts.fields.seat')}
+            value={seatId}
+            onChange={(v) => {
+              setSeatId(v);
+              setInvalid(undefined);
+            }}
+            error={invalid}
+            exclude={account?.seat_id}
+            testId="account-assign-seat"
+          />
+          <ActionAlert error={action.error} />
+          <Buttons
+            busy={action.busy}
+            onClose={close}
+            testId="account-assign-submit"
+            label={t(moving ? 'accounts.assign.move' : 'accounts.assign.submit')}
+          />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

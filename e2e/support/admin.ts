@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect } from './fixtures';
+import { REPO_ROOT } from './server';
+import type { UiLang } from './locales';
+
+/** The demo workspace's administrator (docs/server-contract.md). */
+export const DEMO_ADMIN = { account: 'admin', password: 'parley-admin' } as const;
+
+/** The admin console's strings of one language (apps/web/src/locales/admin/<lang>/admin.json). */
+export function adminText(lang: UiLang, key: string, vars: Record<string, string | number> = {}) {
+  const file = path.join(REPO_ROOT, 'apps/web/src/locales/admin', lang, 'admin.json');
+  let value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  for (const part of key.split('.')) value = (value as Record<string, unknown>)[part];
+  if (typeof value !== 'string') throw new Error(`no admin string ${key} in ${lang}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+}
+
+/** An error code's message in one language (apps/web/src/locales/<lang>/errors.json). */
+export function errorText(lang: UiLang, code: string): string {
+  const file = path.join(REPO_ROOT, 'apps/web/src/locales', lang, 'errors.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)[code]!;
+}
+
+/** Signs in on /admin/login and waits for the admin console. */
+export async function adminLogin(
+  page: Page,
+  account: string = DEMO_ADMIN.account,
+  password: string = DEMO_ADMIN.password,
+): Promise<void> {
+  await page.goto('/admin/login');
+  await page.getByTestId('admin-login-account').fill(account);
+  await page.getByTestId('admin-login-password').fill(password);
+  await page.getByTestId('admin-login-submit').click();
+  await expect(page.getByTestId('admin-shell')).toBeVisible();
+  await expect(page.getByTestId('admin-account')).toHaveText(account);
+}
+
+/** Opens an admin section from the side navigation. */
+export async function adminSection(
+  page: Page,
+  section: 'overview' | 'seats' | 'accounts' | 'audit',
+): Promise<void> {
+  await page.getByTestId(`admin-nav-${section}`).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/${section}$`));
+}
+
+/** The seats table's row of `account`, searched for (the table renders only what is on screen). */
+export async function seatRow(page: Page, account: string): Promise<Locator> {
+  await page.getByTestId('seat-search').fill(account);
+  const row = page.getByTestId(`seat-row-${account}`);
+  await expect(row).toBeVisible();
+  return row;
+}
+
+/** The phone accounts table's row of `phone`, searched for. */
+export async function accountRow(page: Page, phone: string): Promise<Locator> {
+  await page.getByTestId('account-search').fill(phone);
+  const row = page.getByTestId(`account-row-${phone}`);
+  await expect(row).toBeVisible();
+  return row;
+}
