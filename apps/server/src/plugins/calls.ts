@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
 import { CALLS, type CallPath, type CallRequest, type CallResponse } from '@parley/protocol';
 import { parseBody, type ParseOptions } from '../lib/validate.js';
 import type { SerializedAnswer } from '../lib/list-cache.js';
@@ -16,50 +17,53 @@ export type PublicHandler<P extends CallPath> = (
   request: FastifyRequest,
 ) => Promise<CallResponse<P>>;
 
-/** The seat each authenticated request was sent by (set before its body is read). */
-const seats = new WeakMap<FastifyRequest, AuthSeat>();
+/** A protocol's table of calls: each has its request schema and says whether it needs a token. */
+interface CallTable {
+  [path: string]: { request: ZodType; auth: boolean };
+}
+
+/** Turns the Authorization header into who sent the request, or throws its coded refusal. */
+interface Authenticator<Principal> {
+  authenticateHeader(header: string | undefined): Promise<Principal>;
+}
 
 /**
- * Registers the POST routes of the protocol's calls. Each request goes: authenticate (when the
- * call needs it), validate the body with the call's schema, run the handler, wrap the answer.
+ * Registers the POST routes of one table of calls (the seat's CALLS, the administrator's
+ * ADMIN_CALLS). Each request goes: authenticate (when the call needs it), validate the body
+ * with the call's schema, run the handler, wrap the answer.
  */
-export class CallRegistry {
-  private readonly registered = new Set<CallPath>();
+export class CallRoutes<Calls extends CallTable, Principal> {
+  private readonly registered = new Set<keyof Calls & string>();
+  /** Who sent each authenticated request (set before its body is read). */
+  private readonly principals = new WeakMap<FastifyRequest, Principal>();
 
   constructor(
     private readonly app: FastifyInstance,
-    private readonly auth: AuthService,
+    private readonly calls: Calls,
+    private readonly auth: Authenticator<Principal>,
     /** Requests per minute per address on the calls that need no token (0: no limit). */
     private readonly publicPerMinute = 0,
   ) {}
 
-  authed<P extends CallPath>(path: P, handler: AuthedHandler<P>, options: ParseOptions = {}) {
-    this.register(path, true, async (request) => {
-      const seat = seats.get(request)!;
-      const input = parseBody<CallRequest<P>>(CALLS[path].request, request.body, options);
-      return handler(input, seat, request);
-    });
-  }
-
-  public<P extends CallPath>(path: P, handler: PublicHandler<P>) {
-    this.register(path, false, async (request) => {
-      const input = parseBody<CallRequest<P>>(CALLS[path].request, request.body);
-      return handler(input, request);
-    });
-  }
-
-  isRegistered(path: CallPath) {
+  isRegistered(path: keyof Calls & string) {
     return this.registered.has(path);
   }
 
-  private register(
-    path: CallPath,
+  /** The calls of the table without a route yet (checked once all are registered). */
+  missing(): (keyof Calls & string)[] {
+    return Object.keys(this.calls).filter((p) => !this.registered.has(p));
+  }
+
+  protected route<I>(
+    path: keyof Calls & string,
     authRequired: boolean,
-    run: (request: FastifyRequest) => Promise<unknown>,
+    options: ParseOptions,
+    run: (input: I, principal: Principal | undefined, request: FastifyRequest) => Promise<unknown>,
   ) {
     if (this.registered.has(path)) throw new Error(`call ${path} registered twice`);
     // The protocol says which calls need a token; a route may not disagree.
-    if (CALLS[path].auth !== authRequired) throw new Error(`call ${path}: auth mismatch`);
+    const call = this.calls[path]!;
+    if (call.auth !== authRequired) throw new Error(`call ${path}: auth mismatch`);
     this.registered.add(path);
     this.app.post(
       path,
@@ -71,11 +75,32 @@ export class CallRegistry {
         // The token is checked before the body is read: a stranger's body is never parsed.
         ...(authRequired && {
           onRequest: async (request: FastifyRequest) => {
-            seats.set(request, await this.auth.authenticateHeader(request.headers.authorization));
+            const principal = await this.auth.authenticateHeader(request.headers.authorization);
+            this.principals.set(request, principal);
           },
         }),
       },
-      async (request, reply) => sendSuccess(reply, await run(request)),
+      async (request, reply) => {
+        const input = parseBody<I>(call.request, request.body, options);
+        return sendSuccess(reply, await run(input, this.principals.get(request), request));
+      },
     );
+  }
+}
+
+/** The seat's calls (CALLS). */
+export class CallRegistry extends CallRoutes<typeof CALLS, AuthSeat> {
+  constructor(app: FastifyInstance, auth: AuthService, publicPerMinute = 0) {
+    super(app, CALLS, auth, publicPerMinute);
+  }
+
+  authed<P extends CallPath>(path: P, handler: AuthedHandler<P>, options: ParseOptions = {}) {
+    this.route<CallRequest<P>>(path, true, options, (input, seat, request) =>
+      handler(input, seat!, request),
+    );
+  }
+
+  public<P extends CallPath>(path: P, handler: PublicHandler<P>) {
+    this.route<CallRequest<P>>(path, false, {}, (input, _seat, request) => handler(input, request));
   }
 }
