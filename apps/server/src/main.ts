@@ -53,7 +53,7 @@ async function main() {
   if (demo.loaded) {
     console.log(`Demo workspace loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`);
     console.log(
-      `Demo administrator (admin console): ${DEMO_ADMIN_ACCOUNT} / ${DEMO_ADMIN_PASSWORD}`,
+      `Demo administrator: http://localhost:${port}/admin/login as ${DEMO_ADMIN_ACCOUNT} / ${DEMO_ADMIN_PASSWORD}`,
     );
   }
 }

@@ -29,13 +29,16 @@ describe('the built server', () => {
         const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
         child.stdout.on('data', () => {
           const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
-          if (m && out.includes('Demo workspace loaded')) {
+          if (m && out.includes('Demo administrator')) {
             clearTimeout(timer);
             resolve(Number(m[1]));
           }
         });
       });
       expect(out).toContain('Demo workspace loaded: log in as demo / parley-demo');
+      expect(out).toContain(
+        `Demo administrator: http://localhost:${port}/admin/login as admin / parley-admin`,
+      );
       const res = await fetch(`http://127.0.0.1:${port}/v1/seat/chat/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
