@@ -99,10 +99,7 @@ export class AccountsService {
   }
 
   private async requireSeat(ref: SeatRef) {
-    const seat =
-      typeof ref === 'number'
-        ? await seatsRepository.findById(this.db, ref)
-        : await seatsRepository.findByAccount(this.db, ref.trim());
+    const seat = await seatsRepository.findByRef(this.db, ref);
     if (!seat) throw new AppError(ERROR_CODES.USER_NOT_FOUND);
     return seat;
   }

@@ -7,6 +7,12 @@ export const seatsRepository = {
   findById(db: Db, id: number) {
     return db.selectFrom('seats').selectAll().where('id', '=', id).executeTakeFirst();
   },
+  /** By id (the console) or by account name (the CLI). */
+  findByRef(db: Db, ref: number | string) {
+    return typeof ref === 'number'
+      ? seatsRepository.findById(db, ref)
+      : seatsRepository.findByAccount(db, ref.trim());
+  },
   insert(db: Db, row: { account: string; nickname: string; password_hash: string; now: number }) {
     return db
       .insertInto('seats')

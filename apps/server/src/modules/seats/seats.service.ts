@@ -106,10 +106,7 @@ export class SeatsService {
   }
 
   async require(ref: SeatRef): Promise<SeatRow> {
-    const seat =
-      typeof ref === 'number'
-        ? await seatsRepository.findById(this.db, ref)
-        : await seatsRepository.findByAccount(this.db, ref.trim());
+    const seat = await seatsRepository.findByRef(this.db, ref);
     if (!seat) throw new AppError(ERROR_CODES.USER_NOT_FOUND);
     return seat;
   }
