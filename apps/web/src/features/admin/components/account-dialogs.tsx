@@ -1,36 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { notifications } from '@mantine/notifications';
-import { Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ERROR_CODES, accountLabel, phone, type AdminPhoneAccount } from '@parley/protocol';
 import { callAdmin } from '../api/admin-client';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
+import { DialogButtons, TextFieldDialog } from './dialog-parts';
 import { SeatPicker } from './seat-picker';
-
-function Buttons({
-  busy,
-  onClose,
-  testId,
-  label,
-}: {
-  busy: boolean;
-  onClose: () => void;
-  testId: string;
-  label?: string;
-}) {
-  const { t } = useTranslation('admin');
-  return (
-    <Group justify="flex-end">
-      <Button variant="default" onClick={onClose}>
-        {t('actions.cancel')}
-      </Button>
-      <Button type="submit" loading={busy} data-testid={testId}>
-        {label ?? t('actions.save')}
-      </Button>
-    </Group>
-  );
-}
 
 /** A new phone account (platform or sandbox; a Telegram bot is bound afterwards), maybe assigned at once. */
 export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -119,7 +96,7 @@ export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onCl
             testId="account-create-seat"
           />
           {!phoneError && <ActionAlert error={action.error} />}
-          <Buttons busy={action.busy} onClose={close} testId="account-create-submit" />
+          <DialogButtons busy={action.busy} onClose={close} testId="account-create-submit" />
         </Stack>
       </form>
     </Modal>
@@ -135,47 +112,28 @@ export function AccountLabelDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation('admin');
-  const [value, setValue] = useState<string | null>(null);
-  const current = value ?? account?.label ?? '';
-  const [invalid, setInvalid] = useState<string>();
   const action = useAdminAction(
-    (accountId: number, label: string) =>
-      callAdmin('/v1/admin/accounts/update', { account_id: accountId, label }, { notify: false }),
+    (label: string) =>
+      callAdmin(
+        '/v1/admin/accounts/update',
+        { account_id: account!.account_id, label },
+        { notify: false },
+      ),
     ['accounts', 'audit'],
   );
-  const close = () => {
-    setValue(null);
-    setInvalid(undefined);
-    action.clearError();
-    onClose();
-  };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!account) return;
-    const ok = accountLabel.safeParse(current).success;
-    setInvalid(ok ? undefined : t('accounts.invalid.label'));
-    if (ok && (await action.submit(account.account_id, current.trim()))) close();
-  };
   return (
-    <Modal opened={account !== null} onClose={close} title={t('accounts.label.title')} centered>
-      <form onSubmit={submit} noValidate data-testid="account-label-dialog">
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {account?.send_phone}
-          </Text>
-          <TextInput
-            label={t('accounts.fields.label')}
-            value={current}
-            onChange={(e) => setValue(e.currentTarget.value)}
-            error={invalid}
-            data-testid="account-label-input"
-            data-autofocus
-          />
-          <ActionAlert error={action.error} />
-          <Buttons busy={action.busy} onClose={close} testId="account-label-submit" />
-        </Stack>
-      </form>
-    </Modal>
+    <TextFieldDialog
+      opened={account !== null}
+      title={t('accounts.label.title')}
+      subject={account?.send_phone}
+      label={t('accounts.fields.label')}
+      initial={account?.label ?? ''}
+      isValid={(value) => accountLabel.safeParse(value).success}
+      invalidMessage={t('accounts.invalid.label')}
+      action={action}
+      testId="account-label"
+      onClose={onClose}
+    />
   );
 }
 
@@ -251,7 +209,7 @@ export function AccountAssignDialog({
             testId="account-assign-seat"
           />
           <ActionAlert error={action.error} />
-          <Buttons
+          <DialogButtons
             busy={action.busy}
             onClose={close}
             testId="account-assign-submit"

@@ -12,32 +12,11 @@ import {
 import { callAdmin } from '../api/admin-client';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
+import { DialogButtons, TextFieldDialog } from './dialog-parts';
 
 interface DialogProps {
   opened: boolean;
   onClose: () => void;
-}
-
-function Buttons({
-  busy,
-  onClose,
-  testId,
-}: {
-  busy: boolean;
-  onClose: () => void;
-  testId: string;
-}) {
-  const { t } = useTranslation('admin');
-  return (
-    <Group justify="flex-end">
-      <Button variant="default" onClick={onClose}>
-        {t('actions.cancel')}
-      </Button>
-      <Button type="submit" loading={busy} data-testid={testId}>
-        {t('actions.save')}
-      </Button>
-    </Group>
-  );
 }
 
 /** New seat: account name, nickname (default: the account), first password. */
@@ -113,7 +92,7 @@ export function SeatCreateDialog({ opened, onClose }: DialogProps) {
             required
           />
           {!taken && <ActionAlert error={action.error} />}
-          <Buttons busy={action.busy} onClose={close} testId="seat-create-submit" />
+          <DialogButtons busy={action.busy} onClose={close} testId="seat-create-submit" />
         </Stack>
       </form>
     </Modal>
@@ -129,47 +108,28 @@ export function SeatNicknameDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation('admin');
-  const [value, setValue] = useState<string | null>(null);
-  const current = value ?? seat?.nickname ?? '';
-  const [invalid, setInvalid] = useState<string>();
   const action = useAdminAction(
-    (seatId: number, nick: string) =>
-      callAdmin('/v1/admin/seats/update', { seat_id: seatId, nickname: nick }, { notify: false }),
+    (nick: string) =>
+      callAdmin(
+        '/v1/admin/seats/update',
+        { seat_id: seat!.seat_id, nickname: nick },
+        { notify: false },
+      ),
     ['seats', 'audit'],
   );
-  const close = () => {
-    setValue(null);
-    setInvalid(undefined);
-    action.clearError();
-    onClose();
-  };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!seat) return;
-    const ok = nicknameSchema.safeParse(current).success;
-    setInvalid(ok ? undefined : t('seats.invalid.nickname'));
-    if (ok && (await action.submit(seat.seat_id, current.trim()))) close();
-  };
   return (
-    <Modal opened={seat !== null} onClose={close} title={t('seats.nickname.title')} centered>
-      <form onSubmit={submit} noValidate data-testid="seat-nickname-dialog">
-        <Stack>
-          <Text size="sm" c="dimmed">
-            {seat?.account}
-          </Text>
-          <TextInput
-            label={t('seats.fields.nickname')}
-            value={current}
-            onChange={(e) => setValue(e.currentTarget.value)}
-            error={invalid}
-            data-testid="seat-nickname-input"
-            data-autofocus
-          />
-          <ActionAlert error={action.error} />
-          <Buttons busy={action.busy} onClose={close} testId="seat-nickname-submit" />
-        </Stack>
-      </form>
-    </Modal>
+    <TextFieldDialog
+      opened={seat !== null}
+      title={t('seats.nickname.title')}
+      subject={seat?.account}
+      label={t('seats.fields.nickname')}
+      initial={seat?.nickname ?? ''}
+      isValid={(value) => nicknameSchema.safeParse(value).success}
+      invalidMessage={t('seats.invalid.nickname')}
+      action={action}
+      testId="seat-nickname"
+      onClose={onClose}
+    />
   );
 }
 
@@ -221,7 +181,7 @@ export function SeatPasswordDialog({
             data-autofocus
           />
           <ActionAlert error={action.error} />
-          <Buttons busy={action.busy} onClose={close} testId="seat-password-submit" />
+          <DialogButtons busy={action.busy} onClose={close} testId="seat-password-submit" />
         </Stack>
       </form>
     </Modal>
