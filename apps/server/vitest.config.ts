@@ -20,6 +20,7 @@ export default defineConfig({
             'test/rolling-restart.test.ts',
             'test/pg-pool.test.ts',
             'test/transaction-retry.test.ts',
+            'test/list-version-notices.test.ts',
           ],
           env: { PARLEY_TEST_DB: 'sqlite' },
         },

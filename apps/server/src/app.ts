@@ -12,6 +12,7 @@ import { sandboxRoutes } from './channels/sandbox/sandbox.routes.js';
 import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
+import { ListVersionFeed } from './lib/list-version-feed.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
@@ -169,6 +170,18 @@ export async function buildApp(
   notImplementedRoutes(calls);
   adminRoutes(new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public), services);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
+  // A seat's event (from here or another instance) means its lists changed: its next list read
+  // asks the database before the console that got the event refetches.
+  realtime.hub.onNotified = (seatId) => services.listVersions.changed(seatId);
+  if (database.dialect === 'pg' && config.databaseUrl) {
+    const feed = new ListVersionFeed(
+      { connectionString: config.databaseUrl, schema: config.pgSchema },
+      services.listVersions,
+      (err) => app.log.warn({ err }, 'list version feed'),
+    );
+    app.addHook('onReady', async () => feed.start());
+    app.addHook('preClose', async () => feed.stop());
+  }
   const adminRealtime = registerAdminRealtime(app, config, { ...services, bus, hub: realtime.hub });
   observePushes(realtime.hub, app.log, metrics);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { KnownVersions } from './lib/known-versions.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AddressBookService } from './modules/address-book/address-book.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -58,6 +59,8 @@ export interface Services {
   platform: PlatformService;
   /** The customer sandbox; null when off. */
   sandbox: SandboxService | null;
+  /** The seats' list versions the list caches may trust without a query (PostgreSQL). */
+  listVersions: KnownVersions;
   /** The events services publish (the batch sender publishes its progress through them). */
   events: SeatEvents;
   /** The audit log of administrator actions (console and CLI). */
@@ -79,7 +82,9 @@ export async function createServices(
   const events = new SeatEvents(bus);
   const channels = new ChannelRegistry();
   const outbox = new OutboxWriter(channels);
-  const groups = new GroupsService(db, events);
+  // Which seats' list versions this instance may trust unasked (fed on PostgreSQL by app.ts).
+  const listVersions = new KnownVersions();
+  const groups = new GroupsService(db, events, listVersions);
   // The URL secret may live in the database (shared by every instance): read it once here.
   const urls = new MediaUrls(await resolveMediaSecret(db, config));
   const media = new MediaService(
@@ -115,7 +120,8 @@ export async function createServices(
       events,
       translationMeter,
     ),
-    sessions: new SessionsService(db, groups, urls, events, messages),
+    sessions: new SessionsService(db, groups, urls, events, messages, listVersions),
+    listVersions,
     messages,
     quickReplies: new QuickRepliesService(db, media),
     media,

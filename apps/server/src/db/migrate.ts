@@ -19,6 +19,7 @@ import { requestIdsMigration } from './migrations/016-request-ids.js';
 import { sessionCountsMigration } from './migrations/017-session-counts.js';
 import { adminMigration } from './migrations/018-admin.js';
 import { listVersionsMigration } from './migrations/025-list-versions.js';
+import { listVersionNoticesMigration } from './migrations/026-list-version-notices.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -44,6 +45,7 @@ class StaticProvider implements MigrationProvider {
       '017-session-counts': sessionCountsMigration(this.dialect),
       '018-admin': adminMigration(this.dialect),
       '025-list-versions': listVersionsMigration(this.dialect),
+      '026-list-version-notices': listVersionNoticesMigration(this.dialect),
     };
   }
 }

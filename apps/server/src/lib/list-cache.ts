@@ -1,4 +1,5 @@
-import { SUCCESS_CODE } from '@parley/protocol';
+import { RECENT_WINDOW_MS, SUCCESS_CODE } from '@parley/protocol';
+import type { KnownVersions } from './known-versions.js';
 
 /**
  * A success answer already serialised (the whole envelope): sendSuccess sends its text as it
@@ -11,6 +12,12 @@ export class SerializedAnswer {
     // The same text Fastify's JSON.stringify of sendSuccess's envelope gives.
     return new SerializedAnswer(JSON.stringify({ code: SUCCESS_CODE, msg: 'success', data }));
   }
+}
+
+/** A seat's list version and the latest_time of the list's oldest recent chat (null: none). */
+export interface ListVersion {
+  version: number;
+  edge: number | null;
 }
 
 interface Entry {
@@ -31,7 +38,38 @@ export class ListCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(
+    private readonly versions: KnownVersions,
+    private readonly maxBytes = 32 * 1024 * 1024,
+  ) {}
+
+  /**
+   * The seat's list answer under `key`: from cached bytes while the seat's version is the one
+   * they were read at (known without asking when KnownVersions trusts it, else read by
+   * `readVersion`) and no chat of the list has left the last 24 hours; else read by `read`.
+   */
+  async answer(
+    seatId: number,
+    key: string,
+    readVersion: (since: number) => Promise<ListVersion>,
+    read: (now: number) => Promise<unknown>,
+  ): Promise<SerializedAnswer> {
+    const now = Date.now();
+    const known = this.versions.known(seatId);
+    const hit = known === undefined ? undefined : this.get(key, known, now);
+    if (hit) return hit;
+    // The version first: the data read after it is at least as new as it says (a change in
+    // between only makes the answer look older than it is).
+    const mark = this.versions.mark(seatId);
+    const { version, edge } = await readVersion(now - RECENT_WINDOW_MS);
+    this.versions.learned(seatId, version, mark);
+    const cached = this.get(key, version, now);
+    if (cached) return cached;
+    const answer = SerializedAnswer.of(await read(now));
+    // Until the oldest recent chat of the list turns 24 hours old (it changes tab).
+    this.set(key, version, edge === null ? Infinity : edge + RECENT_WINDOW_MS, answer);
+    return answer;
+  }
 
   get(key: string, version: number, now: number): SerializedAnswer | undefined {
     const entry = this.entries.get(key);

@@ -45,6 +45,8 @@ export class RealtimeHub {
   private readonly dirty = new Set<number>();
   /** Told of each event frame sent to a socket (metrics, and its log line with the request id). */
   onSent: ((event: SentEvent) => void) | null = null;
+  /** Told first of each seat with new events, from here or another instance (the list caches). */
+  onNotified: ((seatId: number) => void) | null = null;
 
   constructor(private readonly db: Db) {}
 
@@ -103,6 +105,7 @@ export class RealtimeHub {
 
   /** The seat has new events: send them (one drain per seat at a time; a notice meanwhile reruns it). */
   notify(seatId: number): void {
+    this.onNotified?.(seatId);
     if (!this.bySeat.has(seatId)) return;
     if (this.draining.has(seatId)) {
       this.dirty.add(seatId);

@@ -64,21 +64,37 @@ async function sqliteTriggers(db: Kysely<unknown>) {
   }
 }
 
-async function pgTriggers(db: Kysely<unknown>) {
-  await sql`create function seat_list_bump() returns trigger language plpgsql as $$
+/** The channel the seats' list changes are announced on ('<schema>:<seat id>', migration 026). */
+export const LIST_VERSION_CHANNEL = 'parley_list_versions';
+
+/** The version trigger's function; with `notify` (migration 026) it also announces the change. */
+export async function seatListBumpFunction(db: Kysely<unknown>, notify: boolean) {
+  const announce = (row: 'old' | 'new') =>
+    notify
+      ? sql.raw(
+          `perform pg_notify('${LIST_VERSION_CHANNEL}', tg_table_schema || ':' || ${row}.seat_id);`,
+        )
+      : sql.raw('');
+  await sql`create or replace function seat_list_bump() returns trigger language plpgsql as $$
     begin
       if tg_op <> 'INSERT' and old.seat_id is not null then
         insert into seat_list_versions (seat_id, version) values (old.seat_id, 1)
           on conflict (seat_id) do update set version = seat_list_versions.version + 1;
+        ${announce('old')}
       end if;
       if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.seat_id is distinct from old.seat_id) then
         if new.seat_id is not null then
           insert into seat_list_versions (seat_id, version) values (new.seat_id, 1)
             on conflict (seat_id) do update set version = seat_list_versions.version + 1;
+          ${announce('new')}
         end if;
       end if;
       return null;
     end $$`.execute(db);
+}
+
+async function pgTriggers(db: Kysely<unknown>) {
+  await seatListBumpFunction(db, false);
   for (const table of TABLES) {
     for (const op of ['insert', 'update', 'delete']) {
       await sql`create constraint trigger ${sql.id(`${table}_list_version_${op}`)}

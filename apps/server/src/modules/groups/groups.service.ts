@@ -8,8 +8,8 @@ import { toGroup } from './groups.presenter.js';
 import { groupsRepository } from './groups.repository.js';
 import { groupListOf } from './group-list.js';
 import { inTransaction } from '../../lib/tx.js';
-import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
-import { RECENT_WINDOW_MS } from '@parley/protocol';
+import { ListCache, type SerializedAnswer } from '../../lib/list-cache.js';
+import { KnownVersions } from '../../lib/known-versions.js';
 import { listVersionsRepository } from '../sessions/list-versions.repository.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 
@@ -19,9 +19,13 @@ export class GroupsService {
   constructor(
     private readonly db: Db,
     private readonly events: SeatEvents,
-    /** Group lists answered before, by the seat's list version (this instance's). */
-    private readonly lists = new ListCache(4 * 1024 * 1024),
-  ) {}
+    versions: KnownVersions = new KnownVersions(),
+  ) {
+    this.lists = new ListCache(versions, 4 * 1024 * 1024);
+  }
+
+  /** Group lists answered before, by the seat's list version (this instance's). */
+  private readonly lists: ListCache;
 
   list(
     seatId: number,
@@ -33,28 +37,20 @@ export class GroupsService {
   /**
    * getGroupList's answer, serialised: the 10-second poll of every console. Unchanged (the
    * seat's list version the same, no unread chat out of the last 24 hours since), it is
-   * answered from the bytes of the last time: one primary-key read.
+   * answered from the bytes of the last time: on PostgreSQL with no query while the version is
+   * known (KnownVersions), else one primary-key read.
    */
-  async listAnswer(
+  listAnswer(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupList'>,
   ): Promise<SerializedAnswer> {
-    // The version first: the list read after it is at least as new as it says (a change in
-    // between only makes the list look older than it is).
-    const now = Date.now();
-    const { version, edge } = await listVersionsRepository.forSeat(
-      this.db,
-      seatId,
-      now - RECENT_WINDOW_MS,
-    );
     const waitingOnly = input.reply === 1;
-    const key = `${seatId}:${waitingOnly ? 1 : 0}`;
-    const cached = this.lists.get(key, version, now);
-    if (cached) return cached;
-    const answer = SerializedAnswer.of(await groupListOf(this.db, seatId, waitingOnly, now));
-    // Until the oldest recent unread chat turns 24 hours old (its count changes tab).
-    this.lists.set(key, version, edge === null ? Infinity : edge + RECENT_WINDOW_MS, answer);
-    return answer;
+    return this.lists.answer(
+      seatId,
+      `${seatId}:${waitingOnly ? 1 : 0}`,
+      (since) => listVersionsRepository.forSeat(this.db, seatId, since),
+      (now) => groupListOf(this.db, seatId, waitingOnly, now),
+    );
   }
 
   async requireGroup(seatId: number, groupId: number, db: Db = this.db): Promise<GroupRow> {

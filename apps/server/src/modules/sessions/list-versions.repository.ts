@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
+import type { ListVersion } from '../../lib/list-cache.js';
 
 /**
  * The seat's list version (migration 025) and, in the same statement, the moment the list's
@@ -57,13 +58,6 @@ const least = (...values: (number | string | null | undefined)[]) => {
   const present = values.filter((v) => v !== null && v !== undefined).map(Number);
   return present.length > 0 ? Math.min(...present) : null;
 };
-
-export interface ListVersion {
-  /** 0 before the seat's first change. */
-  version: number;
-  /** latest_time of the oldest chat that counts as recent (null: none). */
-  edge: number | null;
-}
 
 export const listVersionsRepository = {
   /** For a page of the group (getGroupInfo): its chats active since `since`. */

@@ -23,6 +23,7 @@ import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { telegramRepository } from '../../channels/telegram/telegram.repository.js';
 import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
+import { KnownVersions } from '../../lib/known-versions.js';
 import { listVersionsRepository } from './list-versions.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository, type SessionKey } from './sessions.repository.js';
@@ -52,9 +53,13 @@ export class SessionsService {
     private readonly urls: MediaUrls,
     private readonly events: SeatEvents,
     private readonly messages: MessagesService,
-    /** Pages answered before, by the seat's list version (this instance's). */
-    private readonly pages = new ListCache(),
-  ) {}
+    versions: KnownVersions = new KnownVersions(),
+  ) {
+    this.pages = new ListCache(versions);
+  }
+
+  /** Pages answered before, by the seat's list version (this instance's). */
+  private readonly pages: ListCache;
 
   /** One change of a chat and its events, together. */
   private async change(
@@ -114,29 +119,20 @@ export class SessionsService {
   /**
    * getGroupInfo's answer, serialised. An unchanged page (the seat's list version the same, no
    * chat of the group out of the last 24 hours since) is answered from the bytes of the last
-   * time: one primary-key read. A keyword search is always read.
+   * time: on PostgreSQL with no query while the version is known (KnownVersions), else one
+   * primary-key read. A keyword search is always read.
    */
   async groupInfoAnswer(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<SerializedAnswer> {
     if (input.keyword) return SerializedAnswer.of(await this.groupInfo(seatId, input));
-    // The version first: the page read after it is at least as new as it says (a change in
-    // between only makes the page look older than it is).
-    const now = Date.now();
-    const { version, edge } = await listVersionsRepository.forGroup(
-      this.db,
+    return this.pages.answer(
       seatId,
-      input.group_id,
-      now - RECENT_WINDOW_MS,
+      `${seatId}:${JSON.stringify(input)}`,
+      (since) => listVersionsRepository.forGroup(this.db, seatId, input.group_id, since),
+      (now) => this.groupInfo(seatId, input, now),
     );
-    const key = `${seatId}:${JSON.stringify(input)}`;
-    const cached = this.pages.get(key, version, now);
-    if (cached) return cached;
-    const answer = SerializedAnswer.of(await this.groupInfo(seatId, input, now));
-    // Until the oldest recent chat of the group turns 24 hours old (it changes tab).
-    this.pages.set(key, version, edge === null ? Infinity : edge + RECENT_WINDOW_MS, answer);
-    return answer;
   }
 
   /** A chat of this seat; another seat's chat answers 400001 like a missing one. */

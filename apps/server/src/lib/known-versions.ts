@@ -1,0 +1,50 @@
+/**
+ * The seats' list versions (migration 025) this instance may trust without reading them, so a
+ * cached list is answered with no round trip to PostgreSQL. A version is learned from a read
+ * of the database and trusted until anything says the seat's lists changed:
+ *
+ * - the database's notice of the change (migration 026: any instance, the CLI, a statement by
+ *   hand), received while the feed listens (`setLive`);
+ * - an event of the seat, committed here or announced by another instance (the hub hears of it
+ *   before it pushes the event, so a console that refetches on the event reads afresh, even
+ *   when the database's notice is still on its way).
+ *
+ * Not listening (SQLite, or the feed's connection down), nothing is trusted: every read asks.
+ * A read that began before a change (or before the feed listened) learns nothing, since its
+ * version may predate the change.
+ */
+export class KnownVersions {
+  private readonly versions = new Map<number, number>();
+  /** Changes seen per seat, and resets of the feed: a read learns only if neither moved. */
+  private readonly changes = new Map<number, number>();
+  private resets = 0;
+  private live = false;
+
+  /** The seat's version, if it can be trusted now. */
+  known(seatId: number): number | undefined {
+    return this.live ? this.versions.get(seatId) : undefined;
+  }
+
+  /** Call before reading the seat's version from the database; hand the mark to `learned`. */
+  mark(seatId: number): string {
+    return `${this.resets}:${this.changes.get(seatId) ?? 0}`;
+  }
+
+  /** The version read since `mark`: trusted if nothing changed the seat meanwhile. */
+  learned(seatId: number, version: number, mark: string): void {
+    if (this.live && mark === this.mark(seatId)) this.versions.set(seatId, version);
+  }
+
+  /** The seat's lists changed (or may have): its next read asks the database. */
+  changed(seatId: number): void {
+    this.versions.delete(seatId);
+    this.changes.set(seatId, (this.changes.get(seatId) ?? 0) + 1);
+  }
+
+  /** The feed listens (true) or lost its connection (false): either way forget everything. */
+  setLive(live: boolean): void {
+    this.live = live;
+    this.versions.clear();
+    this.resets += 1;
+  }
+}

@@ -1,0 +1,222 @@
+import { sql } from 'kysely';
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratorOf } from '../src/db/migrate.js';
+import { createChat, createSeat, type ChatFixture, type SeatFixture } from './fixtures.js';
+import { createTestApp, type TestApp } from './helper.js';
+
+/**
+ * PostgreSQL only (vitest.config.ts): while the instance listens to the database's notices of
+ * list changes (migration 026), an unchanged list is answered without any query; a change by
+ * anyone reaches it by notice; and without the notices (the feed's connection lost) it asks
+ * the database again. "Without any query" is seen from outside: the answer comes while another
+ * connection holds the version table locked, which any read of it would wait for.
+ */
+let t: TestApp;
+let seat: SeatFixture;
+let chat: ChatFixture;
+beforeAll(async () => {
+  t = await createTestApp();
+  seat = await createSeat(t, 'notices');
+  chat = await createChat(t.db, seat, { unread: 1, inbound: 1 });
+});
+afterAll(() => t?.close());
+
+const readPage = (app = t, s = seat) =>
+  app
+    .call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: s.groups.ungrouped, user_time_type: 1, page_size: 50 },
+      s.token,
+    )
+    .then((r) => r.data);
+const readList = (app = t, s = seat) =>
+  app.call('/v1/seat/chat/getGroupList', {}, s.token).then((r) => r.data);
+
+/** Another connection to the test's schema (straight to the database). */
+async function connect(app = t): Promise<pg.Client> {
+  const client = new pg.Client({
+    connectionString: process.env.PARLEY_TEST_DATABASE_URL!,
+    options: `-c search_path=${app.config.pgSchema}`,
+  });
+  await client.connect();
+  return client;
+}
+
+const WAITED = Symbol('waited');
+
+/**
+ * Reads once, then again while the version table is locked: true when the second answer came
+ * (and is the first's) within half a second, false when it waited for the lock.
+ */
+async function answersWithoutQuery(read: () => Promise<unknown>, app = t): Promise<boolean> {
+  const expected = await read();
+  const locker = await connect(app);
+  let pending: Promise<unknown> | undefined;
+  try {
+    await locker.query('begin');
+    await locker.query('lock table seat_list_versions in access exclusive mode');
+    pending = read();
+    const answer = await Promise.race([
+      pending,
+      new Promise((resolve) => setTimeout(() => resolve(WAITED), 500)),
+    ]);
+    if (answer === WAITED) return false;
+    expect(answer).toEqual(expected);
+    return true;
+  } finally {
+    await locker.query('rollback');
+    await locker.end();
+    await pending;
+  }
+}
+
+/** Both reads are answered without a query (once the notices of earlier writes are in). */
+async function expectUnasked(app = t, s = seat) {
+  const page = () => answersWithoutQuery(() => readPage(app, s), app);
+  const list = () => answersWithoutQuery(() => readList(app, s), app);
+  await expect.poll(page, { timeout: 10_000 }).toBe(true);
+  await expect.poll(list, { timeout: 10_000 }).toBe(true);
+}
+
+/** A change by hand (no event of the app): seen only through the database. */
+async function remarkByHand(remark: string, app = t, c = chat) {
+  await sql`update sessions set remark = ${remark} where id = ${c.sessionId}`.execute(app.db);
+}
+const remarkShown = async (app = t, s = seat) => (await readPage(app, s)).account_list[0]?.remark;
+
+describe('list versions announced by the database (PostgreSQL)', () => {
+  it('an unchanged list is answered with no query; a change by hand reaches it by notice', async () => {
+    await expectUnasked();
+    await remarkByHand('noticed');
+    await expect.poll(remarkShown, { timeout: 2_000, interval: 20 }).toBe('noticed');
+    await expectUnasked();
+  });
+
+  it('migration 026 goes back and up again, and the notices come again', async () => {
+    const { db, dialect } = t.app.parley.database;
+    const migrator = migratorOf(db, dialect, t.config.pgSchema);
+    expect((await migrator.migrateTo('025-list-versions')).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await expectUnasked();
+    await remarkByHand('after the migration');
+    await expect.poll(remarkShown, { timeout: 2_000, interval: 20 }).toBe('after the migration');
+  });
+});
+
+describe('list versions when the notices are late or lost (PostgreSQL, through a proxy)', () => {
+  // The instance reaches PostgreSQL through a proxy that can hold back what the database sends
+  // to the feed's connection (its notices arrive late, as under load) or cut that connection.
+  let proxy: Awaited<ReturnType<typeof pgProxy>>;
+  let h: TestApp;
+  let s: SeatFixture;
+  let c: ChatFixture;
+  beforeAll(async () => {
+    proxy = await pgProxy(process.env.PARLEY_TEST_DATABASE_URL!);
+    h = await createTestApp({ databaseUrl: proxy.url });
+    s = await createSeat(h, 'held-notices');
+    c = await createChat(h.db, s, { unread: 1, inbound: 1 });
+  });
+  afterAll(async () => {
+    proxy?.hold(false);
+    await h?.close();
+    await proxy?.close();
+  });
+  const shown = () => remarkShown(h, s);
+
+  it("a seat's own change shows at once, though the database's notice is held back", async () => {
+    await expectUnasked(h, s);
+    proxy.hold(true);
+    try {
+      // The event of the seat's own change (committed here) makes the next read ask anyway.
+      const answer = await h.call(
+        '/v1/seat/chat/set_remark',
+        { session_id: c.sessionId, remark: 'mine, at once' },
+        s.token,
+      );
+      expect(answer.code, answer.raw).toBe('000000');
+      expect(await shown()).toBe('mine, at once');
+      // The control: a change by hand has no event here, so only its notice can tell.
+      await remarkByHand('by hand', h, c);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await shown()).toBe('mine, at once');
+    } finally {
+      proxy.hold(false);
+    }
+    await expect.poll(shown, { timeout: 2_000, interval: 20 }).toBe('by hand');
+  });
+
+  it("the feed's connection lost: reads ask the database until it listens again", async () => {
+    await expectUnasked(h, s);
+    // Cut, and no new feed connection gets an answer until released.
+    proxy.hold(true);
+    try {
+      proxy.cutFeeds();
+      // Its notice goes nowhere: the read must still see it.
+      await remarkByHand('while deaf', h, c);
+      await expect.poll(shown, { timeout: 2_000, interval: 20 }).toBe('while deaf');
+    } finally {
+      proxy.hold(false);
+    }
+    // The feed listens again, and is trusted again.
+    await expectUnasked(h, s);
+    await remarkByHand('heard again', h, c);
+    await expect.poll(shown, { timeout: 2_000, interval: 20 }).toBe('heard again');
+  });
+});
+
+/**
+ * A TCP proxy to PostgreSQL whose `hold(true)` stops passing on what the server sends to the
+ * list-version feed's connections (told apart by their application_name in the startup
+ * message); `hold(false)` lets it through again.
+ */
+async function pgProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  const feeds = new Set<net.Socket>();
+  const open = new Set<net.Socket>();
+  let held = false;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port || 5432), hostname);
+    open.add(client).add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+      feeds.delete(upstream);
+    };
+    for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
+    client.once('data', (startup: Buffer) => {
+      if (startup.includes('parley list versions')) {
+        feeds.add(upstream);
+        if (held) upstream.pause();
+      }
+      upstream.write(startup);
+      client.pipe(upstream);
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    hold(on: boolean) {
+      held = on;
+      for (const socket of feeds) {
+        if (on) socket.pause();
+        else socket.resume();
+      }
+    },
+    /** Closes the feed's connections, as a restart of PostgreSQL or a network cut would. */
+    cutFeeds() {
+      for (const socket of feeds) socket.destroy();
+    },
+    async close() {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
