@@ -13,6 +13,7 @@ import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
 import { ListVersionFeed } from './lib/list-version-feed.js';
+import { listVersionsRepository } from './modules/sessions/list-versions.repository.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { batchesRoutes } from './modules/batches/batches.routes.js';
@@ -177,6 +178,7 @@ export async function buildApp(
     const feed = new ListVersionFeed(
       { connectionString: config.databaseUrl, schema: config.pgSchema },
       services.listVersions,
+      (payload) => listVersionsRepository.announce(database.db, payload),
       (err) => app.log.warn({ err }, 'list version feed'),
     );
     app.addHook('onReady', async () => feed.start());

@@ -166,12 +166,32 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
   });
 });
 
+describe('list versions behind a connection that takes LISTEN but delivers nothing', () => {
+  it('are never trusted: every read asks the database', async () => {
+    const deaf = await pgProxy(process.env.PARLEY_TEST_DATABASE_URL!, { dropNotices: true });
+    const d = await createTestApp({ databaseUrl: deaf.url });
+    try {
+      const s = await createSeat(d, 'deaf-feed');
+      const c = await createChat(d.db, s, { unread: 1, inbound: 1 });
+      await readPage(d, s);
+      expect(await answersWithoutQuery(() => readPage(d, s), d)).toBe(false);
+      expect(await answersWithoutQuery(() => readList(d, s), d)).toBe(false);
+      await remarkByHand('asked', d, c);
+      expect(await remarkShown(d, s)).toBe('asked');
+    } finally {
+      await d.close();
+      await deaf.close();
+    }
+  });
+});
+
 /**
- * A TCP proxy to PostgreSQL whose `hold(true)` stops passing on what the server sends to the
- * list-version feed's connections (told apart by their application_name in the startup
- * message); `hold(false)` lets it through again.
+ * A TCP proxy to PostgreSQL. For the list-version feed's connections (told apart by their
+ * application_name in the startup message): `hold(true)` stops passing on what the server
+ * sends them until `hold(false)`; with `dropNotices` (from the start) it passes everything but
+ * the notices, as a pooler in transaction mode would: LISTEN is taken, nothing is delivered.
  */
-async function pgProxy(target: string) {
+async function pgProxy(target: string, { dropNotices = false } = {}) {
   const { hostname, port } = new URL(target);
   const feeds = new Set<net.Socket>();
   const open = new Set<net.Socket>();
@@ -187,15 +207,28 @@ async function pgProxy(target: string) {
       feeds.delete(upstream);
     };
     for (const socket of [client, upstream]) socket.on('error', end).on('close', end);
+    let feed = false;
     client.once('data', (startup: Buffer) => {
-      if (startup.includes('parley list versions')) {
+      feed = startup.includes('parley list versions');
+      if (feed) {
         feeds.add(upstream);
         if (held) upstream.pause();
       }
       upstream.write(startup);
       client.pipe(upstream);
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    // The server's messages: a type byte and a length that counts itself, not the type.
+    let pending = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!feed || !dropNotices) return client.write(chunk);
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
+        const size = 1 + pending.readInt32BE(1);
+        // 'A': NotificationResponse.
+        if (pending[0] !== 0x41) client.write(pending.subarray(0, size));
+        pending = pending.subarray(size);
+      }
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = new URL(target);

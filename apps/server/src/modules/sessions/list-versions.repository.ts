@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
 import type { ListVersion } from '../../lib/list-cache.js';
+import { LIST_VERSION_CHANNEL } from '../../db/migrations/025-list-versions.js';
 
 /**
  * The seat's list version (migration 025) and, in the same statement, the moment the list's
@@ -60,6 +61,10 @@ const least = (...values: (number | string | null | undefined)[]) => {
 };
 
 export const listVersionsRepository = {
+  /** A notice on the versions' channel (the feed's probe). */
+  async announce(db: Db, payload: string): Promise<void> {
+    await sql`select pg_notify(${LIST_VERSION_CHANNEL}, ${payload})`.execute(db);
+  },
   /** For a page of the group (getGroupInfo): its chats active since `since`. */
   async forGroup(db: Db, seatId: number, groupId: number, since: number): Promise<ListVersion> {
     const [row] = await groupQuery.run(db, '', seatId, groupId, since);
