@@ -19,12 +19,13 @@ const FLUSH_DELAY_MS = 1;
  * Group commit on SQLite: units of work handed in while the database was busy run together in
  * one transaction, and every unit is answered only once that transaction has committed and its
  * log is on disk. The units run one after the other without savepoints (a savepoint and its
- * release per unit cost a third of a send, the search index flushing its terms at each); when
- * one fails, the whole transaction is rolled back and the batch runs again with a savepoint per
- * unit, so the failing unit is rolled back alone and rejects alone. SQLite writes one transaction at a time and its commit (with the sync) is
- * most of a small write's cost, so sends arriving together share one commit instead of
- * queueing for one each. PostgreSQL runs transactions side by side and syncs its log at each
- * commit itself (grouping concurrent commits): there each unit is its own transaction.
+ * release per unit cost about a third of a send's database time); when one fails, the whole
+ * transaction is rolled back and the batch runs again with a savepoint per unit, so the
+ * failing unit is rolled back alone and rejects alone. SQLite writes one transaction at a time
+ * and its commit (with the sync) is most of a small write's cost, so sends arriving together
+ * share one commit instead of queueing for one each. PostgreSQL runs transactions side by side
+ * and syncs its log at each commit itself (grouping concurrent commits): there each unit is
+ * its own transaction.
  */
 export class GroupCommit {
   private readonly queue: Pending[] = [];
