@@ -41,9 +41,11 @@ afterAll(async () => {
 });
 
 let n = 0;
-async function send(chat: ChatFixture, content: string) {
-  n += 1;
-  const clientMsgId = `batch-send-${n}`;
+async function send(
+  chat: Pick<ChatFixture, 'sendPhone' | 'receiverPhone'>,
+  content: string,
+  clientMsgId = `batch-send-${++n}`,
+) {
   const res = await t.app.inject({
     method: 'POST',
     url: '/v1/seat/chat/message',
@@ -135,5 +137,40 @@ describe('sends committed together', () => {
       ).rows;
       expect(last!.last_preview).toBe(last!.content);
     }
+  });
+
+  it('refuses and replays sends of a batch as it does a send alone', async () => {
+    // Sent together with ordinary sends, so the refusals and replays share their batches.
+    const other = await createSeat(t, 'batch-other');
+    const blocked = await createChat(t.db, seat, { groupId: seat.groups.blocked });
+    const first = await send(chats[0]!, 'stored before', 'batch-replay-1');
+    expect(first.code).toBe('000000');
+    const before = await sql<{ n: number }>`select count(*) as n from messages
+      where seat_id = ${seat.seatId}`.execute(t.db);
+    const wave = await Promise.all([
+      ...chats.slice(1, 9).map((chat, i) => send(chat, `ordinary ${i}`)),
+      send(chats[9]!, 'a replay', 'batch-replay-1'),
+      send(chats[10]!, 'twice at once', 'batch-twice-1'),
+      send(chats[11]!, 'twice at once', 'batch-twice-1'),
+      send(blocked, 'to a blocked chat'),
+      send({ sendPhone: other.phones[0]!, receiverPhone: chats[1]!.receiverPhone }, 'foreign'),
+      send({ sendPhone: chats[1]!.sendPhone, receiverPhone: '+19995550100' }, 'no such chat'),
+    ]);
+    const [replay, twiceA, twiceB, toBlocked, foreign, missing] = wave.slice(8);
+    expect(wave.slice(0, 8).every((a) => a.code === '000000')).toBe(true);
+    // A replay answers the stored message; the same id twice at once is stored once.
+    expect(replay).toMatchObject({ code: '000000', msgId: first.msgId });
+    expect(twiceA!.code).toBe('000000');
+    expect(twiceB).toMatchObject({ code: '000000', msgId: twiceA!.msgId });
+    expect(toBlocked!.code).toBe('400003');
+    expect(foreign!.code).toBe('400003');
+    expect(missing!.code).toBe('400001');
+    const after = await sql<{ n: number }>`select count(*) as n from messages
+      where seat_id = ${seat.seatId}`.execute(t.db);
+    expect(Number(after.rows[0]!.n) - Number(before.rows[0]!.n)).toBe(9);
+    // The seat's events stay numbered without gap: one message.created per stored message.
+    const events = await sql<{ seq: number }>`select seq from events
+      where seat_id = ${seat.seatId} order by seq`.execute(t.db);
+    expect(events.rows.map((e) => Number(e.seq))).toEqual(events.rows.map((_, i) => i + 1));
   });
 });

@@ -21,4 +21,9 @@ export class ChannelRegistry {
   has(channel: ChannelName): boolean {
     return this.adapters.has(channel);
   }
+
+  /** The channels with an adapter. */
+  names(): ChannelName[] {
+    return [...this.adapters.keys()];
+  }
 }

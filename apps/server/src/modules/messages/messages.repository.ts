@@ -48,7 +48,93 @@ const sendContextQuery = compiledQuery(
       ]),
 );
 
+/** A text send as the batch statement takes it (messagesRepository.sendTexts). */
+export interface TextSend {
+  /** Its place in the batch: answered with it. */
+  ord: number;
+  seatId: number;
+  sendPhone: string;
+  receiverPhone: string;
+  clientMsgId: string;
+  content: string;
+  originalContent: string | null;
+  preview: string;
+  at: number;
+  requestId: string | null;
+}
+
 export const messagesRepository = {
+  /**
+   * Text sends in one statement (PostgreSQL; a group commit): each send's checks, its
+   * message, its chat's latest activity and its outbox row. Only sends that pass every check
+   * are written (the seat's account, its chat, not blocked, its client_msg_id new; the same
+   * id sent at once by another transaction is skipped too): a send left out is answered by
+   * nothing here and its caller takes the checked path, which says why. The chats are locked
+   * in id order before anything is written. Sends of one batch are of different chats and
+   * different client_msg_ids. `queued`: the channels whose sends get an outbox row.
+   */
+  async sendTexts(
+    db: Db,
+    sends: TextSend[],
+    queued: readonly string[],
+  ): Promise<{ ord: number; channel: string; message: MessageRow; session: SessionRow }[]> {
+    const now = Date.now();
+    const values = sql.join(
+      sends.map(
+        (v) =>
+          sql`(${v.ord}::integer, ${v.seatId}::integer, ${v.sendPhone}::text,
+            ${v.receiverPhone}::text, ${v.clientMsgId}::text, ${v.content}::text,
+            ${v.originalContent}::text, ${v.preview}::text, ${v.at}::bigint, ${v.requestId}::text)`,
+      ),
+    );
+    const { rows } = await sql<{
+      ord: number;
+      channel: string;
+      message: MessageRow;
+      session: SessionRow;
+    }>`with v (ord, seat_id, send_phone, receiver_phone, client_msg_id, content,
+        original_content, preview, at, request_id) as (values ${values}),
+      ok as (
+        select v.*, s.id as session_id, a.channel
+        from v
+        join phone_accounts a on a.send_phone = v.send_phone and a.seat_id = v.seat_id
+        join sessions s on s.seat_id = v.seat_id and s.send_phone = v.send_phone
+          and s.receiver_phone = v.receiver_phone
+        join seat_groups g on g.id = s.group_id
+        where s.blocked = 0 and g.type <> 'blocked'
+          and not exists (select 1 from messages m
+            where m.seat_id = v.seat_id and m.client_msg_id = v.client_msg_id)
+        order by s.id
+        for update of s),
+      ins as (
+        insert into messages (session_id, seat_id, client_msg_id, direction, type, content,
+            original_content, status, created_at, deleted_for_me, deleted_for_all)
+          select session_id, seat_id, client_msg_id, 'out', 'text', content, original_content,
+            'sent', at, 0, 0
+          from ok order by ord
+        on conflict (seat_id, client_msg_id) do nothing
+        returning *),
+      upd as (
+        update sessions s set latest_time = i.created_at, last_direction = 'out',
+          last_preview = ok.preview, last_type = 'text'
+        from ins i join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
+        where s.id = i.session_id
+        returning s.*),
+      queued as (
+        insert into outbox (seat_id, msg_id, kind, status, next_at, created_at, updated_at,
+            request_id)
+          select i.seat_id, i.id, 'message', 'pending', ${now}::bigint, ${now}::bigint,
+            ${now}::bigint, ok.request_id
+          from ins i join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
+          where ok.channel = any(${[...queued]}::text[])
+          order by i.id)
+      select ok.ord, ok.channel, to_jsonb(i) as message, to_jsonb(u) as session
+      from ins i
+      join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
+      join upd u on u.id = i.session_id`.execute(db);
+    return rows;
+  },
+
   /** A send's checks in one round trip (see sendContextQuery); absent parts are null. */
   async findSendContext(
     db: Db,

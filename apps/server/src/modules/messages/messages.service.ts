@@ -21,7 +21,7 @@ import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
-import { messagesRepository } from './messages.repository.js';
+import { messagesRepository, type TextSend } from './messages.repository.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
@@ -41,6 +41,13 @@ const ANY_KIND = MESSAGE_MEDIA.file;
 
 /** A send of a group commit on PostgreSQL: the request it came from is kept with its rows. */
 type BatchedMessage = OutgoingMessage & { requestId: string | null };
+
+/**
+ * A send of PostgreSQL's batches: a text send whose checks the batch's statement makes
+ * (`text`), or a send checked already (`checked`: media, a replay's race, a text left out).
+ */
+type BatchedSend =
+  { kind: 'text'; send: Omit<TextSend, 'ord'> } | { kind: 'checked'; out: BatchedMessage };
 
 /** An operator's message as MessagesService.createOutgoing takes it (the rules are checked). */
 export interface OutgoingMessage {
@@ -66,15 +73,18 @@ export class MessagesService {
     this.commits = new GroupCommit(db);
     this.batches =
       dialectOf(db) === 'pg'
-        ? new BatchCommit(db, (trx, outs: BatchedMessage[]) => this.createOutgoingMany(trx, outs))
+        ? new BatchCommit(db, (trx, sends: BatchedSend[]) => this.writeBatch(trx, sends))
         : null;
   }
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
   /** Operators' sends: grouped into one transaction per turn on SQLite. */
   private readonly commits: GroupCommit;
-  /** Operators' sends on PostgreSQL: written a batch at a time, a few statements per batch. */
-  private readonly batches: BatchCommit<BatchedMessage, MessageRow> | null;
+  /**
+   * Operators' sends on PostgreSQL: written a batch at a time, a few statements per batch;
+   * a send the batch left out is answered null (its caller checks it alone).
+   */
+  private readonly batches: BatchCommit<BatchedSend, MessageRow | null> | null;
 
   /** The media of a non-text message: this seat's (else 400001) and of a fitting kind. */
   private async mediaFor(db: Db, seatId: number, type: MessageType, mediaId: string | undefined) {
@@ -215,12 +225,86 @@ export class MessagesService {
   }
 
   /**
-   * createOutgoing of several sends in one transaction (PostgreSQL's group commit): the
-   * messages in one statement, their chats in one, their outbox rows in one, their events in
-   * one. Only sends that move no chat (no Telegram link to take to TG link pushed), each of
-   * another chat; a failure of any fails the batch, whose sends then run alone.
+   * A batch of sends in one transaction (PostgreSQL's group commit), each of another chat:
+   * the text sends in one statement with their checks (a send left out is answered null),
+   * the checked ones in three (createOutgoingMany), then the events of all in one. A failure
+   * of any fails the batch, whose sends then run alone.
    */
-  private async createOutgoingMany(trx: Db, outs: BatchedMessage[]): Promise<MessageRow[]> {
+  private async writeBatch(trx: Db, sends: BatchedSend[]): Promise<(MessageRow | null)[]> {
+    const answers: (MessageRow | null)[] = sends.map(() => null);
+    const created: {
+      ord: number;
+      message: MessageRow;
+      row: SessionRow;
+      requestId: string | null;
+    }[] = [];
+    const texts: TextSend[] = [];
+    const checked: { ord: number; out: BatchedMessage }[] = [];
+    const ids = new Set<string>();
+    sends.forEach((item, ord) => {
+      if (item.kind === 'checked') return checked.push({ ord, out: item.out });
+      // The same client_msg_id twice in a batch: the later one is checked alone (a replay).
+      const id = `${item.send.seatId}:${item.send.clientMsgId}`;
+      if (ids.has(id)) return;
+      ids.add(id);
+      texts.push({ ord, ...item.send });
+    });
+    let queued = false;
+    if (texts.length > 0) {
+      const channels = this.outbox.queuedChannels();
+      const requestIds = new Map(texts.map((t) => [t.ord, t.requestId]));
+      for (const { ord, channel, message, session } of await messagesRepository.sendTexts(
+        trx,
+        texts,
+        channels,
+      )) {
+        answers[ord] = message;
+        queued ||= channels.includes(channel as ChannelName);
+        created.push({ ord, message, row: session, requestId: requestIds.get(ord) ?? null });
+      }
+    }
+    if (checked.length > 0) {
+      const {
+        messages,
+        chats,
+        queued: more,
+      } = await this.createOutgoingMany(
+        trx,
+        checked.map((c) => c.out),
+      );
+      queued ||= more;
+      checked.forEach(({ ord, out }, i) => {
+        const row = chats.get(out.session.id);
+        // Deleted meanwhile: the batch fails and this send runs alone (and is refused).
+        if (!row) throw new Error(`chat ${out.session.id} is gone`);
+        answers[ord] = messages[i]!;
+        created.push({ ord, message: messages[i]!, row, requestId: out.requestId });
+      });
+    }
+    if (queued) afterCommit(trx, () => this.outbox.notify());
+    // The events last: each seat's counter is locked from here to the commit.
+    created.sort((x, y) => x.ord - y.ord);
+    await this.events.messagesCreated(
+      trx,
+      created.map((c) => ({
+        seatId: c.message.seat_id,
+        message: this.present(c.message),
+        row: c.row,
+        requestId: c.requestId,
+      })),
+    );
+    return answers;
+  }
+
+  /**
+   * createOutgoing of several checked sends (in writeBatch's transaction): the messages in one
+   * statement, their chats in one, their outbox rows in one; the events are writeBatch's. Only
+   * sends that move no chat (no Telegram link to take to TG link pushed), each of another chat.
+   */
+  private async createOutgoingMany(
+    trx: Db,
+    outs: BatchedMessage[],
+  ): Promise<{ messages: MessageRow[]; chats: Map<number, SessionRow>; queued: boolean }> {
     const messages = await messagesRepository.insertReturning(
       trx,
       outs.map((out) => ({
@@ -249,36 +333,17 @@ export class MessagesService {
       })),
     );
     const chats = new Map(updated.map((row) => [row.id, row]));
-    if (
-      await this.outbox.enqueueMany(
-        trx,
-        outs.map((out, i) => ({
-          channel: out.channel,
-          seat_id: out.session.seat_id,
-          msg_id: messages[i]!.id,
-          kind: 'message' as const,
-          request_id: out.requestId,
-        })),
-      )
-    ) {
-      afterCommit(trx, () => this.outbox.notify());
-    }
-    // The events last: each seat's counter is locked from here to the commit.
-    await this.events.messagesCreated(
+    const queued = await this.outbox.enqueueMany(
       trx,
-      outs.map((out, i) => {
-        const row = chats.get(out.session.id);
-        // Deleted meanwhile: the batch fails and this send runs alone (and is refused).
-        if (!row) throw new Error(`chat ${out.session.id} is gone`);
-        return {
-          seatId: out.session.seat_id,
-          message: this.present(messages[i]!),
-          row,
-          requestId: out.requestId,
-        };
-      }),
+      outs.map((out, i) => ({
+        channel: out.channel,
+        seat_id: out.session.seat_id,
+        msg_id: messages[i]!.id,
+        kind: 'message' as const,
+        request_id: out.requestId,
+      })),
     );
-    return messages;
+    return { messages, chats, queued };
   }
 
   /**
@@ -336,6 +401,39 @@ export class MessagesService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/message'>,
   ): Promise<CallResponse<'/v1/seat/chat/message'>> {
+    // PostgreSQL, a text that moves no chat: the batch's statement checks it with its write
+    // (no round trip of its own). Whatever the batch left out (a replay, a refusal) or failed
+    // on goes the checked way below, which answers as the rules say.
+    if (
+      this.batches &&
+      input.type === 'text' &&
+      !hasTelegramLink(input.content) &&
+      !hasTelegramLink(input.original_content)
+    ) {
+      const send = {
+        seatId,
+        sendPhone: input.send_phone,
+        receiverPhone: input.receiver_phone,
+        clientMsgId: input.client_msg_id,
+        content: input.content,
+        originalContent: input.original_content?.trim() ? input.original_content : null,
+        preview: previewOf({ type: 'text', content: input.content, media: null }),
+        at: Date.now(),
+        requestId: currentRequestId(),
+      };
+      const row = await this.batches
+        .run({ kind: 'text', send }, chatKey(seatId, input), async () => null)
+        .catch(() => null);
+      if (row) return this.present(row);
+    }
+    return this.sendChecked(seatId, input);
+  }
+
+  /** send with its checks first (SQLite; on PostgreSQL media, and what a batch left out). */
+  private async sendChecked(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/message'>,
+  ): Promise<CallResponse<'/v1/seat/chat/message'>> {
     // The three lookups in one statement, their answers checked in the order of the rules.
     const { existing, account, session } = await messagesRepository.findSendContext(
       this.db,
@@ -370,9 +468,13 @@ export class MessagesService {
       // moves its chat (a Telegram link) is written alone.
       const row =
         this.batches && !this.movesChat(out)
-          ? await this.batches.run({ ...out, requestId: currentRequestId() }, session.id, alone)
+          ? await this.batches.run(
+              { kind: 'checked', out: { ...out, requestId: currentRequestId() } },
+              chatKey(seatId, input),
+              alone,
+            )
           : await alone();
-      return this.present(row);
+      return this.present(row!);
     } catch (err) {
       // Deleted since it was found (a racing delSession).
       if (isForeignKeyViolation(err)) throw notFound();
@@ -541,4 +643,9 @@ export class MessagesService {
     });
     return answer;
   }
+}
+
+/** A chat's key in PostgreSQL's batches: its seat and numbers (sends of one chat never overlap). */
+function chatKey(seatId: number, input: { send_phone: string; receiver_phone: string }): string {
+  return `${seatId}|${input.send_phone}|${input.receiver_phone}`;
 }

@@ -43,6 +43,11 @@ export class OutboxWriter {
     return true;
   }
 
+  /** The channels whose actions are queued (a statement that writes outbox rows itself). */
+  queuedChannels(): ChannelName[] {
+    return this.channels.names();
+  }
+
   /** Called once the transaction committed: the worker looks now rather than at its poll. */
   notify(): void {
     for (const listener of this.listeners) listener();
