@@ -3,6 +3,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratorOf } from '../src/db/migrate.js';
+import { LocalDeepl } from './engine-servers.js';
 import { createChat, createSeat, type ChatFixture, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 
@@ -112,9 +113,19 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
   let h: TestApp;
   let s: SeatFixture;
   let c: ChatFixture;
+  let deepl: LocalDeepl;
   beforeAll(async () => {
     proxy = await pgProxy(process.env.PARLEY_TEST_DATABASE_URL!);
-    h = await createTestApp({ databaseUrl: proxy.url });
+    deepl = await new LocalDeepl('notices-key').start();
+    h = await createTestApp({
+      databaseUrl: proxy.url,
+      translation: {
+        providers: [{ name: 'deepl', authKey: 'notices-key', apiUrl: deepl.url }],
+        timeoutMs: 5_000,
+        retries: 0,
+        retryDelayMs: 5,
+      },
+    });
     s = await createSeat(h, 'held-notices');
     c = await createChat(h.db, s, { unread: 1, inbound: 1 });
   });
@@ -122,6 +133,7 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
     proxy?.hold(false);
     await h?.close();
     await proxy?.close();
+    await deepl?.stop();
   });
   const shown = () => remarkShown(h, s);
 
@@ -145,6 +157,26 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
       proxy.hold(false);
     }
     await expect.poll(shown, { timeout: 2_000, interval: 20 }).toBe('by hand');
+  });
+
+  it("a seat's own change with no event (a detected customer language) shows at once too", async () => {
+    await expectUnasked(h, s);
+    proxy.hold(true);
+    try {
+      const translated = await h.call(
+        '/v1/seat/chat/translate/text_v2',
+        { session_id: c.sessionId, texts: ['Привет'], target_lang: 'EN' },
+        s.token,
+      );
+      expect(translated.code, translated.raw).toBe('000000');
+      expect(translated.data.customer_language).toBe('RU');
+      const page = await readPage(h, s);
+      expect(page.account_list.find((x) => x.session_id === c.sessionId)?.customer_language).toBe(
+        'RU',
+      );
+    } finally {
+      proxy.hold(false);
+    }
   });
 
   it("the feed's connection lost: reads ask the database until it listens again", async () => {

@@ -90,14 +90,21 @@ export class CallRoutes<Calls extends CallTable, Principal> {
 
 /** The seat's calls (CALLS). */
 export class CallRegistry extends CallRoutes<typeof CALLS, AuthSeat> {
+  /** Told of each seat call once it has run, before it is answered (whatever it changed). */
+  onCalled: ((path: CallPath, seatId: number) => void) | null = null;
+
   constructor(app: FastifyInstance, auth: AuthService, publicPerMinute = 0) {
     super(app, CALLS, auth, publicPerMinute);
   }
 
   authed<P extends CallPath>(path: P, handler: AuthedHandler<P>, options: ParseOptions = {}) {
-    this.route<CallRequest<P>>(path, true, options, (input, seat, request) =>
-      handler(input, seat!, request),
-    );
+    this.route<CallRequest<P>>(path, true, options, async (input, seat, request) => {
+      try {
+        return await handler(input, seat!, request);
+      } finally {
+        this.onCalled?.(path, seat!.seatId);
+      }
+    });
   }
 
   public<P extends CallPath>(path: P, handler: PublicHandler<P>) {
