@@ -94,4 +94,79 @@ describe('a transaction that lost a race on PostgreSQL', () => {
     expect(await move).toBe('gone');
     expect(runs).toBe(2);
   });
+
+  it('is run again when it lost a unique race: the re-run finds the row the other inserted', async () => {
+    const seat = await createSeat(t, 'unique-race');
+    const firstInserted = signal();
+    const secondLooked = signal();
+    const phones = { send_phone: seat.phones[0]!, receiver_phone: '+447700900123' };
+    const find = (trx: typeof t.db) =>
+      trx
+        .selectFrom('sessions')
+        .select('id')
+        .where('send_phone', '=', phones.send_phone)
+        .where('receiver_phone', '=', phones.receiver_phone)
+        .executeTakeFirst();
+    const insert = (trx: typeof t.db) =>
+      trx
+        .insertInto('sessions')
+        .values({
+          seat_id: seat.seatId,
+          ...phones,
+          group_id: seat.groups.ungrouped,
+          prev_group_id: null,
+          is_top: 0,
+          remark: '',
+          un_read_count: 0,
+          add_time: Date.now(),
+          latest_time: Date.now(),
+          last_direction: null,
+          last_preview: null,
+          last_type: null,
+          customer_language: null,
+          blocked: 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    let secondRuns = 0;
+    // Two first contacts of one customer: both look before either commits, both insert.
+    const first = inTransaction(t.db, async (trx) => {
+      const found = (await find(trx)) ?? (await insert(trx));
+      firstInserted.fire();
+      await secondLooked.fired;
+      return found.id;
+    });
+    const second = inTransaction(t.db, async (trx) => {
+      secondRuns += 1;
+      await firstInserted.fired;
+      const found = await find(trx);
+      secondLooked.fire();
+      return (found ?? (await insert(trx))).id;
+    });
+    const [a, b] = await Promise.all([first, second]);
+    expect(b).toBe(a);
+    expect(secondRuns).toBe(2);
+  });
+
+  it("takes a new customer's first messages arriving at once into one chat, none refused", async () => {
+    const seat = await createSeat(t, 'first-contact');
+    const receiverPhone = '+447700900456';
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        t.services.messages.receive({
+          sendPhone: seat.phones[0]!,
+          receiverPhone,
+          content: `hello ${i}`,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const chats = await t.db
+      .selectFrom('sessions')
+      .select(['id', 'un_read_count'])
+      .where('receiver_phone', '=', receiverPhone)
+      .execute();
+    expect(chats).toHaveLength(1);
+    expect(chats[0]!.un_read_count).toBe(8);
+  });
 });

@@ -12,7 +12,10 @@ const ATTEMPTS = 5;
  * counts' triggers lock chats and groups in an order no caller controls), a serialization
  * refusal (40001), or a row it read deleted by another that committed first (23503: under
  * READ COMMITTED, e.g. a customer's message for a chat the operator just removed — the re-run
- * opens a new chat, or answers the caller's "not found" from its own checks).
+ * opens a new chat, or answers the caller's "not found" from its own checks), or a row it
+ * inserted that another inserted and committed first (23505: a new customer's first two
+ * messages at once both open the chat — the re-run finds it; a true duplicate fails again and
+ * is thrown after the last attempt, as before).
  */
 export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
@@ -34,7 +37,7 @@ export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Pro
 
 function isRetryable(err: unknown): boolean {
   const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
-  return code === '40P01' || code === '40001' || code === '23503';
+  return code === '40P01' || code === '40001' || code === '23503' || code === '23505';
 }
 
 /**
