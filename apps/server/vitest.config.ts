@@ -7,6 +7,11 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Test files share their worker's process and loaded modules: each file builds its own app
+    // on its own database, and no test mocks a module or leaves a global changed. A fresh
+    // process per file cost 40 % of the suite's time (loading Fastify, Kysely and the app again
+    // 145 times: 441 s against 265 s here).
+    isolate: false,
     projects: [
       {
         extends: true as const,
