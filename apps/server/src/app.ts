@@ -91,9 +91,6 @@ export function listen(app: FastifyInstance, config: Config): Promise<string> {
   return app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
 }
 
-/** The calls answered from the list cache: they change nothing. */
-const LIST_READS = new Set<string>(['/v1/seat/chat/getGroupList', '/v1/seat/chat/getGroupInfo']);
-
 export async function buildApp(
   config: Config,
   options: BuildOptions = {},
@@ -179,9 +176,7 @@ export async function buildApp(
   // of the seat here (some change a chat without an event, e.g. a detected customer language):
   // a console reads its own writes whatever the database's notice takes.
   realtime.hub.onNotified = (seatId) => services.listVersions.changed(seatId);
-  calls.onCalled = (path, seatId) => {
-    if (!LIST_READS.has(path)) services.listVersions.changed(seatId);
-  };
+  calls.onCalled = (seatId) => services.listVersions.changed(seatId);
   if (database.dialect === 'pg' && config.databaseUrl) {
     const feed = new ListVersionFeed(
       { connectionString: config.databaseUrl, schema: config.pgSchema },

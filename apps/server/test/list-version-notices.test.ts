@@ -136,11 +136,19 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
     await deepl?.stop();
   });
   const shown = () => remarkShown(h, s);
+  /** `fn` while the feed's traffic is held back (its notices and new connections wait). */
+  const noticesHeld = async (fn: () => Promise<void>) => {
+    proxy.hold(true);
+    try {
+      await fn();
+    } finally {
+      proxy.hold(false);
+    }
+  };
 
   it("a seat's own change shows at once, though the database's notice is held back", async () => {
     await expectUnasked(h, s);
-    proxy.hold(true);
-    try {
+    await noticesHeld(async () => {
       // The event of the seat's own change (committed here) makes the next read ask anyway.
       const answer = await h.call(
         '/v1/seat/chat/set_remark',
@@ -153,16 +161,13 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
       await remarkByHand('by hand', h, c);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await shown()).toBe('mine, at once');
-    } finally {
-      proxy.hold(false);
-    }
+    });
     await expect.poll(shown, { timeout: 2_000, interval: 20 }).toBe('by hand');
   });
 
   it("a seat's own change with no event (a detected customer language) shows at once too", async () => {
     await expectUnasked(h, s);
-    proxy.hold(true);
-    try {
+    await noticesHeld(async () => {
       const translated = await h.call(
         '/v1/seat/chat/translate/text_v2',
         { session_id: c.sessionId, texts: ['Привет'], target_lang: 'EN' },
@@ -174,23 +179,18 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
       expect(page.account_list.find((x) => x.session_id === c.sessionId)?.customer_language).toBe(
         'RU',
       );
-    } finally {
-      proxy.hold(false);
-    }
+    });
   });
 
   it("the feed's connection lost: reads ask the database until it listens again", async () => {
     await expectUnasked(h, s);
     // Cut, and no new feed connection gets an answer until released.
-    proxy.hold(true);
-    try {
+    await noticesHeld(async () => {
       proxy.cutFeeds();
       // Its notice goes nowhere: the read must still see it.
       await remarkByHand('while deaf', h, c);
       await expect.poll(shown, { timeout: 2_000, interval: 20 }).toBe('while deaf');
-    } finally {
-      proxy.hold(false);
-    }
+    });
     // The feed listens again, and is trusted again.
     await expectUnasked(h, s);
     await remarkByHand('heard again', h, c);

@@ -8,8 +8,8 @@
  * - an event of the seat, committed here or announced by another instance (the hub hears of it
  *   before it pushes the event, so a console that refetches on the event reads afresh, even
  *   when the database's notice is still on its way);
- * - any call of the seat on this instance but the list reads (app.ts): some change a chat with
- *   no event, and a console must read its own writes.
+ * - any call of the seat on this instance but the list reads (`CallRegistry.listRead`): some
+ *   change a chat with no event, and a console must read its own writes.
  *
  * Not listening (SQLite, or the feed's connection down), nothing is trusted: every read asks.
  * A read that began before a change (or before the feed listened) learns nothing, since its

@@ -90,8 +90,11 @@ export class CallRoutes<Calls extends CallTable, Principal> {
 
 /** The seat's calls (CALLS). */
 export class CallRegistry extends CallRoutes<typeof CALLS, AuthSeat> {
-  /** Told of each seat call once it has run, before it is answered (whatever it changed). */
-  onCalled: ((path: CallPath, seatId: number) => void) | null = null;
+  /**
+   * Told of each seat call but the list reads once it has run, before it is answered
+   * (whatever it changed).
+   */
+  onCalled: ((seatId: number) => void) | null = null;
 
   constructor(app: FastifyInstance, auth: AuthService, publicPerMinute = 0) {
     super(app, CALLS, auth, publicPerMinute);
@@ -102,9 +105,16 @@ export class CallRegistry extends CallRoutes<typeof CALLS, AuthSeat> {
       try {
         return await handler(input, seat!, request);
       } finally {
-        this.onCalled?.(path, seat!.seatId);
+        this.onCalled?.(seat!.seatId);
       }
     });
+  }
+
+  /** A call that only reads the seat's lists (answered from the list cache): no onCalled. */
+  listRead<P extends CallPath>(path: P, handler: AuthedHandler<P>) {
+    this.route<CallRequest<P>>(path, true, {}, (input, seat, request) =>
+      handler(input, seat!, request),
+    );
   }
 
   public<P extends CallPath>(path: P, handler: PublicHandler<P>) {

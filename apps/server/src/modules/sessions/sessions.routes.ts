@@ -2,7 +2,7 @@ import type { CallRegistry } from '../../plugins/calls.js';
 import type { SessionsService } from './sessions.service.js';
 
 export function sessionsRoutes(calls: CallRegistry, sessions: SessionsService) {
-  calls.authed('/v1/seat/chat/getGroupInfo', (input, seat) =>
+  calls.listRead('/v1/seat/chat/getGroupInfo', (input, seat) =>
     sessions.groupInfoAnswer(seat.seatId, input),
   );
   calls.authed('/v1/seat/chat/sessionDoTop', (input, seat) => sessions.doTop(seat.seatId, input));
