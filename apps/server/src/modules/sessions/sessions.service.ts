@@ -258,7 +258,7 @@ export class SessionsService {
       throw new AppError(ERROR_CODES.RENTED_ACCOUNTS_CANNOT_CHAT);
     }
     if (await sessionsRepository.findAnyByPhones(this.db, input.send_phone, input.receiver_phone)) {
-      throw new AppError(ERROR_CODES.CHAT_EXISTS);
+      return this.replayOrExists(seatId, input.client_msg_id);
     }
     // A Telegram bot cannot open a chat with someone who never wrote to it: without a known
     // profile the target is not found (docs/decisions/2026-11-23-telegram-profiles.md).
@@ -310,11 +310,18 @@ export class SessionsService {
       return { session: present(session), message: toChatMessage(message, this.urls) };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      // A racing retry stored this id first, or another request created the same chat.
-      const stored = await this.replay(seatId, input.client_msg_id);
-      if (stored) return stored;
-      throw new AppError(ERROR_CODES.CHAT_EXISTS);
+      return this.replayOrExists(seatId, input.client_msg_id);
     }
+  }
+
+  /**
+   * The chat exists: a racing retry of this client_msg_id may have created it since the first
+   * look (then its stored chat and message are the answer), or another request did (500006).
+   */
+  private async replayOrExists(seatId: number, clientMsgId: string) {
+    const stored = await this.replay(seatId, clientMsgId);
+    if (stored) return stored;
+    throw new AppError(ERROR_CODES.CHAT_EXISTS);
   }
 
   private async replay(seatId: number, clientMsgId: string) {
