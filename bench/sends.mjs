@@ -19,6 +19,7 @@ import {
   requireBuild,
   round,
   runBench,
+  runCli,
   seed,
   startServer,
   stopServer,
@@ -31,6 +32,12 @@ requireBuild('sends.mjs');
 const CONNECTIONS = 32;
 /** Sends go round-robin to this many chats (operators answer different customers). */
 const CHATS = 64;
+/**
+ * The second scenario: the same connections and chats spread over this many seats (operators),
+ * as sends arrive in a real install. One seat's events are numbered in commit order, so one
+ * seat's sends queue on its event counter; the first scenario, one seat, shows that limit.
+ */
+const SEATS = 8;
 /** The raw loop's writers on PostgreSQL (its pool is the server's size: 10 connections). */
 const PG_POOL = 10;
 const TEXT = 'Thanks for waiting, your order 4711-2023 left the warehouse and arrives tomorrow.';
@@ -94,11 +101,11 @@ async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') 
   return { messages: n, msg_per_s: round(n / wall, 1) };
 }
 
-async function login(base) {
+async function login(base, seat = SEAT) {
   const res = await fetch(`${base}/v1/seat/chat/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: SEAT.account, password: SEAT.password }),
+    body: JSON.stringify({ account: seat.account, password: seat.password }),
   });
   const json = await res.json();
   if (json.code !== '000000') throw new Error(`login answered ${json.code}`);
@@ -130,20 +137,33 @@ async function main() {
        WHERE s.seat_id = ? AND s.blocked = 0 AND g.type <> 'blocked' ORDER BY s.id LIMIT ?`,
       [seedInfo.seat_id, CHATS],
     );
+    const seats = await addSeats(db, env, SEATS - 1, CHATS / SEATS);
     server = await startServer(env);
     const pid = server.child.pid;
     const token = await login(server.base);
+    // The many-seat scenario: the bench seat's first chats and the other seats' chats.
+    const spread = [
+      { token, chats: chats.slice(0, CHATS / SEATS) },
+      ...(await Promise.all(
+        seats.map(async (s) => ({ token: await login(server.base, s), chats: s.chats })),
+      )),
+    ];
     loadBefore = os.loadavg()[0];
     const runId = Date.now().toString(36);
     let seq = 0;
     const bodies = new Map(); // request index -> client_msg_id
-    const sendScenario = (label) => ({
+    // Request i goes to chat i of the round-robin, of its seat (one seat, or SEATS seats).
+    const sendScenario = (label, many = false) => ({
       url: `${server.base}/v1/seat/chat/message`,
       pid,
       connections: CONNECTIONS,
-      headers: { authorization: `Bearer ${token}` },
+      headersFor: (i) => ({
+        authorization: `Bearer ${many ? spread[i % SEATS].token : token}`,
+      }),
       body: (i) => {
-        const chat = chats[i % chats.length];
+        const chat = many
+          ? spread[i % SEATS].chats[Math.floor(i / SEATS) % (CHATS / SEATS)]
+          : chats[i % chats.length];
         const id = `bench-${runId}-${label}-${seq++}`;
         bodies.set(i, id);
         return JSON.stringify({
@@ -167,22 +187,24 @@ async function main() {
     });
     // Warm-up (not counted in the rounds; its acknowledgements are checked all the same).
     await measure({ ...sendScenario('warm'), seconds: 1 });
+    await measure({ ...sendScenario('warm-seats', true), seconds: 1 });
     await rawLoop(db, chats, seedInfo.seat_id, `${runId}-warm`, 1);
     for (let r = 0; r < opt.rounds; r++) {
       log(`round ${r + 1}/${opt.rounds}`);
       const raw = await rawLoop(db, chats, seedInfo.seat_id, `${runId}-${r}`, opt.seconds);
       const sends = await measure({ ...sendScenario(`r${r}`), seconds: opt.seconds });
+      const seatsSends = await measure({ ...sendScenario(`s${r}`, true), seconds: opt.seconds });
       const rawNormal =
         db.kind === 'sqlite'
           ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-n${r}`, opt.seconds, 'NORMAL')
           : null;
-      rounds.push({ raw, sends, raw_normal: rawNormal });
+      rounds.push({ raw, sends, seats_sends: seatsSends, raw_normal: rawNormal });
     }
     // Every acknowledged message is stored once, with the id it was acknowledged with.
     const rows = await db.all(
       `SELECT client_msg_id, MIN(id) AS id, COUNT(*) AS n FROM messages
-       WHERE seat_id = ? AND client_msg_id LIKE ? GROUP BY client_msg_id`,
-      [seedInfo.seat_id, `bench-${runId}-%`],
+       WHERE client_msg_id LIKE ? GROUP BY client_msg_id`,
+      [`bench-${runId}-%`],
     );
     const stored = new Map(rows.map((r) => [r.client_msg_id, r]));
     let missing = 0;
@@ -233,6 +255,24 @@ async function main() {
           3,
         ),
         errors: rounds.reduce((s, r) => s + r.sends.errors, 0),
+        seats: {
+          seats: SEATS,
+          send_msg_per_s: round(
+            pick((r) => r.seats_sends.req_per_s),
+            1,
+          ),
+          ratio_to_raw: round(
+            pick((r) => r.seats_sends.req_per_s / r.raw.msg_per_s),
+            3,
+          ),
+          p50_ms: pick((r) => r.seats_sends.p50_ms),
+          p99_ms: pick((r) => r.seats_sends.p99_ms),
+          server_cpu_ms_per_msg: round(
+            pick((r) => r.seats_sends.server_cpu_ms_per_req),
+            3,
+          ),
+          errors: rounds.reduce((s, r) => s + r.seats_sends.errors, 0),
+        },
       }
     : null;
   const machine = machineOf(loadBefore);
@@ -268,12 +308,20 @@ async function main() {
             ]
           : []),
         [
-          'POST /v1/seat/chat/message',
+          'POST /v1/seat/chat/message, one seat',
           result.send_msg_per_s,
           `${round(result.ratio_to_raw * 100, 1)} %`,
           result.p50_ms,
           result.p99_ms,
           result.server_cpu_ms_per_msg,
+        ],
+        [
+          `POST /v1/seat/chat/message, ${SEATS} seats`,
+          result.seats.send_msg_per_s,
+          `${round(result.seats.ratio_to_raw * 100, 1)} %`,
+          result.seats.p50_ms,
+          result.seats.p99_ms,
+          result.seats.server_cpu_ms_per_msg,
         ],
       ],
     );
@@ -286,11 +334,52 @@ async function main() {
   }
   finishReport('sends', started, target.kind, problems, {
     machine,
-    options: { connections: CONNECTIONS, chats: CHATS, rounds: opt.rounds, seconds: opt.seconds },
+    options: {
+      connections: CONNECTIONS,
+      chats: CHATS,
+      seats: SEATS,
+      rounds: opt.rounds,
+      seconds: opt.seconds,
+    },
     result,
     verify,
     rounds,
   });
+}
+
+/**
+ * `n` more seats, each with its own account and `chatsEach` chats in its Ungrouped group (the
+ * seats and accounts through the CLI, the chats inserted as the seed does).
+ */
+async function addSeats(db, env, n, chatsEach) {
+  const seats = [];
+  for (let k = 1; k <= n; k++) {
+    const seat = { account: `bench-${k}`, password: `bench-password-${k}` };
+    const phone = `+1555030${String(k).padStart(4, '0')}`;
+    runCli(['seat:create', seat.account, '--password', seat.password], env);
+    runCli(['account:add', phone, '--label', `Bench seat ${k}`], env);
+    runCli(['account:assign', phone, seat.account], env);
+    const { id } = await db.get('SELECT id FROM seats WHERE account = ?', [seat.account]);
+    const group = await db.get(
+      `SELECT id FROM seat_groups WHERE seat_id = ? AND type = 'ungrouped'`,
+      [id],
+    );
+    const now = Date.now();
+    seat.chats = [];
+    for (let c = 0; c < chatsEach; c++) {
+      const receiver = `+4930${String(k).padStart(3, '0')}${String(c).padStart(5, '0')}`;
+      seat.chats.push(
+        await db.get(
+          `INSERT INTO sessions (seat_id, send_phone, receiver_phone, group_id, is_top,
+             un_read_count, add_time, latest_time, blocked)
+           VALUES (?, ?, ?, ?, 0, 0, ?, ?, 0) RETURNING id, send_phone, receiver_phone`,
+          [id, phone, receiver, group.id, now, now],
+        ),
+      );
+    }
+    seats.push(seat);
+  }
+  return seats;
 }
 
 runBench(main, 15);

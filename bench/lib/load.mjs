@@ -32,6 +32,8 @@ export async function measure({
   seconds,
   maxRequests,
   headers = {},
+  /** Headers of request i on top of `headers` (a seat's token, say). */
+  headersFor,
   body,
   onAnswer,
 }) {
@@ -51,7 +53,11 @@ export async function measure({
         headers: { 'content-type': 'application/json', ...headers },
         setupRequest: (req, context) => {
           context.i = sent++;
-          return { ...req, body: body(context.i) };
+          return {
+            ...req,
+            ...(headersFor ? { headers: { ...req.headers, ...headersFor(context.i) } } : {}),
+            body: body(context.i),
+          };
         },
         onResponse: (status, text, context) => {
           answered++;

@@ -4,7 +4,7 @@ import { RECENT_WINDOW_MS } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
 import { groupListOf } from '../src/modules/groups/group-list.js';
 import { createChat, createSeat, type SeatFixture } from './fixtures.js';
-import { createTestDatabaseConfig, testAppOf, type TestApp } from './helper.js';
+import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
 
 /**
  * getGroupInfo and getGroupList answer an unchanged list from the bytes of the last answer
@@ -211,5 +211,44 @@ describe('list answers from cached bytes', () => {
     expect(later.list.seat_one_seat_msg_count).toBe(recentCount - 4);
     const earlier = await expectBothCurrent(other, other.groups.ungrouped, 2);
     expect(earlier.info.account_list.map((s) => s.session_id)).toContain(chat.sessionId);
+  });
+
+  // PostgreSQL raises it once per transaction (migration 027: each raise is a new row version
+  // at commit); SQLite's triggers raise it per row, in-process, at no such cost.
+  it("a transaction that changes several of a seat's chats raises its version once on PostgreSQL", async () => {
+    const perRow = usingPg ? 0 : 1;
+    const chatsOf = await Promise.all([1, 2, 3].map(() => createChat(a.db, seat)));
+    const moved = await createChat(a.db, seat);
+    const version = async (seatId: number) =>
+      Number(
+        (
+          await sql<{ version: number }>`select version from seat_list_versions
+            where seat_id = ${seatId}`.execute(a.db)
+        ).rows[0]!.version,
+      );
+    const before = await version(seat.seatId);
+    const otherBefore = await version(other.seatId);
+    await a.db.transaction().execute(async (trx) => {
+      for (const chat of chatsOf) {
+        await sql`update sessions set remark = 'seen' where id = ${chat.sessionId}`.execute(trx);
+      }
+    });
+    expect(await version(seat.seatId)).toBe(before + 1 + 2 * perRow);
+    const once = before + 2 * perRow;
+    // Each transaction raises it: a reader never keeps an answer across a commit.
+    await sql`update sessions set remark = 'again' where id = ${chatsOf[0]!.sessionId}`.execute(
+      a.db,
+    );
+    expect(await version(seat.seatId)).toBe(once + 2);
+    // A chat moved to another seat changes both seats' lists.
+    await a.db.transaction().execute(async (trx) => {
+      await sql`update sessions set remark = 'moving' where id = ${chatsOf[1]!.sessionId}`.execute(
+        trx,
+      );
+      await sql`update sessions set seat_id = ${other.seatId}, group_id = ${other.groups.ungrouped}
+        where id = ${moved.sessionId}`.execute(trx);
+    });
+    expect(await version(seat.seatId)).toBe(once + 3 + perRow);
+    expect(await version(other.seatId)).toBe(otherBefore + 1);
   });
 });

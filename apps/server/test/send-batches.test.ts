@@ -173,4 +173,51 @@ describe('sends committed together', () => {
       where seat_id = ${seat.seatId} order by seq`.execute(t.db);
     expect(events.rows.map((e) => Number(e.seq))).toEqual(events.rows.map((_, i) => i + 1));
   });
+
+  it("a send's event shows its message and chat as the API shows them", async () => {
+    // A chat with fields of its own (pinned, a remark, unread messages, a customer language, a
+    // custom group), sent to together with others so the sends share batches.
+    const group = await t.call(
+      '/v1/seat/chat/doGroup',
+      { type: 'add', group_name: 'Batch VIP' },
+      seat.token,
+    );
+    const groupId = group.data!.group.group_id;
+    const chat = await createChat(t.db, seat, {
+      groupId,
+      isTop: true,
+      remark: 'Ana, wholesale',
+      unread: 3,
+    });
+    await sql`update sessions set customer_language = 'pt'
+      where id = ${chat.sessionId}`.execute(t.db);
+    const [mine] = await Promise.all([
+      send(chat, 'Olá, Ana!'),
+      ...chats.slice(0, 6).map((c, i) => send(c, `alongside ${i}`)),
+    ]);
+    expect(mine!.code).toBe('000000');
+
+    const [event] = (
+      await sql<{ data: string }>`select data from events where seat_id = ${seat.seatId}
+        and type = 'message.created' order by seq desc limit 20`.execute(t.db)
+    ).rows
+      .map((r) => JSON.parse(r.data) as { message: { msg_id: number }; session: unknown })
+      .filter((d) => d.message.msg_id === mine!.msgId);
+    const info = await t.call('/v1/seat/chat/getGroupInfo', { group_id: groupId }, seat.token);
+    const record = await t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: chat.sendPhone, receiver_phone: chat.receiverPhone },
+      seat.token,
+    );
+    expect(info.data.account_list).toHaveLength(1);
+    expect(event).toEqual({ message: record.data.list.at(-1), session: info.data.account_list[0] });
+    expect(event!.session).toMatchObject({
+      is_top: true,
+      remark: 'Ana, wholesale',
+      un_read_count: 3,
+      customer_language: 'pt',
+      group_id: groupId,
+      last_message: { preview: 'Olá, Ana!', direction: 'out' },
+    });
+  });
 });

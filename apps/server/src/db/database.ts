@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
+import { PreparingClient } from './prepared.js';
 
 export type DialectName = 'sqlite' | 'pg';
 export type Db = Kysely<Database>;
@@ -49,6 +50,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.pgPoolMax,
+      Client: PreparingClient,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -20,6 +20,7 @@ import { sessionCountsMigration } from './migrations/017-session-counts.js';
 import { adminMigration } from './migrations/018-admin.js';
 import { listVersionsMigration } from './migrations/025-list-versions.js';
 import { listVersionNoticesMigration } from './migrations/026-list-version-notices.js';
+import { listVersionOnceMigration } from './migrations/027-list-version-once.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -46,6 +47,7 @@ class StaticProvider implements MigrationProvider {
       '018-admin': adminMigration(this.dialect),
       '025-list-versions': listVersionsMigration(this.dialect),
       '026-list-version-notices': listVersionNoticesMigration(this.dialect),
+      '027-list-version-once': listVersionOnceMigration(this.dialect),
     };
   }
 }

@@ -4,6 +4,15 @@ import { dialectOf, type Db } from '../db/database.js';
 import { inTransaction } from './tx.js';
 
 type Work<T> = (trx: Db) => Promise<T>;
+
+/**
+ * `fn`, to be run later in its caller's async context (its request id). AsyncResource.bind
+ * does the same but defines deprecated accessors on each function it binds: a cost per send.
+ */
+function inCallerContext<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const resource = new AsyncResource('parley.commit');
+  return (...args) => resource.runInAsyncScope(fn, undefined, ...args);
+}
 interface Pending {
   work: Work<unknown>;
   resolve(value: unknown): void;
@@ -41,7 +50,7 @@ export class GroupCommit {
     return new Promise<T>((resolve, reject) => {
       // Each unit runs in its caller's async context (its request id), not the batch's.
       this.queue.push({
-        work: AsyncResource.bind(work),
+        work: inCallerContext(work),
         resolve: resolve as (v: unknown) => void,
         reject,
       });
@@ -128,7 +137,8 @@ interface Queued<I, O> {
  * of its units runs again alone (`alone`), so one unit's error (a chat deleted meanwhile, an
  * id sent twice) fails that unit only. Units with the same key (a chat) are never written at
  * the same time, in one batch or two: they go in the order they came, and two batches never
- * lock the same chat. Up to `inFlight` batches run at once.
+ * lock the same chat. Up to `inFlight` batches run at once: one is written while the next
+ * gathers and starts.
  */
 export class BatchCommit<I, O> {
   private readonly queue: Queued<I, O>[] = [];
@@ -143,7 +153,7 @@ export class BatchCommit<I, O> {
 
   run(item: I, key: string | number, alone: () => Promise<O>): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, key, alone: AsyncResource.bind(alone), resolve, reject });
+      this.queue.push({ item, key, alone: inCallerContext(alone), resolve, reject });
       this.pump();
     });
   }
@@ -153,27 +163,33 @@ export class BatchCommit<I, O> {
       const batch = this.take();
       if (batch.length === 0) return;
       this.running += 1;
-      void this.write(batch).finally(() => {
-        this.running -= 1;
-        for (const q of batch) this.busy.delete(q.key);
-        this.pump();
-      });
+      void this.write(batch);
     }
   }
 
+  /** The batch's keys are free again: the next batch can start. */
+  private release(batch: Queued<I, O>[]): void {
+    this.running -= 1;
+    for (const q of batch) this.busy.delete(q.key);
+    this.pump();
+  }
+
   private async write(batch: Queued<I, O>[]): Promise<void> {
+    let values: O[];
     try {
-      const values = await inTransaction(this.db, (trx) =>
-        this.many(
-          trx,
-          batch.map((q) => q.item),
-        ),
+      values = await this.many(
+        this.db,
+        batch.map((q) => q.item),
       );
-      batch.forEach((q, i) => q.resolve(values[i]!));
     } catch (err) {
-      if (batch.length === 1) return batch[0]!.reject(err);
-      await Promise.all(batch.map((q) => q.alone().then(q.resolve, q.reject)));
+      if (batch.length === 1) batch[0]!.reject(err);
+      else await Promise.all(batch.map((q) => q.alone().then(q.resolve, q.reject)));
+      return this.release(batch);
     }
+    // The next batch goes to the database before this one's answers are sent: answering (a
+    // response each) takes a while, and the database would wait for it.
+    this.release(batch);
+    batch.forEach((q, i) => q.resolve(values[i]!));
   }
 
   /** Up to MAX_BATCH queued units of keys not being written, in order; the others wait. */

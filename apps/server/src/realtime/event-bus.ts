@@ -23,6 +23,11 @@ export interface EventBus {
    * request id of the request it belongs to. Without it, SeatEvents publishes them one by one.
    */
   publishMany?(db: Db, events: ManyEvent[]): Promise<void>;
+  /**
+   * A bus that records events in the `events` table: events of this seat were recorded by a
+   * statement of their own (a batch of sends) and have committed; push them.
+   */
+  recorded?(seatId: number): void;
 }
 
 /** One event of EventBus.publishMany. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import { compiledQuery } from '../db/compiled-query.js';
+import { preparedStatement } from '../db/prepared.js';
 
 /** PostgreSQL: the counter's upsert feeds the event's insert (compiled once). */
 const appendQuery = compiledQuery(
@@ -63,6 +64,23 @@ const insertQuery = compiledQuery(
     db.insertInto('events').values({ seat_id: seatId, seq, type, data, at, request_id: requestId }),
 );
 
+/** eventsRepository.appendMany on PostgreSQL: one fixed text, each column an array. */
+const appendManyStatement = preparedStatement(`with v as (
+    select * from unnest($1::integer[], $2::text[], $3::text[], $4::bigint[], $5::text[])
+      with ordinality as v (seat_id, type, data, at, request_id, ord)),
+  n as (select seat_id, count(*) as k from v group by seat_id),
+  counter as (
+    insert into event_counters (seat_id, last_seq)
+      select seat_id, k from n order by seat_id
+    on conflict (seat_id) do update set last_seq = event_counters.last_seq + excluded.last_seq
+    returning seat_id, last_seq)
+  insert into events (seat_id, seq, type, data, at, request_id)
+    select v.seat_id,
+      counter.last_seq - n.k + row_number() over (partition by v.seat_id order by v.ord),
+      v.type, v.data, v.at, v.request_id
+    from v join n on n.seat_id = v.seat_id join counter on counter.seat_id = v.seat_id
+    order by v.seat_id, v.ord`);
+
 export const eventsRepository = {
   /**
    * The seat's next event number. The counter row's lock is held until the transaction ends,
@@ -104,25 +122,13 @@ export const eventsRepository = {
       for (const row of rows) await eventsRepository.append(db, row);
       return;
     }
-    const values = sql.join(
-      rows.map(
-        (r, i) =>
-          sql`(${i}::integer, ${r.seat_id}::integer, ${r.type}::text, ${r.data}::text, ${r.at}::bigint, ${r.request_id}::text)`,
-      ),
-    );
-    await sql`with v (ord, seat_id, type, data, at, request_id) as (values ${values}),
-      n as (select seat_id, count(*) as k from v group by seat_id),
-      counter as (
-        insert into event_counters (seat_id, last_seq)
-          select seat_id, k from n order by seat_id
-        on conflict (seat_id) do update set last_seq = event_counters.last_seq + excluded.last_seq
-        returning seat_id, last_seq)
-      insert into events (seat_id, seq, type, data, at, request_id)
-        select v.seat_id,
-          counter.last_seq - n.k + row_number() over (partition by v.seat_id order by v.ord),
-          v.type, v.data, v.at, v.request_id
-        from v join n on n.seat_id = v.seat_id join counter on counter.seat_id = v.seat_id
-        order by v.seat_id, v.ord`.execute(db);
+    await appendManyStatement.run(db, [
+      rows.map((r) => r.seat_id),
+      rows.map((r) => r.type),
+      rows.map((r) => r.data),
+      rows.map((r) => r.at),
+      rows.map((r) => r.request_id),
+    ]);
   },
 
   async insert(

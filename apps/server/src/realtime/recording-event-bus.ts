@@ -29,6 +29,11 @@ export class RecordingEventBus implements EventBus {
     this.notify = notify;
   }
 
+  recorded(seatId: number): void {
+    this.notify(seatId);
+    this.watchers.forEach((watcher) => watcher(seatId));
+  }
+
   async publish<T extends EventType>(
     db: Db,
     seatId: number,
@@ -43,10 +48,7 @@ export class RecordingEventBus implements EventBus {
         at: Date.now(),
         request_id: currentRequestId(),
       });
-      afterCommit(trx, () => {
-        this.notify(seatId);
-        this.watchers.forEach((watcher) => watcher(seatId));
-      });
+      afterCommit(trx, () => this.recorded(seatId));
     });
   }
 
@@ -65,7 +67,7 @@ export class RecordingEventBus implements EventBus {
         })),
       );
       for (const seatId of new Set(events.map((e) => e.seatId))) {
-        afterCommit(trx, () => this.notify(seatId));
+        afterCommit(trx, () => this.recorded(seatId));
       }
     });
   }

@@ -48,6 +48,20 @@ export class SeatEvents {
     for (const e of events) await this.bus.publish(db, e.seatId, e.type, e.data);
   }
 
+  /**
+   * message.created of a send before it is written, as JSON, for a statement that records it
+   * with the rows it writes (messagesRepository.sendTexts); null when the bus records no events.
+   */
+  messageCreatedDraft(message: ChatMessage, row: SessionRow): string | null {
+    if (!this.bus.recorded) return null;
+    return JSON.stringify({ message, session: toSessionItem(row, Date.now() - RECENT_WINDOW_MS) });
+  }
+
+  /** Events such a statement recorded for these seats have committed: push them. */
+  recorded(seatIds: Iterable<number>): void {
+    for (const seatId of seatIds) this.bus.recorded?.(seatId);
+  }
+
   messageUpdated(db: Db, seatId: number, message: ChatMessage): Promise<void> {
     return this.bus.publish(db, seatId, 'message.updated', { message });
   }

@@ -67,26 +67,33 @@ async function sqliteTriggers(db: Kysely<unknown>) {
 /** The channel the seats' list changes are announced on ('<schema>:<seat id>', migration 026). */
 export const LIST_VERSION_CHANNEL = 'parley_list_versions';
 
-/** The version trigger's function; with `notify` (migration 026) it also announces the change. */
-export async function seatListBumpFunction(db: Kysely<unknown>, notify: boolean) {
-  const announce = (row: 'old' | 'new') =>
-    notify
-      ? sql.raw(
-          `perform pg_notify('${LIST_VERSION_CHANNEL}', tg_table_schema || ':' || ${row}.seat_id);`,
-        )
-      : sql.raw('');
+/**
+ * The version trigger's function; with `notify` (migration 026) it also announces the change;
+ * with `once` (migration 027) it raises a seat's version once per transaction: a batch of sends
+ * to one seat changed many of its chats, and one raise (one new row version) says it as well.
+ */
+export async function seatListBumpFunction(db: Kysely<unknown>, notify: boolean, once = false) {
+  const bump = (row: 'old' | 'new') => {
+    const raise =
+      sql.raw(`insert into seat_list_versions (seat_id, version) values (${row}.seat_id, 1)
+            on conflict (seat_id) do update set version = seat_list_versions.version + 1;
+          ${notify ? `perform pg_notify('${LIST_VERSION_CHANNEL}', tg_table_schema || ':' || ${row}.seat_id);` : ''}`);
+    // The version row written by this transaction already (its xmin) is raised enough.
+    return once
+      ? sql`if not exists (select 1 from seat_list_versions
+              where seat_id = ${sql.raw(row)}.seat_id and xmin = pg_current_xact_id()::xid) then
+            ${raise}
+          end if;`
+      : raise;
+  };
   await sql`create or replace function seat_list_bump() returns trigger language plpgsql as $$
     begin
       if tg_op <> 'INSERT' and old.seat_id is not null then
-        insert into seat_list_versions (seat_id, version) values (old.seat_id, 1)
-          on conflict (seat_id) do update set version = seat_list_versions.version + 1;
-        ${announce('old')}
+        ${bump('old')}
       end if;
       if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.seat_id is distinct from old.seat_id) then
         if new.seat_id is not null then
-          insert into seat_list_versions (seat_id, version) values (new.seat_id, 1)
-            on conflict (seat_id) do update set version = seat_list_versions.version + 1;
-          ${announce('new')}
+          ${bump('new')}
         end if;
       end if;
       return null;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
+import { preparedStatement } from '../../db/prepared.js';
 import type { MessageRow, NewMessage, PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { sql } from 'kysely';
 
@@ -61,78 +62,127 @@ export interface TextSend {
   preview: string;
   at: number;
   requestId: string | null;
+  /**
+   * Its message.created event as JSON, recorded by the statement with the rows it writes; the
+   * statement fills in the ids and the chat's own fields. Null: no event is recorded.
+   */
+  event: string | null;
 }
+
+/**
+ * messagesRepository.sendTexts: one fixed text, each column of the batch an array. A send's
+ * event is its draft (TextSend.event) with what only this statement knows filled in: the
+ * message's and chat's ids and the chat's own fields, by the names toSessionItem gives them
+ * (test/send-batches.test.ts holds the two to the same answer). The events are numbered as
+ * eventsRepository.appendMany numbers them.
+ */
+const sendTextsStatement = preparedStatement<{
+  ord: number;
+  channel: string;
+  id: number;
+  session_id: number;
+}>(`with v as (
+    select * from unnest($1::integer[], $2::integer[], $3::text[], $4::text[], $5::text[],
+      $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $13::jsonb[])
+      as v (ord, seat_id, send_phone, receiver_phone, client_msg_id, content, original_content,
+        preview, at, request_id, event)),
+  ok as (
+    select v.*, s.id as session_id, a.channel
+    from v
+    join phone_accounts a on a.send_phone = v.send_phone and a.seat_id = v.seat_id
+    join sessions s on s.seat_id = v.seat_id and s.send_phone = v.send_phone
+      and s.receiver_phone = v.receiver_phone
+    join seat_groups g on g.id = s.group_id
+    where s.blocked = 0 and g.type <> 'blocked'
+      and not exists (select 1 from messages m
+        where m.seat_id = v.seat_id and m.client_msg_id = v.client_msg_id)
+    order by s.id
+    for update of s),
+  ins as (
+    insert into messages (session_id, seat_id, client_msg_id, direction, type, content,
+        original_content, status, created_at, deleted_for_me, deleted_for_all)
+      select session_id, seat_id, client_msg_id, 'out', 'text', content, original_content,
+        'sent', at, 0, 0
+      from ok order by ord
+    on conflict (seat_id, client_msg_id) do nothing
+    returning *),
+  upd as (
+    update sessions s set latest_time = i.created_at, last_direction = 'out',
+      last_preview = ok.preview, last_type = 'text'
+    from ins i join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
+    where s.id = i.session_id
+    returning s.*),
+  queued as (
+    insert into outbox (seat_id, msg_id, kind, status, next_at, created_at, updated_at,
+        request_id)
+      select i.seat_id, i.id, 'message', 'pending', $11::bigint, $11::bigint, $11::bigint,
+        ok.request_id
+      from ins i join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
+      where ok.channel = any($12::text[])
+      order by i.id),
+  written as (
+    select ok.ord, ok.channel, ok.seat_id, ok.request_id, ok.event, i, u
+    from ins i
+    join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
+    join upd u on u.id = i.session_id),
+  n as (select seat_id, count(*) as k from written where event is not null group by seat_id),
+  counter as (
+    insert into event_counters (seat_id, last_seq)
+      select seat_id, k from n order by seat_id
+    on conflict (seat_id) do update set last_seq = event_counters.last_seq + excluded.last_seq
+    returning seat_id, last_seq),
+  recorded as (
+    insert into events (seat_id, seq, type, data, at, request_id)
+      select w.seat_id,
+        counter.last_seq - n.k + row_number() over (partition by w.seat_id order by w.ord),
+        'message.created',
+        (w.event || jsonb_build_object(
+          'message', (w.event -> 'message') || jsonb_build_object(
+            'msg_id', (w.i).id, 'session_id', (w.i).session_id),
+          'session', (w.event -> 'session') || jsonb_build_object(
+            'session_id', (w.u).id, 'un_read_count', (w.u).un_read_count,
+            'add_time', (w.u).add_time, 'group_id', (w.u).group_id,
+            'is_top', (w.u).is_top = 1, 'remark', (w.u).remark, 'blocked', (w.u).blocked = 1,
+            'customer_language', (w.u).customer_language)))::text,
+        $11::bigint, w.request_id
+      from written w join n on n.seat_id = w.seat_id join counter on counter.seat_id = w.seat_id
+      where w.event is not null
+      order by w.seat_id, w.ord)
+  select ord, channel, (i).id, (i).session_id from written`);
 
 export const messagesRepository = {
   /**
    * Text sends in one statement (PostgreSQL; a group commit): each send's checks, its
-   * message, its chat's latest activity and its outbox row. Only sends that pass every check
-   * are written (the seat's account, its chat, not blocked, its client_msg_id new; the same
-   * id sent at once by another transaction is skipped too): a send left out is answered by
-   * nothing here and its caller takes the checked path, which says why. The chats are locked
-   * in id order before anything is written. Sends of one batch are of different chats and
-   * different client_msg_ids. `queued`: the channels whose sends get an outbox row.
+   * message, its chat's latest activity, its outbox row and its message.created event. Only
+   * sends that pass every check are written (the seat's account, its chat, not blocked, its
+   * client_msg_id new; the same id sent at once by another transaction is skipped too): a send
+   * left out is answered by nothing here and its caller takes the checked path, which says
+   * why. The chats are locked in id order before anything is written. Sends of one batch are
+   * of different chats and different client_msg_ids. `queued`: the channels whose sends get
+   * an outbox row. Run on the pool, the statement is its own transaction. Answers each
+   * written send's message and chat ids (the message is stored as the send gave it).
    */
   async sendTexts(
     db: Db,
     sends: TextSend[],
     queued: readonly string[],
-  ): Promise<{ ord: number; channel: string; message: MessageRow; session: SessionRow }[]> {
+  ): Promise<{ ord: number; channel: string; id: number; session_id: number }[]> {
     const now = Date.now();
-    const values = sql.join(
-      sends.map(
-        (v) =>
-          sql`(${v.ord}::integer, ${v.seatId}::integer, ${v.sendPhone}::text,
-            ${v.receiverPhone}::text, ${v.clientMsgId}::text, ${v.content}::text,
-            ${v.originalContent}::text, ${v.preview}::text, ${v.at}::bigint, ${v.requestId}::text)`,
-      ),
-    );
-    const { rows } = await sql<{
-      ord: number;
-      channel: string;
-      message: MessageRow;
-      session: SessionRow;
-    }>`with v (ord, seat_id, send_phone, receiver_phone, client_msg_id, content,
-        original_content, preview, at, request_id) as (values ${values}),
-      ok as (
-        select v.*, s.id as session_id, a.channel
-        from v
-        join phone_accounts a on a.send_phone = v.send_phone and a.seat_id = v.seat_id
-        join sessions s on s.seat_id = v.seat_id and s.send_phone = v.send_phone
-          and s.receiver_phone = v.receiver_phone
-        join seat_groups g on g.id = s.group_id
-        where s.blocked = 0 and g.type <> 'blocked'
-          and not exists (select 1 from messages m
-            where m.seat_id = v.seat_id and m.client_msg_id = v.client_msg_id)
-        order by s.id
-        for update of s),
-      ins as (
-        insert into messages (session_id, seat_id, client_msg_id, direction, type, content,
-            original_content, status, created_at, deleted_for_me, deleted_for_all)
-          select session_id, seat_id, client_msg_id, 'out', 'text', content, original_content,
-            'sent', at, 0, 0
-          from ok order by ord
-        on conflict (seat_id, client_msg_id) do nothing
-        returning *),
-      upd as (
-        update sessions s set latest_time = i.created_at, last_direction = 'out',
-          last_preview = ok.preview, last_type = 'text'
-        from ins i join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
-        where s.id = i.session_id
-        returning s.*),
-      queued as (
-        insert into outbox (seat_id, msg_id, kind, status, next_at, created_at, updated_at,
-            request_id)
-          select i.seat_id, i.id, 'message', 'pending', ${now}::bigint, ${now}::bigint,
-            ${now}::bigint, ok.request_id
-          from ins i join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
-          where ok.channel = any(${[...queued]}::text[])
-          order by i.id)
-      select ok.ord, ok.channel, to_jsonb(i) as message, to_jsonb(u) as session
-      from ins i
-      join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
-      join upd u on u.id = i.session_id`.execute(db);
-    return rows;
+    return sendTextsStatement.run(db, [
+      sends.map((v) => v.ord),
+      sends.map((v) => v.seatId),
+      sends.map((v) => v.sendPhone),
+      sends.map((v) => v.receiverPhone),
+      sends.map((v) => v.clientMsgId),
+      sends.map((v) => v.content),
+      sends.map((v) => v.originalContent),
+      sends.map((v) => v.preview),
+      sends.map((v) => v.at),
+      sends.map((v) => v.requestId),
+      now,
+      [...queued],
+      sends.map((v) => v.event),
+    ]);
   },
 
   /** A send's checks in one round trip (see sendContextQuery); absent parts are null. */

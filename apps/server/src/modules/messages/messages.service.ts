@@ -47,7 +47,8 @@ type BatchedMessage = OutgoingMessage & { requestId: string | null };
  * (`text`), or a send checked already (`checked`: media, a replay's race, a text left out).
  */
 type BatchedSend =
-  { kind: 'text'; send: Omit<TextSend, 'ord'> } | { kind: 'checked'; out: BatchedMessage };
+  | { kind: 'text'; send: Omit<TextSend, 'ord' | 'event'> }
+  | { kind: 'checked'; out: BatchedMessage };
 
 /** An operator's message as MessagesService.createOutgoing takes it (the rules are checked). */
 export interface OutgoingMessage {
@@ -73,7 +74,7 @@ export class MessagesService {
     this.commits = new GroupCommit(db);
     this.batches =
       dialectOf(db) === 'pg'
-        ? new BatchCommit(db, (trx, sends: BatchedSend[]) => this.writeBatch(trx, sends))
+        ? new BatchCommit(db, (pool, sends: BatchedSend[]) => this.writeBatch(pool, sends))
         : null;
   }
 
@@ -225,19 +226,14 @@ export class MessagesService {
   }
 
   /**
-   * A batch of sends in one transaction (PostgreSQL's group commit), each of another chat:
-   * the text sends in one statement with their checks (a send left out is answered null),
-   * the checked ones in three (createOutgoingMany), then the events of all in one. A failure
-   * of any fails the batch, whose sends then run alone.
+   * A batch of sends (PostgreSQL's group commit), each of another chat. Text sends alone: one
+   * statement, its own transaction, checks them, writes them and records their events (a send
+   * left out is answered null). With checked sends: one transaction of that statement, the
+   * checked ones in three (createOutgoingMany) and their events in one. A failure fails the
+   * batch, whose sends then run alone.
    */
-  private async writeBatch(trx: Db, sends: BatchedSend[]): Promise<(MessageRow | null)[]> {
+  private async writeBatch(db: Db, sends: BatchedSend[]): Promise<(MessageRow | null)[]> {
     const answers: (MessageRow | null)[] = sends.map(() => null);
-    const created: {
-      ord: number;
-      message: MessageRow;
-      row: SessionRow;
-      requestId: string | null;
-    }[] = [];
     const texts: TextSend[] = [];
     const checked: { ord: number; out: BatchedMessage }[] = [];
     const ids = new Set<string>();
@@ -247,23 +243,16 @@ export class MessagesService {
       const id = `${item.send.seatId}:${item.send.clientMsgId}`;
       if (ids.has(id)) return;
       ids.add(id);
-      texts.push({ ord, ...item.send });
+      texts.push({ ord, ...item.send, event: this.draftEvent(item.send) });
     });
-    let queued = false;
-    if (texts.length > 0) {
-      const channels = this.outbox.queuedChannels();
-      const requestIds = new Map(texts.map((t) => [t.ord, t.requestId]));
-      for (const { ord, channel, message, session } of await messagesRepository.sendTexts(
-        trx,
-        texts,
-        channels,
-      )) {
-        answers[ord] = message;
-        queued ||= channels.includes(channel as ChannelName);
-        created.push({ ord, message, row: session, requestId: requestIds.get(ord) ?? null });
-      }
+    if (checked.length === 0) {
+      const { queued, seats } = await this.writeTexts(db, texts, answers);
+      if (queued) this.outbox.notify();
+      this.events.recorded(seats);
+      return answers;
     }
-    if (checked.length > 0) {
+    return inTransaction(db, async (trx) => {
+      const { queued, seats } = await this.writeTexts(trx, texts, answers);
       const {
         messages,
         chats,
@@ -272,28 +261,74 @@ export class MessagesService {
         trx,
         checked.map((c) => c.out),
       );
-      queued ||= more;
-      checked.forEach(({ ord, out }, i) => {
-        const row = chats.get(out.session.id);
-        // Deleted meanwhile: the batch fails and this send runs alone (and is refused).
-        if (!row) throw new Error(`chat ${out.session.id} is gone`);
-        answers[ord] = messages[i]!;
-        created.push({ ord, message: messages[i]!, row, requestId: out.requestId });
+      afterCommit(trx, () => {
+        if (queued || more) this.outbox.notify();
+        this.events.recorded(seats);
       });
+      // The events last: each seat's counter is locked from here to the commit.
+      await this.events.messagesCreated(
+        trx,
+        checked.map(({ ord, out }, i) => {
+          const row = chats.get(out.session.id);
+          // Deleted meanwhile: the batch fails and this send runs alone (and is refused).
+          if (!row) throw new Error(`chat ${out.session.id} is gone`);
+          answers[ord] = messages[i]!;
+          const message = this.present(messages[i]!);
+          return { seatId: messages[i]!.seat_id, message, row, requestId: out.requestId };
+        }),
+      );
+      return answers;
+    });
+  }
+
+  /** A batch's text sends in one statement (with their events); fills in their answers. */
+  private async writeTexts(
+    db: Db,
+    texts: TextSend[],
+    answers: (MessageRow | null)[],
+  ): Promise<{ queued: boolean; seats: Set<number> }> {
+    const seats = new Set<number>();
+    if (texts.length === 0) return { queued: false, seats };
+    const channels = this.outbox.queuedChannels();
+    let queued = false;
+    const byOrd = new Map(texts.map((t) => [t.ord, t]));
+    for (const { ord, channel, id, session_id } of await messagesRepository.sendTexts(
+      db,
+      texts,
+      channels,
+    )) {
+      const send = byOrd.get(ord)!;
+      answers[ord] = textRow(send, id, session_id);
+      queued ||= channels.includes(channel as ChannelName);
+      seats.add(send.seatId);
     }
-    if (queued) afterCommit(trx, () => this.outbox.notify());
-    // The events last: each seat's counter is locked from here to the commit.
-    created.sort((x, y) => x.ord - y.ord);
-    await this.events.messagesCreated(
-      trx,
-      created.map((c) => ({
-        seatId: c.message.seat_id,
-        message: this.present(c.message),
-        row: c.row,
-        requestId: c.requestId,
-      })),
-    );
-    return answers;
+    return { queued, seats };
+  }
+
+  /**
+   * A text send's message.created event before it is written: presented from the rows as the
+   * send will leave them; sendTexts fills in the ids and the chat's own fields.
+   */
+  private draftEvent(send: Omit<TextSend, 'ord' | 'event'>): string | null {
+    const message = textRow(send, 0, 0);
+    return this.events.messageCreatedDraft(this.present(message), {
+      id: 0,
+      seat_id: send.seatId,
+      send_phone: send.sendPhone,
+      receiver_phone: send.receiverPhone,
+      group_id: 0,
+      prev_group_id: null,
+      is_top: 0,
+      remark: '',
+      un_read_count: 0,
+      add_time: 0,
+      latest_time: send.at,
+      last_direction: 'out',
+      last_preview: send.preview,
+      last_type: 'text',
+      customer_language: null,
+      blocked: 0,
+    });
   }
 
   /**
@@ -646,6 +681,27 @@ export class MessagesService {
 }
 
 /** A chat's key in PostgreSQL's batches: its seat and numbers (sends of one chat never overlap). */
+/** The message row a text send stores (sendTexts), with its ids. */
+function textRow(send: Omit<TextSend, 'ord' | 'event'>, id: number, sessionId: number): MessageRow {
+  return {
+    id,
+    session_id: sessionId,
+    seat_id: send.seatId,
+    client_msg_id: send.clientMsgId,
+    direction: 'out',
+    type: 'text',
+    content: send.content,
+    original_content: send.originalContent,
+    media: null,
+    media_id: null,
+    status: 'sent',
+    created_at: send.at,
+    deleted_for_me: 0,
+    deleted_for_all: 0,
+    external_id: null,
+  };
+}
+
 function chatKey(seatId: number, input: { send_phone: string; receiver_phone: string }): string {
   return `${seatId}|${input.send_phone}|${input.receiver_phone}`;
 }
