@@ -156,6 +156,13 @@ describe('customer messages', () => {
     expect(got.data.list.map((m) => [m.direction, m.type, m.content])).toEqual([
       ['in', 'text', 'hello from the platform'],
     ]);
+    // Stored with the platform's id of it.
+    const stored = await t.db
+      .selectFrom('messages')
+      .select('external_id')
+      .where('id', '=', got.data.list[0]!.msg_id)
+      .executeTakeFirstOrThrow();
+    expect(stored.external_id).toBe(body.id);
     // Another seat never sees it.
     const foreign = await t.call(
       '/v1/seat/chat/getChatRecord',

@@ -220,4 +220,22 @@ describe('sends committed together', () => {
       last_message: { preview: 'Olá, Ana!', direction: 'out' },
     });
   });
+
+  it('a text the batch cannot carry (a lone surrogate) is sent alone, stored as answered', async () => {
+    const texts = ['half \ud83d a smile', ...chats.slice(1, 7).map((_, i) => `beside ${i}`)];
+    const answers = await Promise.all(texts.map((text, i) => send(chats[i]!, text)));
+    expect(answers.map((a) => a.code)).toEqual(texts.map(() => '000000'));
+    const stored = await sql<{ id: number; content: string }>`select id, content from messages
+      where id in (${sql.join(answers.map((a) => a.msgId!))})`.execute(t.db);
+    const byId = new Map(stored.rows.map((r) => [Number(r.id), r.content]));
+    const record = await t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: chats[0]!.sendPhone, receiver_phone: chats[0]!.receiverPhone },
+      seat.token,
+    );
+    const shown = record.data.list.find((m) => m.msg_id === answers[0]!.msgId);
+    expect(shown?.content).toBe(byId.get(answers[0]!.msgId!));
+    expect(byId.get(answers[0]!.msgId!)).toMatch(/^half .* a smile$/);
+    answers.slice(1).forEach((a, i) => expect(byId.get(a.msgId!)).toBe(`beside ${i}`));
+  });
 });

@@ -49,12 +49,15 @@ export class SeatEvents {
   }
 
   /**
-   * message.created of a send before it is written, as JSON, for a statement that records it
-   * with the rows it writes (messagesRepository.sendTexts); null when the bus records no events.
+   * message.created of a send before it is written, for a statement that records it with the
+   * rows it writes (messagesRepository.sendTexts); null when the bus records no events.
    */
-  messageCreatedDraft(message: ChatMessage, row: SessionRow): string | null {
+  messageCreatedDraft(
+    message: ChatMessage,
+    row: SessionRow,
+  ): EventPayload<'message.created'> | null {
     if (!this.bus.recorded) return null;
-    return JSON.stringify({ message, session: toSessionItem(row, Date.now() - RECENT_WINDOW_MS) });
+    return { message, session: toSessionItem(row, Date.now() - RECENT_WINDOW_MS) };
   }
 
   /** Events such a statement recorded for these seats have committed: push them. */

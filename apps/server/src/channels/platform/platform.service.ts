@@ -185,12 +185,12 @@ export class PlatformService {
               ...(mediaId ? { mediaId } : {}),
               // Never in the future: a wrong clock must not pin a chat to the top for ever.
               ...(input.sent_at !== undefined ? { at: Math.min(input.sent_at, Date.now()) } : {}),
+              externalId: input.id,
             },
             trx,
           );
           if ('blocked' in got) return got;
           await inboundRepository.setMessage(trx, key, got.message.msg_id);
-          await platformRepository.setExternalId(trx, got.message.msg_id, input.id);
           return got;
         });
         break;

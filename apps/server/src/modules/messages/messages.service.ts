@@ -309,7 +309,7 @@ export class MessagesService {
    * A text send's message.created event before it is written: presented from the rows as the
    * send will leave them; sendTexts fills in the ids and the chat's own fields.
    */
-  private draftEvent(send: Omit<TextSend, 'ord' | 'event'>): string | null {
+  private draftEvent(send: Omit<TextSend, 'ord' | 'event'>): TextSend['event'] {
     const message = textRow(send, 0, 0);
     return this.events.messageCreatedDraft(this.present(message), {
       id: 0,
@@ -541,6 +541,8 @@ export class MessagesService {
       mediaId?: string;
       type?: MessageType;
       at?: number;
+      /** The channel's id of the message (stored with it). */
+      externalId?: string;
     },
     db: Db = this.db,
   ): Promise<
@@ -608,8 +610,9 @@ export class MessagesService {
         created_at: now,
         deleted_for_me: 0,
         deleted_for_all: 0,
+        ...(input.externalId !== undefined ? { external_id: input.externalId } : {}),
       });
-      await sessionsRepository.recordIncoming(trx, session.id, {
+      const updated = await sessionsRepository.recordIncoming(trx, session.id, {
         time: now,
         preview: previewOf(row),
         type,
@@ -617,7 +620,7 @@ export class MessagesService {
       const message = this.present(row);
       // First contact: the chat appears, then its first message.
       if (sessionCreated) await this.events.sessionCreated(trx, seatId, session.id);
-      await this.events.messageCreated(trx, seatId, message);
+      await this.events.messageCreated(trx, seatId, message, updated);
       await this.events.groupsChanged(trx, seatId);
       return { message, seatId, sessionId: session.id, sessionCreated };
     });

@@ -453,13 +453,13 @@ export const sessionsRepository = {
       .then(([row]) => row);
   },
 
-  /** A customer's message arrived: latest activity, preview, one more unread. */
-  async recordIncoming(
+  /** A customer's message arrived: latest activity, preview, one more unread. Answers the chat. */
+  recordIncoming(
     db: Db,
     sessionId: number,
     last: { time: number; preview: string; type: SessionRow['last_type'] },
-  ) {
-    await db
+  ): Promise<SessionRow | undefined> {
+    return db
       .updateTable('sessions')
       .set((eb) => ({
         latest_time: last.time,
@@ -469,7 +469,8 @@ export const sessionsRepository = {
         un_read_count: eb('un_read_count', '+', 1),
       }))
       .where('id', '=', sessionId)
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
   },
 
   /** Batched insert (demo, fixtures); returns each chat's id keyed by `send|receiver`. */
