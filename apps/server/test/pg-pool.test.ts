@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChat, createSeat } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
+import { messagesRepository } from '../src/modules/messages/messages.repository.js';
 
 // PostgreSQL only (vitest.config.ts leaves it out of the SQLite project: one connection there).
 // More than the old pool of 10, few enough to leave connections to the test files running beside.
@@ -58,4 +60,14 @@ describe('the PostgreSQL connection pool', () => {
     expect(blocked).toBe(REQUESTS);
     expect(answers.map((a) => a.code)).toEqual(Array(REQUESTS).fill('000000'));
   }, 60_000);
+
+  it('keeps the batch statement of sends prepared on each connection, parsed once', async () => {
+    await t.db.connection().execute(async (conn) => {
+      await messagesRepository.sendTexts(conn, [], []);
+      await messagesRepository.sendTexts(conn, [], []);
+      const { rows } = await sql<{ statement: string }>`select statement
+        from pg_prepared_statements where name like 'parley_%'`.execute(conn);
+      expect(rows.filter((r) => r.statement.includes('jsonb_to_recordset'))).toHaveLength(1);
+    });
+  });
 });

@@ -25,8 +25,8 @@ export function preparedStatement<R>(text: string) {
 /**
  * The pool's client: Kysely hands every query over as (text, values); a registered text is
  * sent with its name, which makes pg prepare it on this connection the first time and bind it
- * after. (It needs a connection per pooled client: session pooling, as PostgreSQL's own pool
- * here is, not a transaction-pooling proxy.)
+ * after. (Each pooled client must keep its own server connection: pg's pool, or a proxy in
+ * session mode, not one that pools transactions.)
  */
 export class PreparingClient extends pg.Client {}
 
