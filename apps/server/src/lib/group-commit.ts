@@ -131,8 +131,9 @@ interface Queued<I, O> {
 
 /**
  * Group commit on PostgreSQL: the units handed in while a batch was being written are written
- * together by `many` in one transaction, a few statements for the whole batch (one insert of
- * all the messages, one update of all their chats, …) instead of several round trips each.
+ * together by `many` in one transaction of its own (it is given the pool: one statement is a
+ * transaction by itself), a few statements for the whole batch (one insert of all the
+ * messages, one update of all their chats, …) instead of several round trips each.
  * Every unit is answered only once that transaction has committed. When the batch fails, each
  * of its units runs again alone (`alone`), so one unit's error (a chat deleted meanwhile, an
  * id sent twice) fails that unit only. Units with the same key (a chat) are never written at
@@ -147,7 +148,7 @@ export class BatchCommit<I, O> {
 
   constructor(
     private readonly db: Db,
-    private readonly many: (trx: Db, items: I[]) => Promise<O[]>,
+    private readonly many: (db: Db, items: I[]) => Promise<O[]>,
     private readonly inFlight = 2,
   ) {}
 

@@ -64,22 +64,33 @@ const insertQuery = compiledQuery(
     db.insertInto('events').values({ seat_id: seatId, seq, type, data, at, request_id: requestId }),
 );
 
-/** eventsRepository.appendMany on PostgreSQL: one fixed text, each column an array. */
-const appendManyStatement = preparedStatement(`with v as (
-    select * from unnest($1::integer[], $2::text[], $3::text[], $4::bigint[], $5::text[])
-      with ordinality as v (seat_id, type, data, at, request_id, ord)),
-  n as (select seat_id, count(*) as k from v group by seat_id),
+/**
+ * PostgreSQL: the CTEs that number and store the events of the CTE `new_events` (seat_id, ord,
+ * type, data, at, request_id): each seat's counter is raised once by its number of events, in
+ * seat order, and its events take the numbers below the new value in `ord` order. One text for
+ * appendMany and for the send statement that records its own events
+ * (messagesRepository.sendTexts).
+ */
+export const NUMBERED_EVENTS_SQL = `n as (select seat_id, count(*) as k from new_events group by seat_id),
   counter as (
     insert into event_counters (seat_id, last_seq)
       select seat_id, k from n order by seat_id
     on conflict (seat_id) do update set last_seq = event_counters.last_seq + excluded.last_seq
-    returning seat_id, last_seq)
-  insert into events (seat_id, seq, type, data, at, request_id)
-    select v.seat_id,
-      counter.last_seq - n.k + row_number() over (partition by v.seat_id order by v.ord),
-      v.type, v.data, v.at, v.request_id
-    from v join n on n.seat_id = v.seat_id join counter on counter.seat_id = v.seat_id
-    order by v.seat_id, v.ord`);
+    returning seat_id, last_seq),
+  recorded as (
+    insert into events (seat_id, seq, type, data, at, request_id)
+      select e.seat_id,
+        counter.last_seq - n.k + row_number() over (partition by e.seat_id order by e.ord),
+        e.type, e.data, e.at, e.request_id
+      from new_events e join n on n.seat_id = e.seat_id join counter on counter.seat_id = e.seat_id
+      order by e.seat_id, e.ord)`;
+
+/** eventsRepository.appendMany on PostgreSQL: one fixed text, each column an array. */
+const appendManyStatement = preparedStatement(`with new_events as (
+    select * from unnest($1::integer[], $2::text[], $3::text[], $4::bigint[], $5::text[])
+      with ordinality as v (seat_id, type, data, at, request_id, ord)),
+  ${NUMBERED_EVENTS_SQL}
+  select count(*) from n`);
 
 export const eventsRepository = {
   /**

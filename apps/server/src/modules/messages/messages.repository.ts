@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
 import { preparedStatement } from '../../db/prepared.js';
+import { NUMBERED_EVENTS_SQL } from '../../realtime/events.repository.js';
 import type { MessageRow, NewMessage, PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { sql } from 'kysely';
 
@@ -75,7 +76,7 @@ export interface TextSend {
  * event is its draft (TextSend.event) with what only this statement knows filled in: the
  * message's and chat's ids and the chat's own fields, by the names toSessionItem gives them
  * (test/send-batches.test.ts holds the two to the same answer). The events are numbered as
- * eventsRepository.appendMany numbers them.
+ * eventsRepository.appendMany numbers them (NUMBERED_EVENTS_SQL).
  */
 const sendTextsStatement = preparedStatement<{
   ord: number;
@@ -125,29 +126,19 @@ const sendTextsStatement = preparedStatement<{
     from ins i
     join ok on ok.seat_id = i.seat_id and ok.client_msg_id = i.client_msg_id
     join upd u on u.id = i.session_id),
-  n as (select seat_id, count(*) as k from written where event is not null group by seat_id),
-  counter as (
-    insert into event_counters (seat_id, last_seq)
-      select seat_id, k from n order by seat_id
-    on conflict (seat_id) do update set last_seq = event_counters.last_seq + excluded.last_seq
-    returning seat_id, last_seq),
-  recorded as (
-    insert into events (seat_id, seq, type, data, at, request_id)
-      select w.seat_id,
-        counter.last_seq - n.k + row_number() over (partition by w.seat_id order by w.ord),
-        'message.created',
-        (w.event || jsonb_build_object(
-          'message', (w.event -> 'message') || jsonb_build_object(
-            'msg_id', (w.i).id, 'session_id', (w.i).session_id),
-          'session', (w.event -> 'session') || jsonb_build_object(
-            'session_id', (w.u).id, 'un_read_count', (w.u).un_read_count,
-            'add_time', (w.u).add_time, 'group_id', (w.u).group_id,
-            'is_top', (w.u).is_top = 1, 'remark', (w.u).remark, 'blocked', (w.u).blocked = 1,
-            'customer_language', (w.u).customer_language)))::text,
-        $2::bigint, w.request_id
-      from written w join n on n.seat_id = w.seat_id join counter on counter.seat_id = w.seat_id
-      where w.event is not null
-      order by w.seat_id, w.ord)
+  new_events as (
+    select w.seat_id, w.ord, 'message.created' as type,
+      (w.event || jsonb_build_object(
+        'message', (w.event -> 'message') || jsonb_build_object(
+          'msg_id', (w.i).id, 'session_id', (w.i).session_id),
+        'session', (w.event -> 'session') || jsonb_build_object(
+          'session_id', (w.u).id, 'un_read_count', (w.u).un_read_count,
+          'add_time', (w.u).add_time, 'group_id', (w.u).group_id,
+          'is_top', (w.u).is_top = 1, 'remark', (w.u).remark, 'blocked', (w.u).blocked = 1,
+          'customer_language', (w.u).customer_language)))::text as data,
+      $2::bigint as at, w.request_id
+    from written w where w.event is not null),
+  ${NUMBERED_EVENTS_SQL}
   select ord, channel, (i).id, (i).session_id from written`);
 
 export const messagesRepository = {

@@ -683,7 +683,6 @@ export class MessagesService {
   }
 }
 
-/** A chat's key in PostgreSQL's batches: its seat and numbers (sends of one chat never overlap). */
 /** The message row a text send stores (sendTexts), with its ids. */
 function textRow(send: Omit<TextSend, 'ord' | 'event'>, id: number, sessionId: number): MessageRow {
   return {
@@ -705,6 +704,7 @@ function textRow(send: Omit<TextSend, 'ord' | 'event'>, id: number, sessionId: n
   };
 }
 
+/** A chat's key in PostgreSQL's batches: its seat and numbers (sends of one chat never overlap). */
 function chatKey(seatId: number, input: { send_phone: string; receiver_phone: string }): string {
   return `${seatId}|${input.send_phone}|${input.receiver_phone}`;
 }
