@@ -115,10 +115,15 @@ describe('the platform API checks limits before it reads a body', () => {
     const pending = open(PLATFORM_PATHS.message, 40 * MB, forgedHeaders());
     const chunk = Buffer.alloc(MB, 0x20);
     for (let i = 0; i < 32; i++) await write(pending.req, chunk);
-    // Let the server take in what was written, then see what it still holds.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    gc();
-    const held = process.memoryUsage().arrayBuffers - before;
+    // Let the server take in what was written, then see what it still holds. On a busy machine
+    // (other test files run beside) it may take longer to drain its socket: the least of a
+    // few looks. A server that keeps the body stays above the bound in every look.
+    let held = Infinity;
+    for (let look = 0; look < 10 && held >= 4 * MB; look++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      gc();
+      held = Math.min(held, process.memoryUsage().arrayBuffers - before);
+    }
     for (let i = 0; i < 8; i++) await write(pending.req, chunk);
     pending.req.end();
     const { status, body } = await within(30_000, pending.answer, 'answer');
