@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChat, createSeat } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
+import { inTransaction } from '../src/lib/tx.js';
 
 // PostgreSQL only (vitest.config.ts leaves it out of the SQLite project: one connection there).
 // More than the old pool of 10, few enough to leave connections to the test files running beside.
@@ -69,5 +70,54 @@ describe('the PostgreSQL connection pool', () => {
         from pg_prepared_statements where name like 'parley_%'`.execute(conn);
       expect(rows.filter((r) => r.statement.includes('jsonb_to_recordset'))).toHaveLength(1);
     });
+  });
+
+  it('prepares a query run a few times, once per connection, and plans it once', async () => {
+    const seat = await createSeat(t, 'prepared');
+    await t.db.connection().execute(async (conn) => {
+      const read = () =>
+        conn.selectFrom('seats').select(['id', 'account']).where('id', '=', seat.seatId).execute();
+      for (let i = 0; i < 12; i++)
+        expect(await read()).toEqual([{ id: seat.seatId, account: 'prepared' }]);
+      const { rows } = await sql<{ n: number; generic: number }>`select count(*)::int as n,
+          coalesce(max(generic_plans), 0)::int as generic
+        from pg_prepared_statements
+        where name like 'parley_%' and statement like 'select "id", "account" from "seats"%'`.execute(
+        conn,
+      );
+      // Parsed once; PostgreSQL moved to its generic plan after its first custom ones.
+      expect(rows[0]).toMatchObject({ n: 1 });
+      expect(rows[0]!.generic).toBeGreaterThan(0);
+    });
+  });
+
+  it('runs a prepared query again after a newer instance adds a column to its table', async () => {
+    const seat = await createSeat(t, 'migrated');
+    const other = new pg.Client({
+      connectionString: t.config.databaseUrl!,
+      options: `-c search_path=${t.config.pgSchema}`,
+    });
+    await other.connect();
+    try {
+      await t.db.connection().execute(async (conn) => {
+        const read = () =>
+          conn.selectFrom('seats').selectAll().where('id', '=', seat.seatId).executeTakeFirst();
+        for (let i = 0; i < 5; i++) expect(await read()).toMatchObject({ account: 'migrated' });
+        // What a migration of the next version does while this instance still serves.
+        await other.query('ALTER TABLE seats ADD COLUMN prepared_probe integer');
+        // Alone: prepared again and answered.
+        expect(await read()).toMatchObject({ account: 'migrated', prepared_probe: null });
+        await other.query('ALTER TABLE seats DROP COLUMN prepared_probe');
+        // In a transaction, which the refusal ends: the transaction runs again.
+        const inTx = await inTransaction(conn, async (trx) =>
+          trx.selectFrom('seats').selectAll().where('id', '=', seat.seatId).executeTakeFirst(),
+        );
+        expect(inTx).toMatchObject({ account: 'migrated' });
+        expect(inTx).not.toHaveProperty('prepared_probe');
+      });
+    } finally {
+      await other.query('ALTER TABLE seats DROP COLUMN IF EXISTS prepared_probe');
+      await other.end();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { isStalePlan } from '../db/prepared.js';
 
 // Work to run once a transaction started by inTransaction has committed (e.g. push its events).
 const afterCommitQueues = new WeakMap<Db, (() => void)[]>();
@@ -15,7 +16,8 @@ const ATTEMPTS = 5;
  * opens a new chat, or answers the caller's "not found" from its own checks), or a row it
  * inserted that another inserted and committed first (23505: a new customer's first two
  * messages at once both open the chat — the re-run finds it; a true duplicate fails again and
- * is thrown after the last attempt, as before).
+ * is thrown after the last attempt, as before), or a prepared statement whose columns a
+ * newer instance's migration changed (db/prepared.ts: the re-run prepares it afresh).
  */
 export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db);
@@ -37,7 +39,9 @@ export async function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Pro
 
 function isRetryable(err: unknown): boolean {
   const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
-  return code === '40P01' || code === '40001' || code === '23503' || code === '23505';
+  return (
+    code === '40P01' || code === '40001' || code === '23503' || code === '23505' || isStalePlan(err)
+  );
 }
 
 /**
