@@ -54,9 +54,27 @@ describe('bridge events on the push channel', () => {
       message: { content: 'pushed to the console', direction: 'in' },
       session: { receiver_phone: customer, un_read_count: 1 },
     });
-    const types = mine.events().map((e) => e.type);
-    expect(types.indexOf('session.created')).toBeGreaterThanOrEqual(0);
-    expect(types.indexOf('session.created')).toBeLessThan(types.indexOf('message.created'));
+    // The chat, its message, then the seat's groups: consecutive ids, each as the API shows it.
+    const groups = await mine.waitForEvent('groups.changed', (d) => d.un_read_count === 1);
+    const first = mine.events().slice(0, 3);
+    expect(first.map((e) => e.type)).toEqual([
+      'session.created',
+      'message.created',
+      'groups.changed',
+    ]);
+    expect(first.map((e) => e.id)).toEqual([1, 2, 3]);
+    expect(first[2]).toBe(groups);
+    const list = await t.call('/v1/seat/chat/getGroupList', {}, seat.token);
+    expect(groups.data).toEqual(list.data);
+    const group = list.data.group_list.find((g) => g.group_type === 'ungrouped')!;
+    const info = await t.call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: group.group_id, page_size: 50 },
+      seat.token,
+    );
+    const item = info.data.account_list.find((c) => c.receiver_phone === customer);
+    expect(first[0]!.data).toEqual({ session: item });
+    expect((first[1]!.data as { session: unknown }).session).toEqual(item);
 
     const reply = await t.call(
       '/v1/seat/chat/message',
@@ -126,5 +144,44 @@ describe('bridge events on the push channel', () => {
       'message.status',
       (d) => d.msg_id === reply.data.msg_id && d.status === 'read',
     );
+  });
+
+  it('twenty customers at once: a console gets each event once, in order, as the log holds it', async () => {
+    const busy = await createSeat(t, 'push-bridge-busy');
+    const live = await consoleOf(busy);
+    const customers = Array.from({ length: 20 }, () => nextPhone('+4483'));
+    const answers = await Promise.all(
+      customers.map((customer, i) =>
+        platformPost(
+          t,
+          PLATFORM_PATHS.message,
+          JSON.stringify({
+            id: `busy-${i}`,
+            account: busy.phones[0],
+            customer,
+            type: 'text',
+            content: `hello ${i}`,
+          }),
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.code)).toEqual(Array(20).fill('000000'));
+    // Each new chat: session.created, message.created, groups.changed.
+    const total = customers.length * 3;
+    await live.until(() => (live.events().length >= total ? true : undefined), 'all events');
+    // A console resuming after the first event is sent the rest from the log.
+    const resumed = await PushClient.open(base, { token: busy.token, last_event_id: 1 });
+    clients.push(resumed);
+    await resumed.until(
+      () => (resumed.events().length >= total - 1 ? true : undefined),
+      'the replayed events',
+    );
+    const frames = live.events();
+    expect(frames.map((e) => e.id)).toEqual(frames.map((_, i) => i + 1));
+    expect(frames.slice(1)).toEqual(resumed.events());
+    const created = frames.filter((e) => e.type === 'message.created');
+    expect(
+      created.map((e) => (e.data as { message: { content: string } }).message.content).sort(),
+    ).toEqual(customers.map((_, i) => `hello ${i}`).sort());
   });
 });

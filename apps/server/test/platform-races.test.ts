@@ -63,6 +63,30 @@ describe('concurrent webhooks for a new customer', () => {
     }
   });
 
+  it('the same message 8 times at once (a retried webhook): stored once, the others answered as duplicates', async () => {
+    for (let round = 0; round < 3; round++) {
+      const customer = nextPhone('+4478');
+      const body = JSON.stringify({
+        id: `race-same-${process.pid}-${round}`,
+        account: seat.phones[0],
+        customer,
+        type: 'text',
+        content: `once ${round}`,
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => platformPost(t, PLATFORM_PATHS.message, body)),
+      );
+      expect(answers.map((a) => `${a.status} ${a.code}`)).toEqual(Array(8).fill('200 000000'));
+      const data = answers.map((a) => a.data as { msg_id: number; duplicate: boolean });
+      expect(data.filter((d) => !d.duplicate)).toHaveLength(1);
+      // Every answer names the one message stored.
+      expect(new Set(data.map((d) => d.msg_id)).size).toBe(1);
+      const chat = await chatOf(customer);
+      expect(chat.sessions).toBe(1);
+      expect(chat.messages).toEqual([{ content: `once ${round}`, direction: 'in' }]);
+    }
+  });
+
   it("the operator's addSession racing the customer's first message: the message is never refused", async () => {
     for (let round = 0; round < 10; round++) {
       const customer = nextPhone('+4476');

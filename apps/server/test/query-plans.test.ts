@@ -102,8 +102,10 @@ describe('query plans', () => {
     expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
   });
 
-  it("the group list's last 24 hours read the kept hours and the boundary hour's unread chats", async () => {
-    const plan = await planOf((db) => groupsRepository.recentUnread(db, 1, 1_700_000_000_000));
+  it("the group list (groups and last 24 hours) reads the kept counts and hours, and the boundary hour's unread chats", async () => {
+    const plan = await planOf((db) =>
+      groupsRepository.listWithRecentUnread(db, 1, 1_700_000_000_000),
+    );
     expect(plan).toMatch(/session_hours_pk|sqlite_autoindex_session_hours/);
     expect(plan).toContain('sessions_unread_time_idx');
     expect(plan).not.toMatch(/SCAN sessions|Seq Scan on sessions|SCAN session_hours/);

@@ -21,16 +21,19 @@ const where = (key: InboundKey) => (db: Db) =>
  * transaction that stores the message; a concurrent taker waits for it, then finds it taken.
  */
 export const inboundRepository = {
-  /** False when the message was already taken. */
-  async take(db: Db, key: InboundKey, now = Date.now()): Promise<boolean> {
+  /**
+   * False when the message was already taken. `msgId`: the message stored for it, when it is
+   * taken after storing it (null: nothing stored, or not yet: setMessage).
+   */
+  async take(db: Db, key: InboundKey, msgId: number | null = null): Promise<boolean> {
     const inserted = await db
       .insertInto('inbound_messages')
       .values({
         channel: key.channel,
         send_phone: key.sendPhone,
         external_id: key.externalId,
-        msg_id: null,
-        created_at: now,
+        msg_id: msgId,
+        created_at: Date.now(),
       })
       .onConflict((oc) => oc.columns(['channel', 'send_phone', 'external_id']).doNothing())
       .executeTakeFirst();

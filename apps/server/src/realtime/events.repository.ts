@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { dialectOf, type Db } from '../db/database.js';
 import { compiledQuery } from '../db/compiled-query.js';
 import { preparedStatement } from '../db/prepared.js';
+import type { EventsTable } from '../db/schema.js';
 
 /** PostgreSQL: the counter's upsert feeds the event's insert (compiled once). */
 const appendQuery = compiledQuery(
@@ -37,7 +38,8 @@ const appendQuery = compiledQuery(
             eb.val(at).as('at'),
             eb.val(requestId).as('request_id'),
           ]),
-      ),
+      )
+      .returning('seq'),
 );
 
 const nextSeqQuery = compiledQuery((db, _shape: '', seatId: number) =>
@@ -83,14 +85,21 @@ export const NUMBERED_EVENTS_SQL = `n as (select seat_id, count(*) as k from new
         counter.last_seq - n.k + row_number() over (partition by e.seat_id order by e.ord),
         e.type, e.data, e.at, e.request_id
       from new_events e join n on n.seat_id = e.seat_id join counter on counter.seat_id = e.seat_id
-      order by e.seat_id, e.ord)`;
+      order by e.seat_id, e.ord
+    returning seat_id, seq)`;
 
 /** eventsRepository.appendMany on PostgreSQL: one fixed text, each column an array. */
-const appendManyStatement = preparedStatement(`with new_events as (
+const appendManyStatement = preparedStatement<{
+  seat_id: number;
+  seq: number;
+}>(`with new_events as (
     select * from unnest($1::integer[], $2::text[], $3::text[], $4::bigint[], $5::text[])
       with ordinality as v (seat_id, type, data, at, request_id, ord)),
   ${NUMBERED_EVENTS_SQL}
-  select count(*) from n`);
+  select seat_id, seq from recorded order by seat_id, seq`);
+
+/** An event as the log holds it (what a socket is sent). */
+export type LoggedEvent = Selectable<EventsTable>;
 
 export const eventsRepository = {
   /**
@@ -110,15 +119,22 @@ export const eventsRepository = {
   async append(
     db: Db,
     row: { seat_id: number; type: string; data: string; at: number; request_id: string | null },
-  ) {
+  ): Promise<number> {
     if (dialectOf(db) === 'sqlite') {
-      await eventsRepository.insert(db, {
-        ...row,
-        seq: await eventsRepository.nextSeq(db, row.seat_id),
-      });
-      return;
+      const seq = await eventsRepository.nextSeq(db, row.seat_id);
+      await eventsRepository.insert(db, { ...row, seq });
+      return seq;
     }
-    await appendQuery.run(db, '', row.seat_id, row.type, row.data, row.at, row.request_id);
+    const [inserted] = await appendQuery.run(
+      db,
+      '',
+      row.seat_id,
+      row.type,
+      row.data,
+      row.at,
+      row.request_id,
+    );
+    return Number(inserted!.seq);
   },
 
   /**
@@ -128,18 +144,32 @@ export const eventsRepository = {
   async appendMany(
     db: Db,
     rows: { seat_id: number; type: string; data: string; at: number; request_id: string | null }[],
-  ) {
+  ): Promise<number[]> {
     if (dialectOf(db) === 'sqlite') {
-      for (const row of rows) await eventsRepository.append(db, row);
-      return;
+      const seqs: number[] = [];
+      for (const row of rows) seqs.push(await eventsRepository.append(db, row));
+      return seqs;
     }
-    await appendManyStatement.run(db, [
+    const numbered = await appendManyStatement.run(db, [
       rows.map((r) => r.seat_id),
       rows.map((r) => r.type),
       rows.map((r) => r.data),
       rows.map((r) => r.at),
       rows.map((r) => r.request_id),
     ]);
+    // Each seat's numbers, ascending, go to its events in the order given.
+    const bySeat = new Map<number, number[]>();
+    for (const r of numbered) {
+      let seqs = bySeat.get(r.seat_id);
+      if (!seqs) bySeat.set(r.seat_id, (seqs = []));
+      seqs.push(Number(r.seq));
+    }
+    const next = new Map<number, number>();
+    return rows.map((r) => {
+      const i = next.get(r.seat_id) ?? 0;
+      next.set(r.seat_id, i + 1);
+      return bySeat.get(r.seat_id)![i]!;
+    });
   },
 
   async insert(

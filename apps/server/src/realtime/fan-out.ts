@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis';
 import type { Db } from '../db/database.js';
-import { eventsRepository } from './events.repository.js';
+import { eventsRepository, type LoggedEvent } from './events.repository.js';
 import type { RealtimeHub } from './hub.js';
 
 const CHANNEL = 'parley:events';
 
 export interface FanOut {
-  /** A seat's events committed here: tell every instance (this one included). */
-  notify(seatId: number): void;
+  /** A seat's events committed here: tell every instance (this one included: `events`). */
+  notify(seatId: number, events?: readonly LoggedEvent[]): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -33,8 +33,8 @@ export class RedisFanOut implements FanOut {
     this.sub.on('error', log);
   }
 
-  notify(seatId: number): void {
-    this.hub?.notify(seatId);
+  notify(seatId: number, events?: readonly LoggedEvent[]): void {
+    this.hub?.notify(seatId, events);
     const sent = this.pub.publish(CHANNEL, String(seatId)).catch(() => undefined);
     this.pending.add(sent);
     void sent.finally(() => this.pending.delete(sent));
@@ -79,8 +79,8 @@ export class PollingFanOut implements FanOut {
     private readonly pollMs: number,
   ) {}
 
-  notify(seatId: number): void {
-    this.hub.notify(seatId);
+  notify(seatId: number, events?: readonly LoggedEvent[]): void {
+    this.hub.notify(seatId, events);
   }
 
   async start(): Promise<void> {

@@ -1,7 +1,7 @@
 import { ERROR_CODES, isEventType, type ServerFrame } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import { AppError } from '../lib/app-error.js';
-import { eventsRepository } from './events.repository.js';
+import { eventsRepository, type LoggedEvent } from './events.repository.js';
 
 /** What the hub needs of a socket (a `ws` WebSocket). */
 export interface PushSocket {
@@ -37,7 +37,9 @@ const OPEN = 1;
 /**
  * The sockets of this instance, by seat. `notify(seat)` reads the seat's events after what each
  * socket was sent, in order, from the event log: the log is the only source, so a socket never
- * gets an event twice or out of order, whichever instance or process recorded it.
+ * gets an event twice or out of order, whichever instance or process recorded it. Events this
+ * instance has just committed come with the notice, as the log holds them: sent as they are
+ * when they follow on what each of the seat's sockets was sent, else read from the log.
  */
 export class RealtimeHub {
   private readonly bySeat = new Map<number, Set<Connection>>();
@@ -104,9 +106,14 @@ export class RealtimeHub {
   }
 
   /** The seat has new events: send them (one drain per seat at a time; a notice meanwhile reruns it). */
-  notify(seatId: number): void {
+  notify(seatId: number, committed?: readonly LoggedEvent[]): void {
     this.onNotified?.(seatId);
-    if (!this.bySeat.has(seatId)) return;
+    const conns = this.bySeat.get(seatId);
+    if (!conns) return;
+    if (committed && !this.draining.has(seatId) && follows(conns, committed)) {
+      for (const conn of conns) this.sendRows(conn, committed);
+      return;
+    }
     if (this.draining.has(seatId)) {
       this.dirty.add(seatId);
       return;
@@ -134,23 +141,26 @@ export class RealtimeHub {
       const from = this.lowestSent(seatId);
       if (from === null) return;
       const rows = await eventsRepository.after(this.db, seatId, from, PAGE);
-      for (const conn of this.bySeat.get(seatId) ?? []) {
-        for (const row of rows) {
-          if (row.seq <= conn.lastSent) continue;
-          conn.lastSent = Number(row.seq);
-          // Rows are written from the event map; a type it no longer has is not sent.
-          if (!isEventType(row.type)) continue;
-          send(conn.socket, {
-            kind: 'event',
-            id: Number(row.seq),
-            type: row.type,
-            data: JSON.parse(row.data) as unknown,
-            at: Number(row.at),
-          });
-          this.onSent?.(row);
-        }
-      }
+      for (const conn of this.bySeat.get(seatId) ?? []) this.sendRows(conn, rows);
       if (rows.length < PAGE) return;
+    }
+  }
+
+  /** Sends the rows (consecutive, oldest first) the socket was not sent yet. */
+  private sendRows(conn: Connection, rows: readonly LoggedEvent[]): void {
+    for (const row of rows) {
+      if (row.seq <= conn.lastSent) continue;
+      conn.lastSent = Number(row.seq);
+      // Rows are written from the event map; a type it no longer has is not sent.
+      if (!isEventType(row.type)) continue;
+      send(conn.socket, {
+        kind: 'event',
+        id: Number(row.seq),
+        type: row.type,
+        data: JSON.parse(row.data) as unknown,
+        at: Number(row.at),
+      });
+      this.onSent?.(row);
     }
   }
 
@@ -168,6 +178,19 @@ export class RealtimeHub {
     conn.socket.close(4001, 'token expired');
     this.leave(conn);
   }
+}
+
+/**
+ * Whether every socket has been sent all the seat's events before these (consecutive) ones:
+ * then they can be sent as they are. A socket that missed one (another transaction of the
+ * seat committed first, its notice not handled yet) reads the log instead.
+ */
+function follows(conns: Iterable<Connection>, rows: readonly LoggedEvent[]): boolean {
+  const first = Number(rows[0]?.seq);
+  for (const conn of conns) {
+    if (conn.lastSent + 1 < first) return false;
+  }
+  return rows.length > 0;
 }
 
 export function send(socket: PushSocket, frame: ServerFrame): void {

@@ -33,7 +33,7 @@ export async function registerRealtime(
   const fanOut: FanOut = redisUrl
     ? new RedisFanOut(redisUrl, hub, (err) => app.log.warn({ err }, 'redis'))
     : new PollingFanOut(db, hub, pollMs);
-  bus.setNotifier((seatId) => fanOut.notify(seatId));
+  bus.setNotifier((seatId, events) => fanOut.notify(seatId, events));
   // A logout on this instance closes its sockets at once; other instances at their heartbeat.
   auth.onRevoked(({ seatId, tokenHash }) => hub.expireTokens(seatId, tokenHash));
 

@@ -3,15 +3,19 @@ import type { Db } from '../db/database.js';
 import { currentRequestId } from '../lib/request-context.js';
 import { afterCommit, inTransaction } from '../lib/tx.js';
 import type { EventBus, ManyEvent } from './event-bus.js';
-import { eventsRepository } from './events.repository.js';
+import { eventsRepository, type LoggedEvent } from './events.repository.js';
 
-/** Told that a seat has new events (they are committed and can be read). */
-export type SeatNotifier = (seatId: number) => void;
+/**
+ * Told that a seat has new events (they are committed and can be read); `events`: the ones
+ * recorded here, as the log holds them, when the bus has them (the hub sends them without
+ * reading them back).
+ */
+export type SeatNotifier = (seatId: number, events?: readonly LoggedEvent[]) => void;
 
 /**
  * Records each event in the `events` table, in the caller's transaction, and tells the
- * notifier once it has committed: this instance's sockets read the new rows from there, and
- * the notifier tells the other instances (Redis) or they find them by polling.
+ * notifier once it has committed: this instance's sockets are sent the new rows, and the
+ * notifier tells the other instances (Redis) or they find them by polling.
  */
 export class RecordingEventBus implements EventBus {
   private readonly watchers = new Set<SeatNotifier>();
@@ -29,8 +33,8 @@ export class RecordingEventBus implements EventBus {
     this.notify = notify;
   }
 
-  recorded(seatId: number): void {
-    this.notify(seatId);
+  recorded(seatId: number, events?: readonly LoggedEvent[]): void {
+    this.notify(seatId, events);
     this.watchers.forEach((watcher) => watcher(seatId));
   }
 
@@ -41,14 +45,15 @@ export class RecordingEventBus implements EventBus {
     data: EventPayload<T>,
   ): Promise<void> {
     await inTransaction(db, async (trx) => {
-      await eventsRepository.append(trx, {
+      const event = {
         seat_id: seatId,
         type,
         data: JSON.stringify(data),
         at: Date.now(),
         request_id: currentRequestId(),
-      });
-      afterCommit(trx, () => this.recorded(seatId));
+      };
+      const seq = await eventsRepository.append(trx, event);
+      afterCommit(trx, () => this.recorded(seatId, [{ ...event, seq }]));
     });
   }
 
@@ -56,19 +61,21 @@ export class RecordingEventBus implements EventBus {
     if (events.length === 0) return;
     await inTransaction(db, async (trx) => {
       const at = Date.now();
-      await eventsRepository.appendMany(
-        trx,
-        events.map((e) => ({
-          seat_id: e.seatId,
-          type: e.type,
-          data: JSON.stringify(e.data),
-          at,
-          request_id: e.requestId,
-        })),
-      );
-      for (const seatId of new Set(events.map((e) => e.seatId))) {
-        afterCommit(trx, () => this.recorded(seatId));
-      }
+      const rows = events.map((e) => ({
+        seat_id: e.seatId,
+        type: e.type,
+        data: JSON.stringify(e.data),
+        at,
+        request_id: e.requestId,
+      }));
+      const seqs = await eventsRepository.appendMany(trx, rows);
+      const bySeat = new Map<number, LoggedEvent[]>();
+      rows.forEach((row, i) => {
+        let logged = bySeat.get(row.seat_id);
+        if (!logged) bySeat.set(row.seat_id, (logged = []));
+        logged.push({ ...row, seq: seqs[i]! });
+      });
+      for (const [seatId, logged] of bySeat) afterCommit(trx, () => this.recorded(seatId, logged));
     });
   }
 }

@@ -4,7 +4,8 @@ import type { SessionRow } from '../db/schema.js';
 import { groupListOf } from '../modules/groups/group-list.js';
 import { toSessionItem } from '../modules/sessions/sessions.presenter.js';
 import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
-import { silentEventBus, type EventBus } from './event-bus.js';
+import { currentRequestId } from '../lib/request-context.js';
+import { silentEventBus, type EventBus, type ManyEvent } from './event-bus.js';
 
 /**
  * The events services publish, built from the database as the change left it. Call them with
@@ -44,6 +45,37 @@ export class SeatEvents {
       data: { message: i.message, session: toSessionItem(i.row, recentSince) },
       requestId: i.requestId,
     }));
+    return this.publishAll(db, events);
+  }
+
+  /**
+   * A customer's message: the chat when it is new, the message, then the seat's groups (their
+   * unread counts moved), recorded together. `row`: the chat as the message left it.
+   */
+  async messageReceived(
+    db: Db,
+    seatId: number,
+    message: ChatMessage,
+    row: SessionRow | undefined,
+    chatCreated: boolean,
+  ): Promise<void> {
+    const session = row
+      ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS)
+      : await this.session(db, seatId, message.session_id);
+    const requestId = currentRequestId();
+    const events: ManyEvent[] = [];
+    if (session && chatCreated) {
+      events.push({ seatId, type: 'session.created', data: { session }, requestId });
+    }
+    if (session)
+      events.push({ seatId, type: 'message.created', data: { message, session }, requestId });
+    const groups = await groupListOf(db, seatId, false);
+    events.push({ seatId, type: 'groups.changed', data: groups, requestId });
+    return this.publishAll(db, events);
+  }
+
+  /** In one statement where the bus can (PostgreSQL: one round trip), else one by one. */
+  private async publishAll(db: Db, events: ManyEvent[]): Promise<void> {
     if (this.bus.publishMany) return this.bus.publishMany(db, events);
     for (const e of events) await this.bus.publish(db, e.seatId, e.type, e.data);
   }

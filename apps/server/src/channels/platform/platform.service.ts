@@ -48,6 +48,9 @@ const refused = (reason: string) =>
 /** Attempts at storing one inbound message when concurrent requests create its chat. */
 const MAX_ATTEMPTS = 3;
 
+/** Rolls back a message whose id another request took while it was being stored. */
+class TakenMeanwhile extends Error {}
+
 export class PlatformService {
   constructor(
     private readonly db: Db,
@@ -174,8 +177,6 @@ export class PlatformService {
     for (let attempt = 1; ; attempt++) {
       try {
         result = await inTransaction(this.db, async (trx) => {
-          // Taken first: a concurrent request with the same id waits here, then finds it.
-          if (!(await inboundRepository.take(trx, key))) return null;
           const got = await this.messages.receive(
             {
               sendPhone: input.account,
@@ -186,15 +187,23 @@ export class PlatformService {
               // Never in the future: a wrong clock must not pin a chat to the top for ever.
               ...(input.sent_at !== undefined ? { at: Math.min(input.sent_at, Date.now()) } : {}),
               externalId: input.id,
+              account,
             },
             trx,
           );
-          if ('blocked' in got) return got;
-          await inboundRepository.setMessage(trx, key, got.message.msg_id);
+          // Taken last, with what was stored (one statement fewer than take, then set): a
+          // concurrent request with the same id waits here until this one ends; the one that
+          // finds it taken undoes its own work.
+          const msgId = 'blocked' in got ? null : got.message.msg_id;
+          if (!(await inboundRepository.take(trx, key, msgId))) throw new TakenMeanwhile();
           return got;
         });
         break;
       } catch (err) {
+        if (err instanceof TakenMeanwhile) {
+          result = null;
+          break;
+        }
         if (!isUniqueViolation(err)) throw err;
         // Another request (a message of the same new customer, or the operator's addSession)
         // created the chat first; it exists now, so the next attempt writes into it.

@@ -15,10 +15,7 @@ export async function groupListOf(
   now = Date.now(),
 ): Promise<CallResponse<'/v1/seat/chat/getGroupList'>> {
   const since = now - RECENT_WINDOW_MS;
-  const [groups, recent] = await Promise.all([
-    groupsRepository.listWithCounts(db, seatId),
-    groupsRepository.recentUnread(db, seatId, since),
-  ]);
+  const { groups, recent } = await groupsRepository.listWithRecentUnread(db, seatId, since);
   let total = 0;
   for (const g of groups) total += waitingOnly ? g.waiting_unread : g.unread;
   const recentTotal = waitingOnly ? recent.waitingUnread : recent.unread;

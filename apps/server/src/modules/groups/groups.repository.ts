@@ -19,41 +19,51 @@ export function withCounts(db: Db) {
     ]);
 }
 
-const listWithCountsQuery = compiledQuery((db, _shape: '', seatId: number) =>
-  withCounts(db).where('seat_groups.seat_id', '=', seatId),
-);
+/**
+ * The seat's unread messages active since `since` (the "last 24 hours" tab), all and of
+ * waiting chats: the kept hours after the boundary hour, plus the unread chats of the
+ * boundary hour itself (sessions_unread_time_idx).
+ */
+function recentUnread(db: Db, seatId: number, boundary: number, since: number, edgeEnd: number) {
+  const hours = db
+    .selectFrom('session_hours')
+    .select(['unread as u', 'waiting_unread as w'])
+    .where('seat_id', '=', seatId)
+    .where('hour', '>', boundary);
+  const edge = db
+    .selectFrom('sessions')
+    .select((eb) => [
+      'un_read_count as u',
+      eb
+        .case()
+        .when('last_direction', '=', 'in')
+        .then(eb.ref('un_read_count'))
+        .else(0)
+        .end()
+        .as('w'),
+    ])
+    .where('seat_id', '=', seatId)
+    // A literal, so SQLite can prove the partial index's condition.
+    .where('un_read_count', '>', sql.lit(0))
+    .where('latest_time', '>=', since)
+    .where('latest_time', '<', edgeEnd);
+  return db
+    .selectFrom(hours.unionAll(edge).as('recent'))
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('recent_unread'),
+      eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('recent_waiting'),
+    ]);
+}
 
-const recentUnreadQuery = compiledQuery(
-  (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) => {
-    const hours = db
-      .selectFrom('session_hours')
-      .select(['unread as u', 'waiting_unread as w'])
-      .where('seat_id', '=', seatId)
-      .where('hour', '>', boundary);
-    const edge = db
-      .selectFrom('sessions')
-      .select((eb) => [
-        'un_read_count as u',
-        eb
-          .case()
-          .when('last_direction', '=', 'in')
-          .then(eb.ref('un_read_count'))
-          .else(0)
-          .end()
-          .as('w'),
-      ])
-      .where('seat_id', '=', seatId)
-      // A literal, so SQLite can prove the partial index's condition.
-      .where('un_read_count', '>', sql.lit(0))
-      .where('latest_time', '>=', since)
-      .where('latest_time', '<', edgeEnd);
-    return db
-      .selectFrom(hours.unionAll(edge).as('recent'))
-      .select((eb) => [
-        eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('unread'),
-        eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('waiting'),
-      ]);
-  },
+/** The groups with their counts, each row also carrying the seat's recent sums: one statement, so one snapshot. */
+const listWithRecentQuery = compiledQuery(
+  (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) =>
+    withCounts(db)
+      .innerJoin(recentUnread(db, seatId, boundary, since, edgeEnd).as('r'), (join) =>
+        join.onTrue(),
+      )
+      .select(['r.recent_unread', 'r.recent_waiting'])
+      .where('seat_groups.seat_id', '=', seatId),
 );
 
 export const groupsRepository = {
@@ -61,9 +71,6 @@ export const groupsRepository = {
     return db.selectFrom('seat_groups').selectAll().where('seat_id', '=', seatId).execute();
   },
   /** The seat's groups with their kept counts (migration 016). */
-  listWithCounts(db: Db, seatId: number): Promise<GroupWithCounts[]> {
-    return listWithCountsQuery.run(db, '', seatId);
-  },
   /** One group of the seat with its kept counts. */
   findWithCounts(db: Db, seatId: number, groupId: number): Promise<GroupWithCounts | undefined> {
     return withCounts(db)
@@ -139,15 +146,26 @@ export const groupsRepository = {
     await db.deleteFrom('seat_groups').where('id', '=', id).execute();
   },
   /**
-   * The seat's unread messages active since `since` (the "last 24 hours" tab), all and of
-   * waiting chats: the kept hours after the boundary hour, plus the unread chats of the
-   * boundary hour itself (sessions_unread_time_idx). One statement, so one snapshot.
+   * The seat's groups with their kept counts, and its unread messages of chats active since
+   * `since` (the recent tab), in one round trip.
    */
-  recentUnread(db: Db, seatId: number, since: number) {
+  async listWithRecentUnread(db: Db, seatId: number, since: number) {
     const boundary = Math.floor(since / COUNT_HOUR_MS);
-    return recentUnreadQuery
-      .run(db, '', seatId, boundary, since, (boundary + 1) * COUNT_HOUR_MS)
-      .then(([r]) => r!)
-      .then((r) => ({ unread: Number(r.unread), waitingUnread: Number(r.waiting) }));
+    const rows = await listWithRecentQuery.run(
+      db,
+      '',
+      seatId,
+      boundary,
+      since,
+      (boundary + 1) * COUNT_HOUR_MS,
+    );
+    const first = rows[0];
+    return {
+      groups: rows as GroupWithCounts[],
+      recent: {
+        unread: Number(first?.recent_unread ?? 0),
+        waitingUnread: Number(first?.recent_waiting ?? 0),
+      },
+    };
   },
 };

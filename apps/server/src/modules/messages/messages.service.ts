@@ -13,7 +13,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js
 import { BatchCommit, GroupCommit } from '../../lib/group-commit.js';
 import { dialectOf } from '../../db/database.js';
 import { currentRequestId } from '../../lib/request-context.js';
-import type { MessageRow, SessionRow } from '../../db/schema.js';
+import type { MessageRow, PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import type { ChannelName } from '../../channels/channel.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
@@ -543,13 +543,15 @@ export class MessagesService {
       at?: number;
       /** The channel's id of the message (stored with it). */
       externalId?: string;
+      /** The account of sendPhone, when the caller has just read it. */
+      account?: PhoneAccountRow;
     },
     db: Db = this.db,
   ): Promise<
     | { message: ChatMessage; seatId: number; sessionId: number; sessionCreated: boolean }
     | { blocked: true; seatId: number }
   > {
-    const account = await accountsRepository.findByPhone(db, input.sendPhone);
+    const account = input.account ?? (await accountsRepository.findByPhone(db, input.sendPhone));
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     const seatId = account.seat_id;
     const now = input.at ?? Date.now();
@@ -619,9 +621,7 @@ export class MessagesService {
       });
       const message = this.present(row);
       // First contact: the chat appears, then its first message.
-      if (sessionCreated) await this.events.sessionCreated(trx, seatId, session.id);
-      await this.events.messageCreated(trx, seatId, message, updated);
-      await this.events.groupsChanged(trx, seatId);
+      await this.events.messageReceived(trx, seatId, message, updated, sessionCreated);
       return { message, seatId, sessionId: session.id, sessionCreated };
     });
   }
