@@ -492,8 +492,31 @@ async function createPgDatabase(url) {
  */
 async function startPgSampler(pgDb) {
   const client = await pgAdmin(pgDb.url);
+  // The database's work in the window: its transactions (an autocommit statement is one) and
+  // the CPU of the server's backends (those open at the end; a pooled one stays open).
+  const work = async () => {
+    const [{ rows: tx }, { rows: backends }] = await Promise.all([
+      client.query(
+        'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+        [pgDb.name],
+      ),
+      client.query(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [pgDb.name],
+      ),
+    ]);
+    return {
+      transactions: Number(tx[0]?.n ?? 0),
+      cpu: new Map(backends.map((b) => [b.pid, cpuMsOf(b.pid) ?? 0])),
+    };
+  };
+  const work0 = await work();
+  // A one-row commit: what any write waits for at least (the WAL's flush to disk).
+  await client.query('CREATE TABLE IF NOT EXISTS bench_commit_probe (at bigint)');
+  const t0 = performance.now();
   const samples = [];
   const roundTrips = [];
+  const commits = [];
   let busy = false;
   let errors = 0;
   const timer = setInterval(async () => {
@@ -504,6 +527,9 @@ async function startPgSampler(pgDb) {
       const t0 = performance.now();
       await client.query('SELECT 1');
       roundTrips.push(performance.now() - t0);
+      const t1 = performance.now();
+      await client.query('INSERT INTO bench_commit_probe VALUES ($1)', [Date.now()]);
+      commits.push(performance.now() - t1);
       const { rows } = await client.query(
         `SELECT count(*)::int AS open,
                 count(*) FILTER (WHERE state <> 'idle')::int AS busy
@@ -520,12 +546,19 @@ async function startPgSampler(pgDb) {
   return {
     stop: async () => {
       clearInterval(timer);
+      // Backends report their counts when idle, at most once a second.
+      await sleep(1100);
+      const work1 = await work().catch(() => null);
+      const wallMs = performance.now() - t0;
       await client.end().catch(() => undefined);
+      let backendCpu = 0;
+      for (const [pid, ms] of work1?.cpu ?? []) backendCpu += ms - (work0.cpu.get(pid) ?? 0);
       const open = Math.max(0, ...samples.map((s) => s.open));
       const busyCounts = samples.map((s) => s.busy).sort((a, b) => a - b);
       return {
         samples: samples.length,
         select1_round_trip: summary(roundTrips),
+        commit_round_trip: summary(commits),
         sampler_errors: errors,
         connections_max: open,
         busy_p50: percentile(busyCounts, 50),
@@ -534,6 +567,14 @@ async function startPgSampler(pgDb) {
         all_busy_share: round(
           samples.filter((s) => s.open > 0 && s.busy >= s.open).length / (samples.length || 1),
         ),
+        // Less the sampler's own three statements a sample.
+        transactions_per_second: work1
+          ? round(
+              (work1.transactions - work0.transactions - 3 * samples.length) / (wallMs / 1000),
+              1,
+            )
+          : null,
+        backends_cpu_percent_of_one_core: work1 ? round((100 * backendCpu) / wallMs, 1) : null,
       };
     },
   };
@@ -647,6 +688,48 @@ function mergeCounts(into, from) {
   return into;
 }
 
+/** The token of the bench server's GET /metrics (its request-time histograms). */
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/** The server's request-time histogram buckets, by route: cumulative counts by bound (s). */
+async function serverTimes(base) {
+  const res = await fetch(`${base}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  }).catch(() => null);
+  if (!res?.ok) return null;
+  const byRoute = {};
+  for (const line of (await res.text()).split('\n')) {
+    const m = /^parley_http_request_duration_seconds_bucket\{(.*)\} (\d+)/.exec(line);
+    if (!m) continue;
+    const route = /route="([^"]*)"/.exec(m[1])?.[1];
+    const le = /le="([^"]*)"/.exec(m[1])?.[1];
+    const buckets = (byRoute[route] ??= {});
+    buckets[le] = (buckets[le] ?? 0) + Number(m[2]);
+  }
+  return byRoute;
+}
+
+/**
+ * Per route, the server's own p50/p99 over the window (the upper bound of the histogram bucket
+ * it falls in): the time from Fastify's request to its reply. Beside the client's figures it
+ * tells a wait inside the server from one before it reads the request or after it answers.
+ */
+function serverQuantiles(before, after) {
+  if (!before || !after) return null;
+  const out = {};
+  for (const [route, buckets] of Object.entries(after)) {
+    const counts = Object.entries(buckets)
+      .map(([le, c]) => [le === '+Inf' ? Infinity : Number(le), c - (before[route]?.[le] ?? 0)])
+      .sort((a, b) => a[0] - b[0]);
+    const total = counts.at(-1)?.[1] ?? 0;
+    if (total < 100) continue;
+    const bound = (q) => counts.find(([, c]) => c >= q * total)?.[0];
+    const ms = (s) => (s === Infinity ? '>10000' : round(s * 1000));
+    out[route] = { n: total, p50_le_ms: ms(bound(0.5)), p99_le_ms: ms(bound(0.99)) };
+  }
+  return out;
+}
+
 async function runOnce(n, consoles, env, profileDir, pgDb) {
   const active = consoles.slice(0, n);
   const seats = [...new Set(active.map((c) => c.seat))];
@@ -654,7 +737,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
   // workspace.mjs starts the server with --cpu-prof when this is set.
   if (profileDir) process.env.PARLEY_BENCH_PROFILE = profileDir;
   else delete process.env.PARLEY_BENCH_PROFILE;
-  const server = await startServer(env);
+  const server = await startServer({ PARLEY_METRICS_TOKEN: METRICS_TOKEN, ...env });
   const pid = server.child.pid;
   // At LOG_LEVEL=debug the server logs a `load` line every 10 s (plugins/load-log.ts).
   const loadLines = [];
@@ -707,6 +790,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
     const net0 = listenCounters();
     const sampler = startSampler(pid);
     const pgSampler = pgDb ? await startPgSampler(pgDb) : null;
+    const times0 = await serverTimes(server.base);
     const cpu0 = { server: cpuMsOf(pid), workers: workers.map((w) => cpuMsOf(w.pid)) };
     const self0 = process.cpuUsage();
     const t0 = performance.now();
@@ -716,6 +800,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
     await sleep(opt.seconds * 1000);
     const wallMs = performance.now() - t0;
     const cpu1 = { server: cpuMsOf(pid), workers: workers.map((w) => cpuMsOf(w.pid)) };
+    const times1 = await serverTimes(server.base);
     const self1 = process.cpuUsage(self0);
     const resources = sampler.stop();
     const pgPool = pgSampler ? await pgSampler.stop() : undefined;
@@ -750,6 +835,10 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
       errors: webhooks.errors,
       error_count: Object.values(webhooks.errors).reduce((a, b) => a + b, 0),
     };
+    if (pgPool?.transactions_per_second != null) {
+      const callsPerSecond = Object.values(calls).reduce((a, c) => a + c.per_second, 0);
+      pgPool.transactions_per_call = round(pgPool.transactions_per_second / callsPerSecond, 2);
+    }
     const push = {
       sockets_open_at_end: reports.reduce((a, r) => a + r.open_sockets, 0),
       events: reports.reduce((acc, r) => mergeCounts(acc, r.stats.push.events), {}),
@@ -777,6 +866,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
         listen_overflows: net1.ListenOverflows - net0.ListenOverflows,
         listen_drops: net1.ListenDrops - net0.ListenDrops,
         pg_connections: pgPool,
+        own_times: serverQuantiles(times0, times1),
         // The server's own `load` lines during the window (only at LOG_LEVEL=debug).
         load_log: loadLines.length ? loadLines : undefined,
         healthz_probe: {
@@ -947,7 +1037,11 @@ async function main() {
       log(
         `N=${n}: p99 ${Object.entries(run.calls)
           .map(([k, c]) => `${k} ${c.p99_ms} ms (${c.error_count} err)`)
-          .join(', ')}; server CPU ${run.server.cpu_percent_of_one_core} %`,
+          .join(', ')}; server CPU ${run.server.cpu_percent_of_one_core} %${
+          run.server.pg_connections
+            ? `; PostgreSQL backends' CPU ${run.server.pg_connections.backends_cpu_percent_of_one_core} %, ${run.server.pg_connections.transactions_per_call} transactions per call`
+            : ''
+        }`,
       );
       writeReport(report);
     }
