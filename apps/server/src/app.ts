@@ -194,6 +194,16 @@ export async function buildApp(
   registerLoadLog(app, database, realtime.hub);
   await registerStatic(app, config);
 
+  // Cached tokens are trusted while the count of ended logins is read every half second.
+  let stopRevocationChecks: () => void = () => undefined;
+  app.addHook('onReady', async () => {
+    await services.auth.checkRevocations();
+    stopRevocationChecks = services.auth.startRevocationChecks((err) =>
+      app.log.warn({ err }, 'token revocation check'),
+    );
+  });
+  app.addHook('preClose', async () => stopRevocationChecks());
+
   // Background jobs: started once the app is ready, stopped before the database closes.
   const batchSender = new BatchSender(database.db, services.messages, {
     ratePerSecond: config.batchRatePerSecond,

@@ -1,9 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_MESSAGES } from '@parley/protocol';
 import { createSeat, PASSWORD, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { PushClient } from './ws-client.js';
+import { authRepository } from '../src/modules/auth/auth.repository.js';
+import { REVOCATION_CHECK_MS, REVOCATION_TRUST_MS } from '../src/modules/auth/token-cache.js';
 
 const LOGOUT = '/v1/seat/chat/logout';
 
@@ -154,5 +157,22 @@ describe('logout', () => {
     });
     expect(notJson.code).toBe('100001');
     expect((await groupList(seat.token)).code).toBe('000000');
+  });
+
+  it('a login ended by another process, or a seat frozen by hand, is refused within a second though its token was cached', async () => {
+    const revoked = await createSeat(t, 'ended-elsewhere');
+    const frozen = await createSeat(t, 'frozen-by-hand');
+    // Both tokens just checked, so cached by this instance.
+    expect((await groupList(revoked.token)).code).toBe('000000');
+    expect((await groupList(frozen.token)).code).toBe('000000');
+    // What the CLI or another instance does: the database only, this instance is not told.
+    await authRepository.revokeSeatTokens(t.db, revoked.seatId, Date.now());
+    await t.db.updateTable('seats').set({ frozen: 1 }).where('id', '=', frozen.seatId).execute();
+    await sleep(REVOCATION_TRUST_MS + REVOCATION_CHECK_MS);
+    expect((await groupList(revoked.token)).code).toBe('400002');
+    expect((await groupList(frozen.token)).code).toBe('400002');
+    // Another seat's login lives on.
+    const other = await createSeat(t, 'still-here');
+    expect((await groupList(other.token)).code).toBe('000000');
   });
 });

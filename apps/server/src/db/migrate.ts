@@ -21,6 +21,7 @@ import { adminMigration } from './migrations/018-admin.js';
 import { listVersionsMigration } from './migrations/025-list-versions.js';
 import { listVersionNoticesMigration } from './migrations/026-list-version-notices.js';
 import { listVersionOnceMigration } from './migrations/027-list-version-once.js';
+import { tokenRevocationsMigration } from './migrations/028-token-revocations.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -48,6 +49,7 @@ class StaticProvider implements MigrationProvider {
       '025-list-versions': listVersionsMigration(this.dialect),
       '026-list-version-notices': listVersionNoticesMigration(this.dialect),
       '027-list-version-once': listVersionOnceMigration(this.dialect),
+      '028-token-revocations': tokenRevocationsMigration(this.dialect),
     };
   }
 }

@@ -339,6 +339,12 @@ export interface SeatListVersionsTable {
   version: number;
 }
 
+/** One row (id 1): raised by the database whenever a login may have ended (migration 028). */
+export interface TokenRevocationsTable {
+  id: number;
+  n: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -346,6 +352,7 @@ export interface Database {
   translation_usage: TranslationUsageTable;
   seats: SeatsTable;
   tokens: TokensTable;
+  token_revocations: TokenRevocationsTable;
   phone_accounts: PhoneAccountsTable;
   seat_groups: SeatGroupsTable;
   sessions: SessionsTable;

@@ -87,6 +87,16 @@ export const authRepository = {
       .execute();
   },
 
+  /** The database's count of ended logins (migration 028): it moves when one may have ended. */
+  async revocations(db: Db): Promise<number> {
+    const row = await db
+      .selectFrom('token_revocations')
+      .select('n')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  },
+
   /** Revokes the seat's live tokens; answers how many. */
   async revokeSeatTokens(db: Db, seatId: number, now: number) {
     const result = await db

@@ -8,7 +8,7 @@ import { accountsRepository } from '../accounts/accounts.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { toUserInfo } from './auth.presenter.js';
 import { authRepository } from './auth.repository.js';
-import { TokenCache } from './token-cache.js';
+import { REVOCATION_CHECK_MS, REVOCATION_TRUST_MS, TokenCache } from './token-cache.js';
 
 /** The signed-in seat a request acts for. */
 export interface AuthSeat {
@@ -31,6 +31,9 @@ export function hashToken(token: string): string {
 
 export class AuthService {
   private readonly revokedListeners = new Set<(revocation: Revocation) => void>();
+  /** The count of ended logins last read, and when that read started (0: never). */
+  private revocationCount: number | null = null;
+  private revocationsReadAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -131,6 +134,35 @@ export class AuthService {
     return this.authenticateToken(token);
   }
 
+  /**
+   * Reads the database's count of ended logins; when it moved (a logout, a freeze or a new
+   * password here or in another process), every cached token is forgotten. Cached tokens are
+   * trusted only while this runs (every REVOCATION_CHECK_MS, startRevocationChecks).
+   */
+  async checkRevocations(): Promise<void> {
+    const startedAt = Date.now();
+    const n = await authRepository.revocations(this.db);
+    if (n !== this.revocationCount) {
+      this.tokens.clear();
+      this.revocationCount = n;
+    }
+    this.revocationsReadAt = startedAt;
+  }
+
+  /** Checks every REVOCATION_CHECK_MS until the returned stop is called. */
+  startRevocationChecks(onError: (err: unknown) => void): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.checkRevocations()
+        .catch(onError)
+        .finally(() => (running = false));
+    }, REVOCATION_CHECK_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Of these token hashes, the ones still valid now (the push channel checks its sockets). */
   async stillValid(tokenHashes: string[]): Promise<Set<string>> {
     if (tokenHashes.length === 0) return new Set();
@@ -146,7 +178,8 @@ export class AuthService {
     if (token.length > 256) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
     const tokenHash = hashToken(token);
     const now = Date.now();
-    const cached = this.tokens.get(tokenHash, now);
+    const trusted = now - this.revocationsReadAt <= REVOCATION_TRUST_MS;
+    const cached = trusted ? this.tokens.get(tokenHash, now) : null;
     if (cached) return { ...cached, tokenHash };
     const row = await authRepository.findToken(this.db, tokenHash);
     if (!row || row.revoked_at !== null || row.expires_at <= now || row.frozen) {
