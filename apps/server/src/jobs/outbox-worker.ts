@@ -3,12 +3,15 @@ import type { ChannelRegistry } from '../channels/registry.js';
 import type { DeliveryResult, OutboundItem } from '../channels/channel.js';
 import { WorkerLoop } from './worker-loop.js';
 import type { Db, DialectName } from '../db/database.js';
-import type { OutboxRow } from '../db/schema.js';
+import type { MessageRow, OutboxRow } from '../db/schema.js';
 import { accountsRepository } from '../modules/accounts/accounts.repository.js';
 import type { StoredMedia } from '../modules/media/media.presenter.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import { outboxRepository } from '../modules/outbox/outbox.repository.js';
-import { platformRepository } from '../channels/platform/platform.repository.js';
+import {
+  platformRepository,
+  type MessageWithChat,
+} from '../channels/platform/platform.repository.js';
 import type { SeatEvents } from '../realtime/seat-events.js';
 
 export interface OutboxWorkerOptions {
@@ -112,9 +115,11 @@ export class OutboxWorker extends WorkerLoop {
   private async deliver(row: OutboxRow): Promise<void> {
     let result: DeliveryResult;
     let item: OutboundItem | null = null;
+    let found: MessageWithChat | undefined;
     const reqId = row.request_id ?? undefined;
     try {
-      item = await this.itemOf(row);
+      found = await platformRepository.messageWithChat(this.db, row.msg_id);
+      item = found ? await this.itemOf(row, found) : null;
       if (!item) {
         // The message was deleted for all before it went out, or its chat is gone.
         await outboxRepository.finish(this.db, row.id, 'done', 'cancelled');
@@ -135,7 +140,7 @@ export class OutboxWorker extends WorkerLoop {
     if (result.ok) {
       // The message's status first: a row seen done has its delivery recorded.
       if (row.kind === 'message') {
-        await this.setStatus(row, 'sent', result.externalId);
+        await this.setStatus(row, 'sent', result.externalId, found);
       }
       await outboxRepository.finish(this.db, row.id, 'done', null);
       this.options.onResult?.(channel, 'delivered');
@@ -155,9 +160,7 @@ export class OutboxWorker extends WorkerLoop {
     if (row.kind === 'message') await this.setStatus(row, 'failed', null);
   }
 
-  private async itemOf(row: OutboxRow): Promise<OutboundItem | null> {
-    const found = await platformRepository.messageWithChat(this.db, row.msg_id);
-    if (!found) return null;
+  private async itemOf(row: OutboxRow, found: MessageWithChat): Promise<OutboundItem | null> {
     const account = await accountsRepository.findByPhone(this.db, found.send_phone);
     if (!account) return null;
     const base = { msgId: found.id, account, receiverPhone: found.receiver_phone };
@@ -183,8 +186,20 @@ export class OutboxWorker extends WorkerLoop {
   }
 
   /** Records the delivery and tells the seat's consoles when the status moved. */
-  private async setStatus(row: OutboxRow, status: MessageStatus, externalId: string | null) {
-    const changed = await platformRepository.advanceStatus(this.db, row.msg_id, status, externalId);
+  private async setStatus(
+    row: OutboxRow,
+    status: MessageStatus,
+    externalId: string | null,
+    /** The message as read before delivering (saves reading it again). */
+    known?: MessageRow,
+  ) {
+    const changed = await platformRepository.advanceStatus(
+      this.db,
+      row.msg_id,
+      status,
+      externalId,
+      known,
+    );
     if (changed) {
       await this.events.messageStatus(this.db, changed.seat_id, {
         session_id: changed.session_id,

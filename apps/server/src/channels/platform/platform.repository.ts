@@ -18,6 +18,9 @@ export function canMove(from: MessageStatus, to: MessageStatus): boolean {
   return RANK[to] > RANK[from];
 }
 
+/** A message with its chat's two numbers (platformRepository.messageWithChat). */
+export type MessageWithChat = MessageRow & { send_phone: string; receiver_phone: string };
+
 export const platformRepository = {
   async setExternalId(db: Db, msgId: number, externalId: string) {
     await db
@@ -28,7 +31,7 @@ export const platformRepository = {
   },
 
   /** A message with its chat's two numbers (any seat: the caller checks the account). */
-  messageWithChat(db: Db, msgId: number) {
+  messageWithChat(db: Db, msgId: number): Promise<MessageWithChat | undefined> {
     return db
       .selectFrom('messages')
       .innerJoin('sessions', 'sessions.id', 'messages.session_id')
@@ -41,19 +44,22 @@ export const platformRepository = {
   /**
    * Moves an outgoing message's status forward (compare-and-set, so concurrent receipts never
    * move it back) and keeps the channel's id; answers the row when the status changed.
+   * `known`: the row as the caller last read it (the outbox, before delivering): the first try
+   * starts from it instead of reading it again; a status moved meanwhile fails the compare and
+   * the next try reads it.
    */
   async advanceStatus(
     db: Db,
     msgId: number,
     status: MessageStatus,
     externalId: string | null,
+    known?: MessageRow,
   ): Promise<MessageRow | null> {
     for (let tries = 0; tries < 3; tries++) {
-      const row = await db
-        .selectFrom('messages')
-        .selectAll()
-        .where('id', '=', msgId)
-        .executeTakeFirst();
+      const row =
+        tries === 0 && known
+          ? known
+          : await db.selectFrom('messages').selectAll().where('id', '=', msgId).executeTakeFirst();
       if (!row) return null;
       if (externalId && row.external_id === null) {
         await this.setExternalId(db, msgId, externalId);
