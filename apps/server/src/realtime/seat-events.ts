@@ -14,9 +14,12 @@ import { silentEventBus, type EventBus, type ManyEvent } from './event-bus.js';
 export class SeatEvents {
   constructor(private readonly bus: EventBus = silentEventBus) {}
 
-  /** The chat as getGroupInfo lists it, or null when it is gone. */
-  private async session(db: Db, seatId: number, sessionId: number) {
-    const row = await sessionsRepository.findForSeat(db, seatId, sessionId);
+  /**
+   * The chat as getGroupInfo lists it, or null when it is gone. `known`: the chat as the change
+   * left it, when the caller has it (saves reading it again).
+   */
+  private async session(db: Db, seatId: number, sessionId: number, known?: SessionRow) {
+    const row = known ?? (await sessionsRepository.findForSeat(db, seatId, sessionId));
     return row ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS) : null;
   }
 
@@ -27,9 +30,7 @@ export class SeatEvents {
     message: ChatMessage,
     row?: SessionRow,
   ): Promise<void> {
-    const session = row
-      ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS)
-      : await this.session(db, seatId, message.session_id);
+    const session = await this.session(db, seatId, message.session_id, row);
     if (session) await this.bus.publish(db, seatId, 'message.created', { message, session });
   }
 
@@ -59,9 +60,7 @@ export class SeatEvents {
     row: SessionRow | undefined,
     chatCreated: boolean,
   ): Promise<void> {
-    const session = row
-      ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS)
-      : await this.session(db, seatId, message.session_id);
+    const session = await this.session(db, seatId, message.session_id, row);
     const requestId = currentRequestId();
     const events: ManyEvent[] = [];
     if (session && chatCreated) {
