@@ -24,7 +24,15 @@ import {
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
-import { benchOptions, finishReport, machineOf, measure, median, printTable } from './lib/load.mjs';
+import {
+  benchOptions,
+  finishReport,
+  machineOf,
+  measure,
+  median,
+  printTable,
+  withCpuSplit,
+} from './lib/load.mjs';
 
 const opt = benchOptions('sends.mjs', { only: false });
 requireBuild('sends.mjs');
@@ -194,9 +202,23 @@ async function main() {
     await rawLoop(db, chats, seedInfo.seat_id, `${runId}-warm`, 1);
     for (let r = 0; r < opt.rounds; r++) {
       log(`round ${r + 1}/${opt.rounds}`);
-      const raw = await rawLoop(db, chats, seedInfo.seat_id, `${runId}-${r}`, opt.seconds);
-      const sends = await measure({ ...sendScenario(`r${r}`), seconds: opt.seconds });
-      const seatsSends = await measure({ ...sendScenario(`s${r}`, true), seconds: opt.seconds });
+      const split = { serverPid: pid, postgres: db.kind === 'pg' };
+      // Each with where the cores' time went (server, PostgreSQL, this process) per message.
+      const raw = await withCpuSplit(
+        split,
+        () => rawLoop(db, chats, seedInfo.seat_id, `${runId}-${r}`, opt.seconds),
+        (x) => x.messages,
+      );
+      const sends = await withCpuSplit(
+        split,
+        () => measure({ ...sendScenario(`r${r}`), seconds: opt.seconds }),
+        (x) => x.requests,
+      );
+      const seatsSends = await withCpuSplit(
+        split,
+        () => measure({ ...sendScenario(`s${r}`, true), seconds: opt.seconds }),
+        (x) => x.requests,
+      );
       const rawNormal =
         db.kind === 'sqlite'
           ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-n${r}`, opt.seconds, 'NORMAL')
@@ -233,6 +255,27 @@ async function main() {
   }
 
   const pick = (fn) => median(rounds.map(fn));
+  // Medians over the rounds of where the CPU went, per message (withCpuSplit).
+  const cpuOf = (key) =>
+    Object.fromEntries(
+      ['server_ms_per_msg', 'postgres_ms_per_msg', 'generator_ms_per_msg', 'total_ms_per_msg']
+        .map((k) => [
+          k,
+          round(
+            pick((r) => r[key].cpu[k]),
+            4,
+          ),
+        ])
+        .concat([
+          [
+            'machine_busy_share',
+            round(
+              pick((r) => r[key].cpu.machine_busy_share),
+              3,
+            ),
+          ],
+        ]),
+    );
   // One scenario's medians over the rounds (`key`: its measure() in each round).
   const summary = (key) => ({
     send_msg_per_s: round(
@@ -250,6 +293,7 @@ async function main() {
       3,
     ),
     errors: rounds.reduce((s, r) => s + r[key].errors, 0),
+    cpu: cpuOf(key),
   });
   const result = rounds.length
     ? {
@@ -261,6 +305,7 @@ async function main() {
           pick((r) => r.raw_normal?.msg_per_s),
           1,
         ),
+        raw_cpu: cpuOf('raw'),
         ...summary('sends'),
         seats: { seats: SEATS, ...summary('seats_sends') },
       }
@@ -313,6 +358,27 @@ async function main() {
           result.seats.p99_ms,
           result.seats.server_cpu_ms_per_msg,
         ],
+      ],
+    );
+  }
+  if (result) {
+    // What a message costs the machine: a ratio to the raw loop follows from these and from
+    // how busy each kept the cores.
+    const cpuRow = (label, c) => [
+      label,
+      c.server_ms_per_msg ?? '',
+      c.postgres_ms_per_msg ?? 'n/a',
+      c.generator_ms_per_msg,
+      c.total_ms_per_msg,
+      `${round(c.machine_busy_share * 100, 1)} %`,
+    ];
+    console.log('\nCPU per message, ms (server · database · this process, the load generator):');
+    printTable(
+      ['scenario', 'server', 'PostgreSQL', 'generator', 'total', 'cores busy'],
+      [
+        cpuRow('raw insert loop', result.raw_cpu),
+        cpuRow('POST /v1/seat/chat/message, one seat', result.cpu),
+        cpuRow(`POST /v1/seat/chat/message, ${SEATS} seats`, result.seats.cpu),
       ],
     );
   }

@@ -1,7 +1,7 @@
 // Load generation for the throughput benchmarks (reads.mjs, sends.mjs): autocannon over
 // keep-alive connections, the server's CPU from /proc, and a bare node:http ceiling.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import path from 'node:path';
@@ -18,6 +18,83 @@ export function cpuMsOf(pid) {
   } catch {
     return null;
   }
+}
+
+/** /proc/<pid>/stat's fields after the command name (fields[0] is the state, field 3). */
+function statFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU ms so far of every local PostgreSQL process: the live ones, plus what the postmaster's
+ * exited children used (a closed connection's backend: cutime + cstime). Null when no
+ * PostgreSQL runs on this machine (a remote database).
+ */
+function postgresCpuMs() {
+  let ms = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const f = statFields(entry);
+      ms += (Number(f[11]) + Number(f[12])) * CLOCK_TICK_MS;
+      // The postmaster (its parent is not PostgreSQL) holds its exited children's time.
+      const parent = readFileSync(`/proc/${f[1]}/comm`, 'utf8').trim();
+      if (parent !== 'postgres') ms += (Number(f[13]) + Number(f[14])) * CLOCK_TICK_MS;
+      found = true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found ? ms : null;
+}
+
+/** The machine's busy and total CPU ms over all cores (/proc/stat). */
+function machineCpuMs() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  const n = ticks.map(Number);
+  const total = n.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: (total - n[3] - n[4]) * CLOCK_TICK_MS, total: total * CLOCK_TICK_MS };
+}
+
+/**
+ * Where the machine's CPU goes while `work` runs: the server's, PostgreSQL's (every local
+ * process of it) and this process's (the load generator, or the raw loop's client), each per
+ * message, and how busy the cores were. Answers `work`'s result with `cpu` added. `postgres`:
+ * the run is on PostgreSQL (else its CPU is not counted).
+ */
+export async function withCpuSplit({ serverPid, postgres: onPostgres }, work, count) {
+  const before = {
+    server: serverPid ? cpuMsOf(serverPid) : null,
+    postgres: onPostgres ? postgresCpuMs() : null,
+    self: process.cpuUsage(),
+    machine: machineCpuMs(),
+  };
+  const result = await work();
+  const self = process.cpuUsage(before.self);
+  const machine = machineCpuMs();
+  const n = count(result);
+  const per = (ms) => (ms === null || !n ? null : round(ms / n, 4));
+  const server = before.server === null ? null : cpuMsOf(serverPid) - before.server;
+  const pgNow = onPostgres ? postgresCpuMs() : null;
+  const postgres = before.postgres === null || pgNow === null ? null : pgNow - before.postgres;
+  const generator = (self.user + self.system) / 1000;
+  const total = (server ?? 0) + (postgres ?? 0) + generator;
+  return {
+    ...result,
+    cpu: {
+      server_ms_per_msg: per(server),
+      postgres_ms_per_msg: per(postgres),
+      generator_ms_per_msg: per(generator),
+      total_ms_per_msg: per(total),
+      machine_busy_share: round(
+        (machine.busy - before.machine.busy) / (machine.total - before.machine.total || 1),
+        3,
+      ),
+    },
+  };
 }
 
 /**

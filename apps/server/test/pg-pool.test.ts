@@ -72,6 +72,53 @@ describe('the PostgreSQL connection pool', () => {
     });
   });
 
+  it("a batch of sends waiting on a locked chat holds back other chats' sends only for a moment", async () => {
+    const seat = await createSeat(t, 'stalled-batch');
+    const locked = await createChat(t.db, seat, {});
+    const other = await createChat(t.db, seat, {});
+    const send = (chat: typeof locked, id: string) =>
+      t.call(
+        '/v1/seat/chat/message',
+        {
+          send_phone: chat.sendPhone,
+          receiver_phone: chat.receiverPhone,
+          type: 'text',
+          content: id,
+          client_msg_id: id,
+        },
+        seat.token,
+      );
+    const blocker = new pg.Client({
+      connectionString: t.config.databaseUrl!,
+      options: `-c search_path=${t.config.pgSchema}`,
+    });
+    await blocker.connect();
+    try {
+      // Another transaction holds the chat (an operator's longer change, say).
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT id FROM sessions WHERE id = $1 FOR UPDATE', [locked.sessionId]);
+      const first = send(locked, 'stalled-1');
+      let waiting = 0;
+      for (let i = 0; i < 600 && waiting === 0; i++) {
+        await sleep(20);
+        await blocker.query('SELECT pg_stat_clear_snapshot()');
+        const { rows } = await blocker.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))',
+        );
+        waiting = rows[0]!.n;
+      }
+      expect(waiting).toBe(1);
+      // One send alone is below the size a second batch waits for; it goes all the same once
+      // the batch in flight is seen stalled, and is answered while that chat is still held.
+      const second = await Promise.race([send(other, 'stalled-2'), sleep(10_000, 'held back')]);
+      expect(second).toMatchObject({ code: '000000', data: { content: 'stalled-2' } });
+      await blocker.query('ROLLBACK');
+      expect(await first).toMatchObject({ code: '000000', data: { content: 'stalled-1' } });
+    } finally {
+      await blocker.end();
+    }
+  }, 60_000);
+
   it('prepares a query run a few times, once per connection, and plans it once', async () => {
     const seat = await createSeat(t, 'prepared');
     await t.db.connection().execute(async (conn) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.js';
@@ -148,6 +148,24 @@ describe('query plans', () => {
     if (usingPg) expect(plan).toMatch(/Index Cond:.*ROW\(latest_time, id\) < ROW/);
     else expect(plan).toMatch(/is_top=\? AND latest_time<\?/);
     expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
+  });
+
+  it('a chat is found by its two numbers without an index of its own that every message rewrites', async () => {
+    // The pair is unique across the platform: sessions_phones_uq finds the one row. (On these
+    // empty tables PostgreSQL's pick among the seat's indexes is arbitrary: SQLite's plan only.)
+    const plan = await planOf((db) =>
+      sessionsRepository.findByPhones(db, 1, '+15550100001', '+15550200001'),
+    );
+    expect(plan).not.toMatch(/SCAN sessions\b(?! USING)|Seq Scan on sessions/);
+    if (!usingPg) expect(plan).toContain('sqlite_autoindex_sessions_1');
+    const indexes = usingPg
+      ? (
+          await sql<{ name: string }>`select indexname as name from pg_indexes
+            where tablename = 'sessions' and schemaname = current_schema()`.execute(t.db)
+        ).rows
+      : (await sql<{ name: string }>`select name from pragma_index_list('sessions')`.execute(t.db))
+          .rows;
+    expect(indexes.map((i) => i.name)).not.toContain('sessions_seat_phones_idx');
   });
 
   it("a chat's pages use messages_session_idx in both directions", async () => {

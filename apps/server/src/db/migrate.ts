@@ -22,6 +22,7 @@ import { listVersionsMigration } from './migrations/025-list-versions.js';
 import { listVersionNoticesMigration } from './migrations/026-list-version-notices.js';
 import { listVersionOnceMigration } from './migrations/027-list-version-once.js';
 import { tokenRevocationsMigration } from './migrations/028-token-revocations.js';
+import { dropSeatPhonesIndexMigration } from './migrations/029-drop-seat-phones-index.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -50,6 +51,7 @@ class StaticProvider implements MigrationProvider {
       '026-list-version-notices': listVersionNoticesMigration(this.dialect),
       '027-list-version-once': listVersionOnceMigration(this.dialect),
       '028-token-revocations': tokenRevocationsMigration(this.dialect),
+      '029-drop-seat-phones-index': dropSeatPhonesIndexMigration(),
     };
   }
 }

@@ -23,6 +23,10 @@ type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 /** The most units of work one transaction takes. */
 const MAX_BATCH = 64;
 const FLUSH_DELAY_MS = 1;
+/** PostgreSQL: the units that must wait before a second batch starts beside one in flight. */
+export const SECOND_BATCH_MIN = 16;
+/** PostgreSQL: a batch in flight this long no longer holds a small one back. */
+export const STALL_MS = 50;
 
 /**
  * Group commit on SQLite: units of work handed in while the database was busy run together in
@@ -138,13 +142,18 @@ interface Queued<I, O> {
  * of its units runs again alone (`alone`), so one unit's error (a chat deleted meanwhile, an
  * id sent twice) fails that unit only. Units with the same key (a chat) are never written at
  * the same time, in one batch or two: they go in the order they came, and two batches never
- * lock the same chat. Up to `inFlight` batches run at once: one is written while the next
- * gathers and starts.
+ * lock the same chat. Up to `inFlight` batches run at once. A batch beyond the first starts
+ * only when SECOND_BATCH_MIN units wait, or when every batch in flight has taken STALL_MS
+ * (waiting on a lock, say): a batch costs the database a fixed part whatever its size, so
+ * while one is written the next gathers instead of going out small (bench/sends.mjs: a send's
+ * PostgreSQL time 0.167 → 0.139 ms, 44 → 48–51 % of the raw loop).
  */
 export class BatchCommit<I, O> {
   private readonly queue: Queued<I, O>[] = [];
   private readonly busy = new Set<string | number>();
   private running = 0;
+  /** Batches in flight for longer than STALL_MS. */
+  private stalled = 0;
 
   constructor(
     private readonly db: Db,
@@ -161,6 +170,7 @@ export class BatchCommit<I, O> {
 
   private pump(): void {
     while (this.running < this.inFlight) {
+      if (this.running > this.stalled && this.queue.length < SECOND_BATCH_MIN) return;
       const batch = this.take();
       if (batch.length === 0) return;
       this.running += 1;
@@ -176,6 +186,17 @@ export class BatchCommit<I, O> {
   }
 
   private async write(batch: Queued<I, O>[]): Promise<void> {
+    let stalled = false;
+    const timer = setTimeout(() => {
+      stalled = true;
+      this.stalled += 1;
+      this.pump();
+    }, STALL_MS);
+    const done = () => {
+      clearTimeout(timer);
+      if (stalled) this.stalled -= 1;
+      this.release(batch);
+    };
     let values: O[];
     try {
       values = await this.many(
@@ -185,11 +206,11 @@ export class BatchCommit<I, O> {
     } catch (err) {
       if (batch.length === 1) batch[0]!.reject(err);
       else await Promise.all(batch.map((q) => q.alone().then(q.resolve, q.reject)));
-      return this.release(batch);
+      return done();
     }
     // The next batch goes to the database before this one's answers are sent: answering (a
     // response each) takes a while, and the database would wait for it.
-    this.release(batch);
+    done();
     batch.forEach((q, i) => q.resolve(values[i]!));
   }
 
