@@ -6,7 +6,11 @@ import { createSeat, PASSWORD, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { PushClient } from './ws-client.js';
 import { authRepository } from '../src/modules/auth/auth.repository.js';
-import { REVOCATION_CHECK_MS, REVOCATION_TRUST_MS } from '../src/modules/auth/token-cache.js';
+import {
+  REVOCATION_CHECK_MS,
+  REVOCATION_TRUST_MS,
+  TokenCache,
+} from '../src/modules/auth/token-cache.js';
 
 const LOGOUT = '/v1/seat/chat/logout';
 
@@ -174,5 +178,25 @@ describe('logout', () => {
     // Another seat's login lives on.
     const other = await createSeat(t, 'still-here');
     expect((await groupList(other.token)).code).toBe('000000');
+  });
+
+  it('a token read from the database before its login ended is not cached after the end', () => {
+    const cache = new TokenCache();
+    const now = Date.now();
+    const token = { seatId: 7, account: 'seat-7', expiresAt: now + 60_000 };
+    // A lookup begins, then the login ends (a logout here, a revocation seen in the count).
+    for (const end of [
+      () => cache.forgetSeat(7),
+      () => cache.forgetToken('hash-7'),
+      () => cache.clear(),
+    ]) {
+      const begun = cache.generation;
+      end();
+      cache.set('hash-7', token, now, begun);
+      expect(cache.get('hash-7', now)).toBeNull();
+    }
+    // A lookup with nothing ended meanwhile is cached.
+    cache.set('hash-7', token, now, cache.generation);
+    expect(cache.get('hash-7', now)).toMatchObject({ seatId: 7 });
   });
 });

@@ -181,12 +181,14 @@ export class AuthService {
     const trusted = now - this.revocationsReadAt <= REVOCATION_TRUST_MS;
     const cached = trusted ? this.tokens.get(tokenHash, now) : null;
     if (cached) return { ...cached, tokenHash };
+    // A logout or a revocation seen while the row is read must not be cached over.
+    const generation = this.tokens.generation;
     const row = await authRepository.findToken(this.db, tokenHash);
     if (!row || row.revoked_at !== null || row.expires_at <= now || row.frozen) {
       throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
     }
     const valid = { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at };
-    this.tokens.set(tokenHash, valid, now);
+    this.tokens.set(tokenHash, valid, now, generation);
     return { ...valid, tokenHash };
   }
 }

@@ -23,6 +23,13 @@ const MAX_ENTRIES = 10_000;
  */
 export class TokenCache {
   private readonly entries = new Map<string, CachedToken & { until: number }>();
+  /** Moves whenever entries are forgotten: a lookup begun before that is not cached after. */
+  private forgotten = 0;
+
+  /** Taken before a lookup, handed to set. */
+  get generation(): number {
+    return this.forgotten;
+  }
 
   get(tokenHash: string, now: number): CachedToken | null {
     const entry = this.entries.get(tokenHash);
@@ -34,20 +41,25 @@ export class TokenCache {
     return entry;
   }
 
-  set(tokenHash: string, token: CachedToken, now: number): void {
+  /** Caches a lookup unless entries were forgotten since it began (`generation`). */
+  set(tokenHash: string, token: CachedToken, now: number, generation: number): void {
+    if (generation !== this.forgotten) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(tokenHash, { ...token, until: now + TOKEN_CACHE_MS });
   }
 
   clear(): void {
+    this.forgotten += 1;
     this.entries.clear();
   }
 
   forgetToken(tokenHash: string): void {
+    this.forgotten += 1;
     this.entries.delete(tokenHash);
   }
 
   forgetSeat(seatId: number): void {
+    this.forgotten += 1;
     for (const [hash, entry] of this.entries) {
       if (entry.seatId === seatId) this.entries.delete(hash);
     }
