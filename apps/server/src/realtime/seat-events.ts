@@ -63,11 +63,11 @@ export class SeatEvents {
     const session = await this.session(db, seatId, message.session_id, row);
     const requestId = currentRequestId();
     const events: ManyEvent[] = [];
-    if (session && chatCreated) {
-      events.push({ seatId, type: 'session.created', data: { session }, requestId });
-    }
-    if (session)
+    if (session) {
+      if (chatCreated)
+        events.push({ seatId, type: 'session.created', data: { session }, requestId });
       events.push({ seatId, type: 'message.created', data: { message, session }, requestId });
+    }
     const groups = await groupListOf(db, seatId, false);
     events.push({ seatId, type: 'groups.changed', data: groups, requestId });
     return this.publishAll(db, events);
