@@ -136,11 +136,15 @@ test('an administrator creates a seat, gives it an account, the seat works, free
   // Filtered by what was done: only freezes.
   await page.getByTestId('audit-filter-action').click();
   await page.getByRole('option', { name: adminText('en', 'audit.actions.seat.freeze') }).click();
-  await expect(entries.locator('[data-action]').first()).toBeVisible();
-  const actions = await entries
-    .locator('[data-action]')
-    .evaluateAll((els) => els.map((el) => el.getAttribute('data-action')));
-  expect(new Set(actions)).toEqual(new Set(['seat.freeze']));
+  // The unfiltered rows, then a loading table, come before the filtered page: wait for it.
+  await expect
+    .poll(async () => {
+      const actions = await entries
+        .locator('[data-action]')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-action')));
+      return [...new Set(actions)];
+    })
+    .toEqual(['seat.freeze']);
 });
 
 test('refused actions show the coded error in the UI language and change nothing', async ({

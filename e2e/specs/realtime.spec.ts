@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, restartableTest, expect } from '../support/fixtures';
-import { expectBadge, signIn, userItem } from '../support/app';
+import { expectBadge, revealUserItem, signIn, userItem } from '../support/app';
 import { bubble, customerPhone, openFreshChat, uniqueText } from '../support/chat';
 import { receiveChat } from '../support/chats';
 
@@ -109,6 +109,38 @@ test('a message that arrives before the push socket is up is not lost: the first
   release = true;
   await page.evaluate(() => window.dispatchEvent(new Event('online')));
   await expect(bubble(page, text)).toHaveCount(1, { timeout: 5_000 });
+});
+
+test('a message pushed while the chat is being fetched is not undone by that older answer', async ({
+  page,
+  parley: server,
+  freshSeat,
+}) => {
+  const chat = await receiveChat(server, freshSeat, [uniqueText('Before the fetch')]);
+  await signIn(page, freshSeat.account, freshSeat.password);
+  await page.getByTestId('time-tab-1').click();
+  // The chat's first fetch reads the server, then its answer is held until a newer message
+  // has been pushed and applied: it lands older than what the console already knows.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let read!: () => void;
+  const fetched = new Promise<void>((resolve) => (read = resolve));
+  let first = true;
+  await page.route('**/v1/seat/chat/getChatRecord', async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    const response = await route.fetch();
+    read();
+    await held;
+    await route.fulfill({ response });
+  });
+  await (await revealUserItem(page, chat.session_id)).click();
+  await fetched;
+  const text = uniqueText('Pushed while the chat was fetched');
+  await server.cli('chat:receive', freshSeat.phone, chat.receiver_phone, text);
+  await expect(userItem(page, chat.session_id).getByTestId('user-preview')).toContainText(text);
+  release();
+  await expect(bubble(page, text)).toHaveCount(1);
 });
 
 test('the new-message sound can be muted, and stays muted in this browser', async ({

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { InfiniteQueryObserver, QueryClient } from '@tanstack/react-query';
+import type { ChatMessage } from '@parley/protocol';
 import { chatMessage as msg, chatPage, recordData, windowData } from '../../../test/builders';
 import {
   chatKey,
@@ -9,6 +10,7 @@ import {
   retractMessage,
   upsertMessage,
   type ChatData,
+  type ChatPage,
   type ChatWindowData,
 } from './message-cache';
 
@@ -69,5 +71,59 @@ describe('message cache: one edit reaches every view of the chat', () => {
     );
     upsertMessage(qc, msg(5));
     expect(ids().window).toEqual([[1, 2]]);
+  });
+});
+
+/**
+ * A chat on screen whose fetches answer with what the server held when they were made, each
+ * answer held back until `answer()`: an event can be applied between a fetch and its answer.
+ */
+function chatOnScreen(server: ChatMessage[], held?: ChatData) {
+  const qc = new QueryClient();
+  if (held) qc.setQueryData<ChatData>(chatKey(1), held);
+  const waiting: (() => void)[] = [];
+  const observer = new InfiniteQueryObserver(qc, {
+    queryKey: chatKey(1),
+    queryFn: () => {
+      const page = chatPage(server.map((m) => ({ ...m })));
+      return new Promise<ChatPage>((resolve) => waiting.push(() => resolve(page)));
+    },
+    initialPageParam: null as number | null,
+    getNextPageParam: () => undefined,
+  });
+  const stop = observer.subscribe(() => undefined);
+  const answer = () => waiting.splice(0).forEach((resolve) => resolve());
+  const shown = () => qc.getQueryData<ChatData>(chatKey(1))?.pages[0]?.list ?? [];
+  return { qc, answer, shown, stop };
+}
+
+describe('message cache: an event applied while the chat is being fetched', () => {
+  it('a status is not undone by the answer of a fetch made before it', async () => {
+    const server = [msg(2, { status: 'sent' })];
+    const { qc, answer, shown, stop } = chatOnScreen(server, recordData(chatPage([msg(2)])));
+    // The fetch on screen read "sent"; then the customer read the message, and it was pushed.
+    server[0] = { ...server[0]!, status: 'read' };
+    patchMessage(qc, 1, 2, { status: 'read' });
+    await vi.waitFor(() => {
+      answer();
+      expect(shown().map((m) => m.status)).toEqual(['read']);
+    });
+    // Every fetch has landed: it stays read.
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(shown().map((m) => m.status)).toEqual(['read']);
+    stop();
+  });
+
+  it('a new message pushed during the chat’s first fetch is shown once that fetch lands', async () => {
+    const server = [msg(1)];
+    const { qc, answer, shown, stop } = chatOnScreen(server);
+    server.push(msg(2));
+    upsertMessage(qc, msg(2));
+    await vi.waitFor(() => {
+      answer();
+      expect(shown().map((m) => m.msg_id)).toEqual([1, 2]);
+    });
+    stop();
   });
 });

@@ -150,16 +150,35 @@ function appendToWindow(data: ChatWindowData | undefined, msg: ChatMessage) {
 
 // ---- Edits over every key of a chat ----------------------------------------------------
 
+/**
+ * A fetch of the chat that is in flight read the server before this edit: its answer would undo
+ * the edit (a status back to "sent", a new message gone). So it is made again. One over data
+ * held is cancelled, silently, and started anew; a first fetch (nothing held to edit) cannot be
+ * cancelled for another, so it is made again once it lands.
+ */
+function refetchInFlight(qc: QueryClient, sessionId: number): void {
+  const inFlight = qc
+    .getQueryCache()
+    .findAll({ queryKey: messageKeys.chat(sessionId), fetchStatus: 'fetching' });
+  for (const { queryKey, state } of inFlight) {
+    const exact = { queryKey, exact: true };
+    const again = qc.refetchQueries(exact);
+    if (state.data === undefined) void again.then(() => qc.refetchQueries(exact));
+  }
+}
+
 function editChat(qc: QueryClient, sessionId: number, edit: (l: ChatMessage[]) => ChatMessage[]) {
   qc.setQueriesData<MessagePages>({ queryKey: messageKeys.chat(sessionId) }, (d) =>
     editMessages(d, edit),
   );
+  refetchInFlight(qc, sessionId);
 }
 
 /** A new message of the chat (pushed, or the outbox's answer): added where the newest shows. */
 export function upsertMessage(qc: QueryClient, msg: ChatMessage): void {
   qc.setQueryData<ChatData>(messageKeys.record(msg.session_id), (d) => appendServerMessage(d, msg));
   appendToChatWindows(qc, msg);
+  refetchInFlight(qc, msg.session_id);
 }
 
 /** Adds a sent message to the chat's windows that reach its newest message (once). */
