@@ -31,6 +31,7 @@ import {
   measure,
   median,
   printTable,
+  startBareServer,
   withCpuSplit,
 } from './lib/load.mjs';
 
@@ -109,6 +110,17 @@ async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') 
   return { messages: n, msg_per_s: round(n / wall, 1) };
 }
 
+/** The JSON body of a text send to `chat`. */
+function sendBody(chat, clientMsgId, i) {
+  return JSON.stringify({
+    send_phone: chat.send_phone,
+    receiver_phone: chat.receiver_phone,
+    type: 'text',
+    content: `${TEXT} #${i}`,
+    client_msg_id: clientMsgId,
+  });
+}
+
 async function login(base, seat = SEAT) {
   const res = await fetch(`${base}/v1/seat/chat/login`, {
     method: 'POST',
@@ -124,6 +136,7 @@ async function main() {
   const started = new Date();
   const { target, env } = await createTarget(opt.pg);
   let server = null;
+  let bare = null;
   let db = null;
   const rounds = [];
   const problems = [];
@@ -162,6 +175,7 @@ async function main() {
     loadBefore = os.loadavg()[0];
     const runId = Date.now().toString(36);
     let seq = 0;
+    let sample = null; // a send's answer, as the server wrote it
     const bodies = new Map(); // request index -> client_msg_id
     // Request i goes to chat i of the round-robin, of its seat (one seat, or SEATS seats).
     const sendScenario = (label, many = false) => ({
@@ -177,18 +191,13 @@ async function main() {
           : chats[i % chats.length];
         const id = `bench-${runId}-${label}-${seq++}`;
         bodies.set(i, id);
-        return JSON.stringify({
-          send_phone: chat.send_phone,
-          receiver_phone: chat.receiver_phone,
-          type: 'text',
-          content: `${TEXT} #${i}`,
-          client_msg_id: id,
-        });
+        return sendBody(chat, id, i);
       },
       onAnswer: (status, text, i) => {
         const id = bodies.get(i);
         bodies.delete(i);
         if (status === 200 && text.startsWith('{"code":"000000"')) {
+          sample ??= text;
           if (acked.has(id)) problems.push(`${id} acknowledged twice`);
           acked.set(id, JSON.parse(text).data.msg_id);
         } else if (problems.length < 20) {
@@ -200,6 +209,17 @@ async function main() {
     await measure({ ...sendScenario('warm'), seconds: 1 });
     await measure({ ...sendScenario('warm-seats', true), seconds: 1 });
     await rawLoop(db, chats, seedInfo.seat_id, `${runId}-warm`, 1);
+    // HTTP alone: Fastify without a plugin answering every send with a real send's answer
+    // bytes, driven the same way. What a send costs above it is the server's own work.
+    bare = await startBareServer({ '/v1/seat/chat/message': sample ?? '' }, { fastify: true });
+    const bareScenario = {
+      url: `${bare.url}/v1/seat/chat/message`,
+      pid: bare.pid,
+      connections: CONNECTIONS,
+      headers: { authorization: `Bearer ${token}` },
+      body: (i) => sendBody(chats[i % chats.length], `bare-${runId}-${i}`, i),
+    };
+    await measure({ ...bareScenario, seconds: 1 });
     for (let r = 0; r < opt.rounds; r++) {
       log(`round ${r + 1}/${opt.rounds}`);
       const split = { serverPid: pid, postgres: db.kind === 'pg' };
@@ -223,7 +243,12 @@ async function main() {
         db.kind === 'sqlite'
           ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-n${r}`, opt.seconds, 'NORMAL')
           : null;
-      rounds.push({ raw, sends, seats_sends: seatsSends, raw_normal: rawNormal });
+      const http = await withCpuSplit(
+        { serverPid: bare.pid, postgres: false },
+        () => measure({ ...bareScenario, seconds: opt.seconds }),
+        (x) => x.requests,
+      );
+      rounds.push({ raw, sends, seats_sends: seatsSends, raw_normal: rawNormal, http });
     }
     // Every acknowledged message is stored once, with the id it was acknowledged with.
     const rows = await db.all(
@@ -251,6 +276,7 @@ async function main() {
   } finally {
     if (db) await db.close().catch(() => {});
     if (server) await stopServer(server);
+    if (bare) await bare.stop();
     await dropTarget(target, env, opt.keep);
   }
 
@@ -306,6 +332,13 @@ async function main() {
           1,
         ),
         raw_cpu: cpuOf('raw'),
+        http_alone: {
+          req_per_s: round(
+            pick((r) => r.http.req_per_s),
+            1,
+          ),
+          cpu: cpuOf('http'),
+        },
         ...summary('sends'),
         seats: { seats: SEATS, ...summary('seats_sends') },
       }
@@ -379,6 +412,7 @@ async function main() {
         cpuRow('raw insert loop', result.raw_cpu),
         cpuRow('POST /v1/seat/chat/message, one seat', result.cpu),
         cpuRow(`POST /v1/seat/chat/message, ${SEATS} seats`, result.seats.cpu),
+        cpuRow('HTTP alone (bare Fastify, the same requests and answer)', result.http_alone.cpu),
       ],
     );
   }
