@@ -9,21 +9,20 @@ import { ROOT, freePort, gitCommit, round, sleep } from './workspace.mjs';
 
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** CPU time (user + system, ms) of a process, from /proc/<pid>/stat; null when unreadable. */
-export function cpuMsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
-  } catch {
-    return null;
-  }
-}
-
 /** /proc/<pid>/stat's fields after the command name (fields[0] is the state, field 3). */
 function statFields(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU time (user + system, ms) of a process, from /proc/<pid>/stat; null when unreadable. */
+export function cpuMsOf(pid) {
+  try {
+    const fields = statFields(pid);
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return null;
+  }
 }
 
 /**
