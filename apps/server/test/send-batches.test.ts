@@ -221,6 +221,42 @@ describe('sends committed together', () => {
     });
   });
 
+  it('sends committed together are each found by search at once; a failing one leaves no entry', async () => {
+    // SQLite writes a batch's search entries in one statement before its commit (migration
+    // 030); a message written outside a batch (a customer's) is indexed by its insert.
+    const tag = `zq${Date.now().toString(36)}`;
+    const answers = await Promise.all(
+      chats.map((chat, i) => send(chat, i === 4 ? 'poison' : `${tag} batch word ${i}`)),
+    );
+    expect(answers.filter((a) => a.code !== '000000').map((a) => a.content)).toEqual(['poison']);
+    await t.services.messages.receive({
+      sendPhone: chats[0]!.sendPhone,
+      receiverPhone: chats[0]!.receiverPhone,
+      content: `${tag} from the customer`,
+    });
+    const found = await t.call('/v1/seat/chat/searchMessage', { keyword: tag }, seat.token);
+    expect(found.code).toBe('000000');
+    const contents = found.data.list.map((h) => h.message.content).sort();
+    expect(contents).toEqual(
+      [
+        `${tag} from the customer`,
+        ...answers.filter((a) => a.code === '000000').map((a) => a.content),
+      ].sort(),
+    );
+    const hits = found.data.list.map((h) => h.message.msg_id);
+    expect(new Set(hits).size).toBe(hits.length);
+    // Nothing is left held back: the next insert outside a batch is indexed by its trigger.
+    if (!usingPg) {
+      const held = await sql<{
+        n: number;
+      }>`select count(*) as n from search_entries_deferred`.execute(t.db);
+      expect(Number(held.rows[0]!.n)).toBe(0);
+      const entries = await sql<{ n: number }>`select count(*) as n from messages_fts
+        where messages_fts match ${`"${tag}"`}`.execute(t.db);
+      expect(Number(entries.rows[0]!.n)).toBe(contents.length);
+    }
+  });
+
   it('a text the batch cannot carry (a lone surrogate) is sent alone, stored as answered', async () => {
     const texts = ['half \ud83d a smile', ...chats.slice(1, 7).map((_, i) => `beside ${i}`)];
     const answers = await Promise.all(texts.map((text, i) => send(chats[i]!, text)));

@@ -23,6 +23,7 @@ import { listVersionNoticesMigration } from './migrations/026-list-version-notic
 import { listVersionOnceMigration } from './migrations/027-list-version-once.js';
 import { tokenRevocationsMigration } from './migrations/028-token-revocations.js';
 import { dropSeatPhonesIndexMigration } from './migrations/029-drop-seat-phones-index.js';
+import { searchEntriesDeferredMigration } from './migrations/030-search-entries-deferred.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -52,6 +53,7 @@ class StaticProvider implements MigrationProvider {
       '027-list-version-once': listVersionOnceMigration(this.dialect),
       '028-token-revocations': tokenRevocationsMigration(this.dialect),
       '029-drop-seat-phones-index': dropSeatPhonesIndexMigration(),
+      '030-search-entries-deferred': searchEntriesDeferredMigration(this.dialect),
     };
   }
 }

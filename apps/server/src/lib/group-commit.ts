@@ -4,6 +4,8 @@ import { dialectOf, type Db } from '../db/database.js';
 import { inTransaction } from './tx.js';
 
 type Work<T> = (trx: Db) => Promise<T>;
+/** The batch's own work in its transaction, before and after its units (`run`). */
+export type AroundUnits = <T>(trx: Db, run: () => Promise<T>) => Promise<T>;
 
 /**
  * `fn`, to be run later in its caller's async context (its request id). AsyncResource.bind
@@ -45,7 +47,10 @@ export class GroupCommit {
   private scheduled = false;
   private readonly grouped: boolean;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly around: AroundUnits = (_trx, run) => run(),
+  ) {
     this.grouped = dialectOf(db) === 'sqlite';
   }
 
@@ -97,17 +102,19 @@ export class GroupCommit {
 
   /** The batch in one transaction; without savepoints the first failure rolls back it all. */
   private write(batch: Pending[], savepoints: boolean): Promise<Outcome[]> {
-    return inTransaction(this.db, async (trx) => {
-      const outcomes: Outcome[] = [];
-      for (const item of batch) {
-        outcomes.push(
-          savepoints
-            ? await runInSavepoint(trx, item.work)
-            : { ok: true, value: await item.work(trx) },
-        );
-      }
-      return outcomes;
-    });
+    return inTransaction(this.db, (trx) =>
+      this.around(trx, async () => {
+        const outcomes: Outcome[] = [];
+        for (const item of batch) {
+          outcomes.push(
+            savepoints
+              ? await runInSavepoint(trx, item.work)
+              : { ok: true, value: await item.work(trx) },
+          );
+        }
+        return outcomes;
+      }),
+    );
   }
 }
 

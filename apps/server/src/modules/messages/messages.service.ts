@@ -20,6 +20,7 @@ import { groupsRepository } from '../groups/groups.repository.js';
 import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
+import { searchRepository } from '../search/search.repository.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository, type TextSend } from './messages.repository.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
@@ -71,7 +72,14 @@ export class MessagesService {
     private readonly events: SeatEvents,
     private readonly outbox: OutboxWriter,
   ) {
-    this.commits = new GroupCommit(db);
+    // SQLite: the batch's messages get their search entries in one statement at its end (each
+    // statement of a unit would otherwise write the previous message's entry out on its own).
+    this.commits = new GroupCommit(db, async (trx, run) => {
+      const after = await searchRepository.deferEntries(trx);
+      const result = await run();
+      await searchRepository.writeDeferredEntries(trx, after);
+      return result;
+    });
     this.batches =
       dialectOf(db) === 'pg'
         ? new BatchCommit(db, (pool, sends: BatchedSend[]) => this.writeBatch(pool, sends))

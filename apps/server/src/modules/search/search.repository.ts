@@ -96,6 +96,26 @@ async function windowEdge(db: Db, p: SearchPage, size: number): Promise<number |
 
 export const searchRepository = {
   /**
+   * SQLite, in a transaction: the messages it inserts from here get no search entry from the
+   * insert trigger (migration 030) until writeDeferredEntries writes them all in one statement,
+   * which must run before the commit. Answers the id they come after.
+   */
+  async deferEntries(trx: Db): Promise<number> {
+    await sql`insert into search_entries_deferred (id) values (1)`.execute(trx);
+    const { rows } = await sql<{
+      id: number;
+    }>`select coalesce(max(id), 0) as id from messages`.execute(trx);
+    return rows[0]!.id;
+  },
+
+  /** The entries deferEntries held back: every message after `afterId`, in one statement. */
+  async writeDeferredEntries(trx: Db, afterId: number): Promise<void> {
+    await sql`insert into messages_fts (rowid, content)
+      select id, content from messages where id > ${afterId}`.execute(trx);
+    await sql`delete from search_entries_deferred`.execute(trx);
+  },
+
+  /**
    * The seat's shown messages containing `keyword` (case-insensitive), newest (highest id)
    * first, from an index on both engines. PostgreSQL reads the seat's newest messages first —
    * a word found often fills the page there at a bounded cost — then the trigram index for
