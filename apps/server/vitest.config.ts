@@ -45,6 +45,7 @@ export default defineConfig({
                   'test/container-start.test.ts',
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',
+                  'test/sqlite-list-changes.test.ts',
                 ],
                 env: { PARLEY_TEST_DB: 'pg' },
               },

@@ -13,6 +13,7 @@ import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
 import { ListVersionFeed } from './lib/list-version-feed.js';
+import { watchListChanges } from './lib/sqlite-list-changes.js';
 import { listVersionsRepository } from './modules/sessions/list-versions.repository.js';
 import { addressBookRoutes } from './modules/address-book/address-book.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -177,6 +178,7 @@ export async function buildApp(
   // a console reads its own writes whatever the database's notice takes.
   realtime.hub.onNotified = (seatId) => services.listVersions.changed(seatId);
   calls.onCalled = (seatId) => services.listVersions.changed(seatId);
+  if (database.sqlite) watchListChanges(database.sqlite, services.listVersions);
   if (database.dialect === 'pg' && config.databaseUrl) {
     const feed = new ListVersionFeed(
       { connectionString: config.databaseUrl, schema: config.pgSchema },

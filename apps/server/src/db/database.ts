@@ -28,6 +28,8 @@ export interface DatabaseHandle {
   embedded: boolean;
   /** The SQLite file; null on PostgreSQL. */
   file: string | null;
+  /** SQLite: the server's one connection (its temporary triggers, lib/sqlite-list-changes.ts). */
+  sqlite: SQLite.Database | null;
   /** The PostgreSQL pool's connections now (metrics); null on SQLite. */
   poolStats: (() => { total: number; idle: number; waiting: number }) | null;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   let db: Db;
   let dialect: DialectName;
   let file: string | null = null;
+  let raw: SQLite.Database | null = null;
   let poolStats: DatabaseHandle['poolStats'] = null;
   if (config.databaseUrl) {
     const pool = new pg.Pool({
@@ -64,6 +67,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     file = sqliteFile(config);
     ownerOnly(config.dataDir, file);
     const sqlite = new SQLite(file);
+    raw = sqlite;
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
@@ -88,6 +92,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     dialect,
     embedded: dialect === 'sqlite',
     file,
+    sqlite: raw,
     poolStats,
     close: () => db.destroy(),
   };

@@ -11,7 +11,9 @@
  * - any call of the seat on this instance but the list reads (`CallRegistry.listRead`): some
  *   change a chat with no event, and a console must read its own writes.
  *
- * Not listening (SQLite, or the feed's connection down), nothing is trusted: every read asks.
+ * SQLite has no notices: its own writes tell through temporary triggers, and another process's
+ * commit is seen before each trusted version (lib/sqlite-list-changes.ts, `watch`). PostgreSQL's
+ * feed not listening (its connection down), nothing is trusted: every read asks.
  * A read that began before a change (or before the feed listened) learns nothing, since its
  * version may predate the change.
  */
@@ -21,10 +23,22 @@ export class KnownVersions {
   private readonly changes = new Map<number, number>();
   private resets = 0;
   private live = false;
+  /** Asked before a version is trusted: did the database change in a way nothing told? */
+  private changedUntold: (() => boolean) | null = null;
 
   /** The seat's version, if it can be trusted now. */
   known(seatId: number): number | undefined {
+    if (this.changedUntold?.()) this.setLive(this.live);
     return this.live ? this.versions.get(seatId) : undefined;
+  }
+
+  /**
+   * Trust versions from now, forgetting them all whenever `changedUntold` says so (SQLite:
+   * another process committed); this process's changes must still be told (`changed`).
+   */
+  watch(changedUntold: () => boolean): void {
+    this.changedUntold = changedUntold;
+    this.setLive(true);
   }
 
   /** Call before reading the seat's version from the database; hand the mark to `learned`. */
