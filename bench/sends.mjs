@@ -42,6 +42,14 @@ const CONNECTIONS = 32;
 /** Sends go round-robin to this many chats (operators answer different customers). */
 const CHATS = 64;
 /**
+ * The third scenario: one seat at twice the connections, over twice the chats, beside the raw
+ * loop with as many writers. A send is answered when its batch commits, so at 32 connections
+ * each waits for the batch in flight and then its own: the sends are bound by that wait, not by
+ * the machine. With more senders the batches fill; the raw loop, one commit per row, is at its
+ * ceiling at 32 writers already.
+ */
+const WIDE = 2;
+/**
  * The second scenario: the same connections and chats spread over this many seats (operators),
  * as sends arrive in a real install. One seat's events are numbered in commit order, so one
  * seat's sends queue on its event counter; the first scenario, one seat, shows that limit.
@@ -56,7 +64,15 @@ const TEXT = 'Thanks for waiting, your order 4711-2023 left the warehouse and ar
  * prepared statement in a loop (one writer, as SQLite allows). PostgreSQL: CONNECTIONS
  * writers over a pool of PG_POOL connections.
  */
-async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') {
+async function rawLoop(
+  db,
+  chats,
+  seatId,
+  runId,
+  seconds,
+  synchronous = 'FULL',
+  writers = CONNECTIONS,
+) {
   const values = (i) => {
     const chat = chats[i % chats.length];
     return [
@@ -97,7 +113,7 @@ async function rawLoop(db, chats, seatId, runId, seconds, synchronous = 'FULL') 
       })(),
     );
     await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
+      Array.from({ length: writers }, async () => {
         while (performance.now() < until) {
           const i = n++;
           await pool.query({ name: 'raw-insert', text, values: values(i) });
@@ -156,11 +172,13 @@ async function main() {
       await db.all('CHECKPOINT').catch((err) => log(`no CHECKPOINT: ${err.message}`));
     }
     // Unblocked chats of the seat's groups (not Blocked), spread over the four accounts.
-    const chats = await db.all(
+    let chats = await db.all(
       `SELECT s.id, s.send_phone, s.receiver_phone FROM sessions s JOIN seat_groups g ON g.id = s.group_id
        WHERE s.seat_id = ? AND s.blocked = 0 AND g.type <> 'blocked' ORDER BY s.id LIMIT ?`,
-      [seedInfo.seat_id, CHATS],
+      [seedInfo.seat_id, CHATS * WIDE],
     );
+    const wideChats = chats;
+    chats = chats.slice(0, CHATS);
     const seats = await addSeats(db, env, SEATS - 1, CHATS / SEATS);
     server = await startServer(env);
     const pid = server.child.pid;
@@ -178,17 +196,17 @@ async function main() {
     let sample = null; // a send's answer, as the server wrote it
     const bodies = new Map(); // request index -> client_msg_id
     // Request i goes to chat i of the round-robin, of its seat (one seat, or SEATS seats).
-    const sendScenario = (label, many = false) => ({
+    const sendScenario = (label, many = false, wide = 1) => ({
       url: `${server.base}/v1/seat/chat/message`,
       pid,
-      connections: CONNECTIONS,
+      connections: CONNECTIONS * wide,
       headersFor: (i) => ({
         authorization: `Bearer ${many ? spread[i % SEATS].token : token}`,
       }),
       body: (i) => {
         const chat = many
           ? spread[i % SEATS].chats[Math.floor(i / SEATS) % (CHATS / SEATS)]
-          : chats[i % chats.length];
+          : wideChats[i % (CHATS * wide)];
         const id = `bench-${runId}-${label}-${seq++}`;
         bodies.set(i, id);
         return sendBody(chat, id, i);
@@ -239,6 +257,29 @@ async function main() {
         () => measure({ ...sendScenario(`s${r}`, true), seconds: opt.seconds }),
         (x) => x.requests,
       );
+      // Twice the senders: the raw loop's writers and one seat's connections.
+      const rawWide =
+        db.kind === 'pg'
+          ? await withCpuSplit(
+              split,
+              () =>
+                rawLoop(
+                  db,
+                  wideChats,
+                  seedInfo.seat_id,
+                  `${runId}-w${r}`,
+                  opt.seconds,
+                  'FULL',
+                  CONNECTIONS * WIDE,
+                ),
+              (x) => x.messages,
+            )
+          : null;
+      const wideSends = await withCpuSplit(
+        split,
+        () => measure({ ...sendScenario(`w${r}`, false, WIDE), seconds: opt.seconds }),
+        (x) => x.requests,
+      );
       const rawNormal =
         db.kind === 'sqlite'
           ? await rawLoop(db, chats, seedInfo.seat_id, `${runId}-n${r}`, opt.seconds, 'NORMAL')
@@ -248,7 +289,15 @@ async function main() {
         () => measure({ ...bareScenario, seconds: opt.seconds }),
         (x) => x.requests,
       );
-      rounds.push({ raw, sends, seats_sends: seatsSends, raw_normal: rawNormal, http });
+      rounds.push({
+        raw,
+        sends,
+        seats_sends: seatsSends,
+        raw_wide: rawWide,
+        wide_sends: wideSends,
+        raw_normal: rawNormal,
+        http,
+      });
     }
     // Every acknowledged message is stored once, with the id it was acknowledged with.
     const rows = await db.all(
@@ -302,14 +351,20 @@ async function main() {
           ],
         ]),
     );
-  // One scenario's medians over the rounds (`key`: its measure() in each round).
-  const summary = (key) => ({
+  // One scenario's medians over the rounds (`key`: its measure() in each round), as a ratio to
+  // the raw loop of the same round with as many writers (`raw`).
+  const summary = (key, raw = 'raw') => ({
     send_msg_per_s: round(
       pick((r) => r[key].req_per_s),
       1,
     ),
     ratio_to_raw: round(
-      pick((r) => r[key].req_per_s / r.raw.msg_per_s),
+      pick((r) => r[key].req_per_s / (r[raw] ?? r.raw).msg_per_s),
+      3,
+    ),
+    // SQLite: to the loop without a sync per commit, the ceiling issue 11 measured against.
+    ratio_to_raw_normal: round(
+      pick((r) => (r.raw_normal ? r[key].req_per_s / r.raw_normal.msg_per_s : null)),
       3,
     ),
     p50_ms: pick((r) => r[key].p50_ms),
@@ -341,6 +396,16 @@ async function main() {
         },
         ...summary('sends'),
         seats: { seats: SEATS, ...summary('seats_sends') },
+        wide: {
+          connections: CONNECTIONS * WIDE,
+          chats: CHATS * WIDE,
+          raw_msg_per_s: round(
+            pick((r) => r.raw_wide?.msg_per_s),
+            1,
+          ),
+          raw_cpu: target.kind === 'pg' ? cpuOf('raw_wide') : null,
+          ...summary('wide_sends', 'raw_wide'),
+        },
       }
     : null;
   const machine = machineOf(loadBefore);
@@ -356,7 +421,7 @@ async function main() {
       ['scenario', 'msg/s', 'of raw', 'p50 ms', 'p99 ms', 'cpu ms/msg'],
       [
         [
-          `raw insert loop (${target.kind === 'sqlite' ? 'better-sqlite3, synchronous FULL' : 'pg, 32 writers, 10 connections'})`,
+          `raw insert loop (${target.kind === 'sqlite' ? 'better-sqlite3, synchronous FULL' : `pg, ${CONNECTIONS} writers, 10 connections`})`,
           result.raw_msg_per_s,
           '100 %',
           '',
@@ -391,7 +456,34 @@ async function main() {
           result.seats.p99_ms,
           result.seats.server_cpu_ms_per_msg,
         ],
+        ...(result.wide.raw_msg_per_s
+          ? [
+              [
+                `raw insert loop (pg, ${CONNECTIONS * WIDE} writers, 10 connections)`,
+                result.wide.raw_msg_per_s,
+                `${round((result.wide.raw_msg_per_s / result.raw_msg_per_s) * 100, 1)} %`,
+                '',
+                '',
+                '',
+              ],
+            ]
+          : []),
+        [
+          `POST /v1/seat/chat/message, one seat, ${CONNECTIONS * WIDE} connections${result.wide.raw_msg_per_s ? ` (of the ${CONNECTIONS * WIDE}-writer loop)` : ''}`,
+          result.wide.send_msg_per_s,
+          `${round(result.wide.ratio_to_raw * 100, 1)} %`,
+          result.wide.p50_ms,
+          result.wide.p99_ms,
+          result.wide.server_cpu_ms_per_msg,
+        ],
       ],
+    );
+  }
+  if (result?.ratio_to_raw_normal) {
+    const pct = (x) => `${round(x.ratio_to_raw_normal * 100, 1)} %`;
+    console.log(
+      `Of the raw loop without a sync per commit: one seat ${pct(result)}, ${SEATS} seats ` +
+        `${pct(result.seats)}, ${CONNECTIONS * WIDE} connections ${pct(result.wide)}`,
     );
   }
   if (result) {
@@ -412,6 +504,13 @@ async function main() {
         cpuRow('raw insert loop', result.raw_cpu),
         cpuRow('POST /v1/seat/chat/message, one seat', result.cpu),
         cpuRow(`POST /v1/seat/chat/message, ${SEATS} seats`, result.seats.cpu),
+        ...(result.wide.raw_cpu
+          ? [cpuRow(`raw insert loop, ${CONNECTIONS * WIDE} writers`, result.wide.raw_cpu)]
+          : []),
+        cpuRow(
+          `POST /v1/seat/chat/message, one seat, ${CONNECTIONS * WIDE} connections`,
+          result.wide.cpu,
+        ),
         cpuRow('HTTP alone (bare Fastify, the same requests and answer)', result.http_alone.cpu),
       ],
     );
@@ -428,6 +527,7 @@ async function main() {
       connections: CONNECTIONS,
       chats: CHATS,
       seats: SEATS,
+      wide: WIDE,
       rounds: opt.rounds,
       seconds: opt.seconds,
     },
