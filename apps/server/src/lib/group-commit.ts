@@ -40,7 +40,8 @@ export const STALL_MS = 50;
  * and its commit (with the sync) is most of a small write's cost, so sends arriving together
  * share one commit instead of queueing for one each. PostgreSQL runs transactions side by side
  * and syncs its log at each commit itself (grouping concurrent commits): there each unit is
- * its own transaction.
+ * its own transaction. `around` is the batch's own work in its transaction, before and after
+ * its units (the messages' search entries, written in one statement).
  */
 export class GroupCommit {
   private readonly queue: Pending[] = [];

@@ -3,7 +3,7 @@ import type { DialectName } from '../database.js';
 
 /**
  * SQLite: a group commit of sends writes its messages' search entries in one statement
- * (messagesRepository.deferSearchEntries). FTS5 keeps a transaction's new entries in memory
+ * (searchRepository.deferEntries). FTS5 keeps a transaction's new entries in memory
  * and writes them out as a segment of the index whenever another statement that may need
  * rolling back starts; a send's message was one statement, so each message wrote a segment of
  * its own, and those were merged later (bench/sqlite-fts.mjs: 66 µs a message row by row, 47
