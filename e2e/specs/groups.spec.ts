@@ -4,6 +4,7 @@ import { BUILT_IN_GROUP_NAMES, GROUP_LIST_POLL_MS, GROUP_NAME_MAX } from '@parle
 import { apiLogin, call } from '../support/api';
 import { test, expect, DEMO } from '../support/fixtures';
 import { expectBadge, fieldError, groupItem, revealUserItem, signIn } from '../support/app';
+import { jumpToPoll } from '../support/clock';
 import { demoToken, groupList, sessionsOf } from '../support/demo';
 
 function groupRow(page: Page, name: string): Locator {
@@ -154,7 +155,7 @@ test.describe('groups changed elsewhere', () => {
     const added = uniqueName('Added elsewhere');
     await call(baseURL!, '/v1/seat/chat/doGroup', { type: 'add', group_name: added }, other.token);
 
-    await page.clock.fastForward(GROUP_LIST_POLL_MS + 1_000);
+    await jumpToPoll(page, '/v1/seat/chat/getGroupList', GROUP_LIST_POLL_MS + 1_000);
     await expect(groupRow(page, added)).toHaveCount(1);
     await expect(groupRow(page, name)).toHaveCount(0);
     await expect(page.locator('[data-testid="group-item"][data-active="true"]')).toHaveCount(0);

@@ -2,6 +2,7 @@ import { GROUP_LIST_POLL_MS } from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
 import { call } from '../support/api';
 import { openFreshChat, uniqueText } from '../support/chat';
+import { jumpToPoll } from '../support/clock';
 
 /**
  * Spec section 4: refreshing a user list updates the selected user unless only add_time,
@@ -29,7 +30,7 @@ test('the polled user list updates the open chat (a remark, a new message)', asy
     { session_id: session.session_id, remark },
     token,
   );
-  await page.clock.fastForward(GROUP_LIST_POLL_MS);
+  await jumpToPoll(page, '/v1/seat/chat/getGroupInfo', GROUP_LIST_POLL_MS);
   await expect(header).toHaveText(`via ${freshSeat.phone} · ${remark}`);
 
   // A new customer message only moves latest_time / un_read_count / last message: the chat
