@@ -1,10 +1,15 @@
 import type { Page } from '@playwright/test';
-import { GROUP_LIST_POLL_MS, OTHER_MESSAGES, EXPIRED_MODAL_RESET_MS } from '@parley/protocol';
+import {
+  GROUP_LIST_POLL_MS,
+  OTHER_MESSAGES,
+  EXPIRED_MODAL_RESET_MS,
+  type CallPath,
+} from '@parley/protocol';
 import { test, expect } from '../support/fixtures';
 import { CHAT_URL, signIn, storedUserInfo } from '../support/app';
 import { jumpToPoll } from '../support/clock';
 
-const GROUP_LIST_PATH = '/v1/seat/chat/getGroupList';
+const GROUP_LIST_PATH: CallPath = '/v1/seat/chat/getGroupList';
 
 /**
  * Replaces the token inside the stored userInfo (as if it had expired or been revoked);

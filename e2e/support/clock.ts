@@ -1,4 +1,5 @@
 import type { Page, Request } from '@playwright/test';
+import type { CallPath } from '@parley/protocol';
 import { expect } from './fixtures';
 
 /**
@@ -10,7 +11,7 @@ import { expect } from './fixtures';
  */
 export async function jumpToPoll(
   page: Page,
-  path: string,
+  path: CallPath,
   jumpMs: number,
   matches: (request: Request) => boolean = () => true,
 ): Promise<void> {
