@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
+import { dialectOf, type Db } from './db/database.js';
 import { KnownVersions } from './lib/known-versions.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AddressBookService } from './modules/address-book/address-book.service.js';
@@ -8,6 +8,8 @@ import { BatchesService } from './modules/batches/batches.service.js';
 import { GroupsService } from './modules/groups/groups.service.js';
 import { MediaUrls } from './modules/media/media-urls.js';
 import { MediaService, resolveMediaSecret } from './modules/media/media.service.js';
+import { BatchWriter } from './modules/messages/batch-writer.js';
+import { GroupCommitWriter } from './modules/messages/group-commit-writer.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
 import { SearchService } from './modules/search/search.service.js';
@@ -93,7 +95,14 @@ export async function createServices(
     urls,
     config.mediaMaxBytes,
   );
-  const messages = new MessagesService(db, config, media, events, outbox);
+  // How operators' messages are written: chosen here once for this database (the services
+  // never ask which one they run on).
+  const writerParts = { media, events, outbox };
+  const writer =
+    dialectOf(db) === 'pg'
+      ? new BatchWriter(db, writerParts)
+      : new GroupCommitWriter(db, writerParts);
+  const messages = new MessagesService(db, config, media, events, outbox, writer);
   const sandboxOn = await sandboxEnabled(db, config);
   // The sandbox signs its requests to the bridge; without a configured secret, one of its own.
   const platformSecret =
@@ -129,7 +138,7 @@ export async function createServices(
     telegramBots: new TelegramBotsService(db, config.telegram, audit),
     telegramChannel: new TelegramChannel(db, config.telegram.apiUrl),
     batches: new BatchesService(db, media),
-    search: new SearchService(db, config.databaseUrl ? 'pg' : 'sqlite', urls),
+    search: new SearchService(db, dialectOf(db), urls),
     addressBook: new AddressBookService(db),
     channels,
     outbox,

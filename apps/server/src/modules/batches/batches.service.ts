@@ -11,7 +11,7 @@ import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { MediaService } from '../media/media.service.js';
-import { MESSAGE_MEDIA } from '../messages/messages.service.js';
+import { MESSAGE_MEDIA } from '../messages/send-rules.js';
 import { toBatchStatus } from './batches.presenter.js';
 import { batchesRepository, type TargetRow } from './batches.repository.js';
 

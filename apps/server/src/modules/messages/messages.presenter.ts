@@ -3,12 +3,30 @@ import type { MessageRow } from '../../db/schema.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { toMedia, type StoredMedia } from '../media/media.presenter.js';
 
+/**
+ * The ChatMessage fields the database assigns as it stores the message: a statement that
+ * records a message's event as it writes the message (the batch statement of sends) fills
+ * them into the presented draft from these columns (chatMessageAssignedSql).
+ */
+export const CHAT_MESSAGE_ASSIGNED = {
+  msg_id: 'id',
+  session_id: 'session_id',
+} as const satisfies Partial<Record<keyof ChatMessage, keyof MessageRow>>;
+
+/** CHAT_MESSAGE_ASSIGNED as a PostgreSQL jsonb object of the row `row` (a composite value). */
+export function chatMessageAssignedSql(row: string): string {
+  const pairs = Object.entries(CHAT_MESSAGE_ASSIGNED).map(
+    ([field, column]) => `'${field}', (${row}).${column}`,
+  );
+  return `jsonb_build_object(${pairs.join(', ')})`;
+}
+
 /** A message as the seat that holds it sees it; its media URLs are signed for that seat. */
 export function toChatMessage(row: MessageRow, urls: MediaUrls): ChatMessage {
   const deleted = row.deleted_for_all === 1;
   return {
-    msg_id: row.id,
-    session_id: row.session_id,
+    msg_id: row[CHAT_MESSAGE_ASSIGNED.msg_id],
+    session_id: row[CHAT_MESSAGE_ASSIGNED.session_id],
     client_msg_id: row.client_msg_id,
     direction: row.direction,
     type: row.type,

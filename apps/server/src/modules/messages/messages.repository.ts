@@ -4,6 +4,9 @@ import { preparedStatement } from '../../db/prepared.js';
 import { NUMBERED_EVENTS_SQL } from '../../realtime/events.repository.js';
 import type { MessageRow, NewMessage, PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { sql } from 'kysely';
+import { sessionItemSql } from '../sessions/sessions.presenter.js';
+import { chatMessageAssignedSql } from './messages.presenter.js';
+import { sendRulesSql, type SendContext, type SendContextSql } from './send-rules.js';
 
 const findByClientIdQuery = compiledQuery((db, _shape: '', seatId: number, clientMsgId: string) =>
   db
@@ -70,13 +73,24 @@ export interface TextSend {
   event: object | null;
 }
 
+/** The send rules' columns in sendTextsStatement (a send's rules are SEND_RULES). */
+const TEXT_SEND_CONTEXT: SendContextSql = {
+  seat_id: 'v.seat_id',
+  account_seat_id: 'a.seat_id',
+  session_id: 's.id',
+  blocked: 's.blocked',
+  group_type: 'g.type',
+  existing_id:
+    '(select m.id from messages m where m.seat_id = v.seat_id and m.client_msg_id = v.client_msg_id)',
+};
+
 /**
  * messagesRepository.sendTexts: one fixed text, the batch one JSON array of sends (one
- * JSON.stringify in Node, where arrays of strings were escaped value by value). A send's
- * event is its draft (TextSend.event) with what only this statement knows filled in: the
- * message's and chat's ids and the chat's own fields, by the names toSessionItem gives them
- * (test/send-batches.test.ts holds the two to the same answer). The events are numbered as
- * eventsRepository.appendMany numbers them (NUMBERED_EVENTS_SQL).
+ * JSON.stringify in Node, where arrays of strings were escaped value by value). It writes
+ * the sends that pass SEND_RULES (their SQL). A send's event is its draft (TextSend.event)
+ * with what only this statement knows filled in: the message's ids and the chat's own
+ * fields, from the presenters' field lists (CHAT_MESSAGE_ASSIGNED, SESSION_ITEM_COLUMNS).
+ * The events are numbered as eventsRepository.appendMany numbers them (NUMBERED_EVENTS_SQL).
  */
 const sendTextsStatement = preparedStatement<{
   ord: number;
@@ -90,13 +104,11 @@ const sendTextsStatement = preparedStatement<{
   ok as (
     select v.*, s.id as session_id, a.channel
     from v
-    join phone_accounts a on a.send_phone = v.send_phone and a.seat_id = v.seat_id
+    join phone_accounts a on a.send_phone = v.send_phone
     join sessions s on s.seat_id = v.seat_id and s.send_phone = v.send_phone
       and s.receiver_phone = v.receiver_phone
     join seat_groups g on g.id = s.group_id
-    where s.blocked = 0 and g.type <> 'blocked'
-      and not exists (select 1 from messages m
-        where m.seat_id = v.seat_id and m.client_msg_id = v.client_msg_id)
+    where ${sendRulesSql(TEXT_SEND_CONTEXT)}
     order by s.id
     for update of s),
   ins as (
@@ -129,13 +141,8 @@ const sendTextsStatement = preparedStatement<{
   new_events as (
     select w.seat_id, w.ord, 'message.created' as type,
       (w.event || jsonb_build_object(
-        'message', (w.event -> 'message') || jsonb_build_object(
-          'msg_id', (w.i).id, 'session_id', (w.i).session_id),
-        'session', (w.event -> 'session') || jsonb_build_object(
-          'session_id', (w.u).id, 'un_read_count', (w.u).un_read_count,
-          'add_time', (w.u).add_time, 'group_id', (w.u).group_id,
-          'is_top', (w.u).is_top = 1, 'remark', (w.u).remark, 'blocked', (w.u).blocked = 1,
-          'customer_language', (w.u).customer_language)))::text as data,
+        'message', (w.event -> 'message') || ${chatMessageAssignedSql('w.i')},
+        'session', (w.event -> 'session') || ${sessionItemSql('w.u')}))::text as data,
       $2::bigint as at, w.request_id
     from written w where w.event is not null),
   ${NUMBERED_EVENTS_SQL}
@@ -177,7 +184,7 @@ export const messagesRepository = {
     return sendTextsStatement.run(db, [JSON.stringify(batch), now, [...queued]]);
   },
 
-  /** A send's checks in one round trip (see sendContextQuery); absent parts are null. */
+  /** A send's context in one round trip (see sendContextQuery); absent parts are null. */
   async findSendContext(
     db: Db,
     seatId: number,
@@ -185,21 +192,24 @@ export const messagesRepository = {
     receiverPhone: string,
     clientMsgId: string,
   ): Promise<{
-    existing: boolean;
-    account: { seat_id: number | null; channel: PhoneAccountRow['channel'] } | null;
+    context: SendContext;
+    channel: PhoneAccountRow['channel'] | null;
     session: (SessionRow & { group_type: string }) | null;
   }> {
     const [row] = await sendContextQuery.run(db, '', seatId, sendPhone, receiverPhone, clientMsgId);
     const { account_seat_id, account_channel, existing_id, group_type, ...session } = row!;
+    const found = session.id !== null && session.id !== undefined && !!group_type;
     return {
-      existing: existing_id !== null && existing_id !== undefined,
-      account: account_channel
-        ? { seat_id: account_seat_id as number | null, channel: account_channel }
-        : null,
-      session:
-        session.id !== null && session.id !== undefined && group_type
-          ? ({ ...session, group_type } as SessionRow & { group_type: string })
-          : null,
+      context: {
+        seat_id: seatId,
+        account_seat_id: account_channel ? ((account_seat_id as number | null) ?? null) : null,
+        session_id: found ? session.id : null,
+        blocked: found ? session.blocked : null,
+        group_type: found ? group_type : null,
+        existing_id: (existing_id as number | null | undefined) ?? null,
+      },
+      channel: account_channel ?? null,
+      session: found ? ({ ...session, group_type } as SessionRow & { group_type: string }) : null,
     };
   },
 

@@ -1,20 +1,40 @@
 import type { SessionItem } from '@parley/protocol';
 import type { SessionRow } from '../../db/schema.js';
 
+type ColumnField = { column: keyof SessionRow; flag?: true };
+
+/**
+ * The SessionItem fields read straight from the chat's row: its column, and whether it is a
+ * 0/1 flag answered as a boolean. toSessionItem and the SQL that builds a chat's answer
+ * (sessionItemSql: the batch statement of sends records events with it) both read this list,
+ * so a new field of a chat is added here once.
+ */
+export const SESSION_ITEM_COLUMNS = {
+  session_id: { column: 'id' },
+  send_phone: { column: 'send_phone' },
+  receiver_phone: { column: 'receiver_phone' },
+  un_read_count: { column: 'un_read_count' },
+  add_time: { column: 'add_time' },
+  latest_time: { column: 'latest_time' },
+  group_id: { column: 'group_id' },
+  is_top: { column: 'is_top', flag: true },
+  remark: { column: 'remark' },
+  blocked: { column: 'blocked', flag: true },
+  customer_language: { column: 'customer_language' },
+} as const satisfies Partial<Record<keyof SessionItem, ColumnField>>;
+
+type ColumnFields = keyof typeof SESSION_ITEM_COLUMNS;
+const COLUMN_FIELDS = Object.entries(SESSION_ITEM_COLUMNS) as [ColumnFields, ColumnField][];
+
 export function toSessionItem(row: SessionRow, recentSince: number): SessionItem {
+  const item = {} as Record<ColumnFields, unknown>;
+  for (const [field, { column, flag }] of COLUMN_FIELDS) {
+    item[field] = flag ? row[column] === 1 : row[column];
+  }
   return {
-    session_id: row.id,
-    send_phone: row.send_phone,
-    receiver_phone: row.receiver_phone,
-    un_read_count: row.un_read_count,
-    add_time: row.add_time,
-    latest_time: row.latest_time,
-    group_id: row.group_id,
-    is_top: row.is_top === 1,
-    remark: row.remark,
-    blocked: row.blocked === 1,
+    ...(item as Pick<SessionItem, ColumnFields>),
+    // The fields computed from several columns (SQL builders take them from a draft).
     user_time_type: row.latest_time >= recentSince ? 1 : 2,
-    customer_language: row.customer_language,
     last_message:
       row.last_type && row.last_direction
         ? {
@@ -25,4 +45,15 @@ export function toSessionItem(row: SessionRow, recentSince: number): SessionItem
           }
         : null,
   };
+}
+
+/**
+ * SESSION_ITEM_COLUMNS as a PostgreSQL jsonb object of the row `row` (a composite value): the
+ * fields toSessionItem reads from columns, converted as it converts them.
+ */
+export function sessionItemSql(row: string): string {
+  const pairs = COLUMN_FIELDS.map(
+    ([field, { column, flag }]) => `'${field}', (${row}).${column}${flag ? ' = 1' : ''}`,
+  );
+  return `jsonb_build_object(${pairs.join(', ')})`;
 }

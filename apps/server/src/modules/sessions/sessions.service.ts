@@ -24,6 +24,7 @@ import type { MessagesService } from '../messages/messages.service.js';
 import { telegramRepository } from '../../channels/telegram/telegram.repository.js';
 import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
 import { KnownVersions } from '../../lib/known-versions.js';
+import { createChat } from './create-chat.js';
 import { listVersionsRepository } from './list-versions.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository, type SessionKey } from './sessions.repository.js';
@@ -273,28 +274,23 @@ export class SessionsService {
     const now = Date.now();
     try {
       const { session, message } = await inTransaction(this.db, async (trx) => {
-        const session = await sessionsRepository.insert(trx, {
-          seat_id: seatId,
-          send_phone: input.send_phone,
-          receiver_phone: input.receiver_phone,
-          group_id: ungrouped.id,
-          prev_group_id: null,
-          is_top: 0,
-          remark: '',
-          un_read_count: 0,
-          add_time: now,
-          latest_time: now,
-          last_direction: 'out',
-          last_preview: previewOf({ type: 'text', content: input.greeting, media: null }),
-          last_type: 'text',
-          customer_language: null,
-          blocked: 0,
+        const session = await createChat(trx, {
+          seatId,
+          sendPhone: input.send_phone,
+          receiverPhone: input.receiver_phone,
+          ungrouped,
+          at: now,
+          last: {
+            last_direction: 'out',
+            last_preview: previewOf({ type: 'text', content: input.greeting, media: null }),
+            last_type: 'text',
+          },
         });
         await this.events.sessionCreated(trx, seatId, session.id);
         // The greeting is an operator's message like any other: stored, queued for the
         // customer's channel and pushed, with the chat, in this transaction.
-        const message = await this.messages.createOutgoing(trx, {
-          session: { ...session, group_type: ungrouped.type },
+        const message = await this.messages.writer.write(trx, {
+          session,
           channel: account.channel,
           clientMsgId: input.client_msg_id,
           type: 'text',
