@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MEDIA_MAX_BYTES_DEFAULT, type MediaKind } from '@parley/protocol';
+import type { MediaKind } from '@parley/protocol';
+import {
+  DEFAULT_LISTEN_BACKLOG,
+  DEFAULT_PG_POOL_MAX,
+  parseEnv,
+  TRANSLATION_ENGINES,
+  type EnvValues,
+} from './config-schema.js';
 
 export type DemoMode = 'auto' | 'on' | 'off';
 export type LogFormat = 'pretty' | 'json';
@@ -113,7 +120,7 @@ export interface TelegramConfig {
   leaseMs: number;
 }
 
-export const TRANSLATION_ENGINES = ['deepl', 'libretranslate', 'apertium'] as const;
+export { TRANSLATION_ENGINES };
 export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
 export type TranslationProviderConfig =
   /** `apiUrl` null: the Free endpoint for keys ending in `:fx`, else the Pro one. */
@@ -132,251 +139,131 @@ export interface TranslationConfig {
 
 export class ConfigError extends Error {}
 
-/**
- * Four times pg's default: a pool of 10 became the queue at 1,000 operators (bench/operators.mjs,
- * 2026-11-24). Instances × this must stay under PostgreSQL's max_connections (100 by default).
- */
-export const DEFAULT_PG_POOL_MAX = 40;
-
-/** Above any expected reconnect storm; the kernel caps it at net.core.somaxconn (4096 since Linux 5.4). */
-export const DEFAULT_LISTEN_BACKLOG = 8192;
+export { DEFAULT_LISTEN_BACKLOG, DEFAULT_PG_POOL_MAX };
 
 /** The built web app, relative to this package (src/ or dist/ both sit one level down). */
 export function defaultWebDir(): string {
   return fileURLToPath(new URL('../../web/dist', import.meta.url));
 }
 
-function num(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  integer = true,
-) {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (
-    !Number.isFinite(value) ||
-    (integer && !Number.isInteger(value)) ||
-    value < min ||
-    value > max
-  ) {
-    const kind = integer ? 'an integer' : 'a number';
-    throw new ConfigError(`${name} must be ${kind} between ${min} and ${max} (got "${raw}")`);
-  }
-  return value;
-}
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 const MB = 1024 * 1024;
 
-function mediaCap(env: NodeJS.ProcessEnv, kind: MediaKind): number {
-  const name = `PARLEY_MAX_${kind.toUpperCase()}_MB`;
-  // Fractions allowed (e.g. 0.5 = 512 KiB); bytes are what the server counts.
-  return Math.round(num(env, name, MEDIA_MAX_BYTES_DEFAULT[kind] / MB, 0.001, 4096, false) * MB);
-}
-
 /** `1`/`true`: any proxy; an address list (`10.0.0.1,10.1.0.0/16`): those; unset: none. */
-function trustProxy(raw: string | undefined): boolean | string {
-  const value = raw?.trim() ?? '';
-  if (value === '' || value === '0' || value === 'false') return false;
+function trustProxy(value: string | null): boolean | string {
+  if (value === null || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   return value;
 }
 
+/**
+ * The configuration from the environment (config-schema.ts declares every variable). A bad
+ * value stops the start: ConfigError names each bad variable.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const demo = (env.PARLEY_DEMO ?? 'auto').trim() || 'auto';
-  if (demo !== 'auto' && demo !== 'on' && demo !== 'off') {
-    throw new ConfigError(`PARLEY_DEMO must be auto, on or off (got "${demo}")`);
-  }
-  const logLevel = (env.LOG_LEVEL ?? 'info').trim() || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  }
-  const logFormat = (env.LOG_FORMAT ?? 'pretty').trim() || 'pretty';
-  if (logFormat !== 'pretty' && logFormat !== 'json') {
-    throw new ConfigError(`LOG_FORMAT must be pretty or json (got "${logFormat}")`);
-  }
-  const databaseUrl = env.DATABASE_URL?.trim() || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// URL');
-  }
-  const dataDir = path.resolve(env.PARLEY_DATA_DIR?.trim() || './data');
-  const mediaSecret = env.PARLEY_MEDIA_SECRET?.trim() || null;
-  if (mediaSecret !== null && mediaSecret.length < 32) {
-    throw new ConfigError('PARLEY_MEDIA_SECRET must be at least 32 characters');
-  }
+  const parsed = parseEnv(env);
+  if (!parsed.ok) throw new ConfigError(parsed.errors.join('; '));
+  const v = parsed.values;
+  const dataDir = path.resolve(v.PARLEY_DATA_DIR);
+  const pollTimeoutSeconds = v.PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS;
   return {
-    port: num(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST?.trim() || '0.0.0.0',
-    listenBacklog: num(env, 'PARLEY_LISTEN_BACKLOG', DEFAULT_LISTEN_BACKLOG, 1, 65535),
+    port: v.PORT,
+    host: v.HOST,
+    listenBacklog: v.PARLEY_LISTEN_BACKLOG,
     dataDir,
-    databaseUrl,
+    databaseUrl: v.DATABASE_URL,
     pgSchema: null,
-    pgPoolMax: num(env, 'PARLEY_PG_POOL_MAX', DEFAULT_PG_POOL_MAX, 1, 1000),
-    logLevel,
-    logFormat,
-    trustProxy: trustProxy(env.PARLEY_TRUST_PROXY),
-    // Fractions allowed (e.g. 0.01 = 36 s) to try the expired-login flow by hand.
-    tokenTtlHours: num(env, 'PARLEY_TOKEN_TTL_HOURS', 168, 0.001, 24 * 365, false),
-    demo,
-    webDir: env.PARLEY_WEB_DIR?.trim() ? path.resolve(env.PARLEY_WEB_DIR) : defaultWebDir(),
-    loginMaxFailures: num(env, 'PARLEY_LOGIN_MAX_FAILURES', 5, 1, 1000),
-    loginMaxFailuresPerIp: num(env, 'PARLEY_LOGIN_MAX_FAILURES_PER_IP', 50, 1, 100000),
-    loginWindowSeconds: num(env, 'PARLEY_LOGIN_WINDOW_SECONDS', 900, 1, 7 * 24 * 3600),
+    pgPoolMax: v.PARLEY_PG_POOL_MAX,
+    logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
+    trustProxy: trustProxy(v.PARLEY_TRUST_PROXY),
+    tokenTtlHours: v.PARLEY_TOKEN_TTL_HOURS,
+    demo: v.PARLEY_DEMO,
+    webDir: v.PARLEY_WEB_DIR ? path.resolve(v.PARLEY_WEB_DIR) : defaultWebDir(),
+    loginMaxFailures: v.PARLEY_LOGIN_MAX_FAILURES,
+    loginMaxFailuresPerIp: v.PARLEY_LOGIN_MAX_FAILURES_PER_IP,
+    loginWindowSeconds: v.PARLEY_LOGIN_WINDOW_SECONDS,
     rateLimit: {
-      // A whole team logging in at shift start from one office address stays well inside.
-      public: num(env, 'PARLEY_RATE_LIMIT_PER_MINUTE', 300, 0, 1_000_000),
-      platform: num(env, 'PARLEY_PLATFORM_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+      public: v.PARLEY_RATE_LIMIT_PER_MINUTE,
+      platform: v.PARLEY_PLATFORM_RATE_LIMIT_PER_MINUTE,
     },
-    deleteForAllWindowMinutes: num(
-      env,
-      'PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES',
-      120,
-      1,
-      7 * 24 * 60,
-    ),
-    batchRatePerSecond: num(env, 'PARLEY_BATCH_RATE_PER_SECOND', 5, 0.01, 1000, false),
-    mediaDir: env.PARLEY_MEDIA_DIR?.trim()
-      ? path.resolve(env.PARLEY_MEDIA_DIR)
-      : path.join(dataDir, 'media'),
+    deleteForAllWindowMinutes: v.PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES,
+    batchRatePerSecond: v.PARLEY_BATCH_RATE_PER_SECOND,
+    mediaDir: v.PARLEY_MEDIA_DIR ? path.resolve(v.PARLEY_MEDIA_DIR) : path.join(dataDir, 'media'),
+    // Bytes are what the server counts.
     mediaMaxBytes: {
-      image: mediaCap(env, 'image'),
-      audio: mediaCap(env, 'audio'),
-      video: mediaCap(env, 'video'),
-      file: mediaCap(env, 'file'),
+      image: Math.round(v.PARLEY_MAX_IMAGE_MB * MB),
+      audio: Math.round(v.PARLEY_MAX_AUDIO_MB * MB),
+      video: Math.round(v.PARLEY_MAX_VIDEO_MB * MB),
+      file: Math.round(v.PARLEY_MAX_FILE_MB * MB),
     },
-    mediaSecret,
-    translation: loadTranslationConfig(env),
+    mediaSecret: v.PARLEY_MEDIA_SECRET,
+    translation: translationConfig(v),
     platform: {
-      secret: env.PARLEY_PLATFORM_SECRET?.trim() || null,
-      url: httpUrl(env, 'PARLEY_PLATFORM_URL'),
-      timeoutMs: num(env, 'PARLEY_PLATFORM_TIMEOUT_MS', 10_000, 100, 120_000),
-      maxAttempts: num(env, 'PARLEY_OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
-      retryBaseMs: num(env, 'PARLEY_OUTBOX_RETRY_BASE_MS', 1_000, 1, 600_000),
-      leaseMs: num(env, 'PARLEY_OUTBOX_LEASE_MS', 60_000, 100, 3_600_000),
+      secret: v.PARLEY_PLATFORM_SECRET,
+      url: v.PARLEY_PLATFORM_URL,
+      timeoutMs: v.PARLEY_PLATFORM_TIMEOUT_MS,
+      maxAttempts: v.PARLEY_OUTBOX_MAX_ATTEMPTS,
+      retryBaseMs: v.PARLEY_OUTBOX_RETRY_BASE_MS,
+      leaseMs: v.PARLEY_OUTBOX_LEASE_MS,
     },
-    sandbox: onOff(env, 'PARLEY_SANDBOX'),
+    sandbox: v.PARLEY_SANDBOX,
     realtime: {
-      redisUrl: redisUrl(env),
-      retentionHours: num(env, 'PARLEY_EVENT_RETENTION_HOURS', 24, 0.01, 24 * 90, false),
-      heartbeatMs: num(env, 'PARLEY_WS_HEARTBEAT_MS', 20_000, 100, 600_000),
-      pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
+      redisUrl: v.REDIS_URL,
+      retentionHours: v.PARLEY_EVENT_RETENTION_HOURS,
+      heartbeatMs: v.PARLEY_WS_HEARTBEAT_MS,
+      pollMs: v.PARLEY_EVENT_POLL_MS,
     },
-    telegram: loadTelegramConfig(env),
-    ops: loadOpsConfig(env),
+    telegram: {
+      apiUrl: v.PARLEY_TELEGRAM_API_URL ?? 'https://api.telegram.org',
+      polling: v.PARLEY_TELEGRAM_POLLING === 'on',
+      pollTimeoutSeconds,
+      scanIntervalMs: 5_000,
+      // Longer than a long poll, so a polling instance renews it well before it runs out.
+      leaseMs: (pollTimeoutSeconds + 30) * 1000,
+    },
+    ops: {
+      metricsToken: v.PARLEY_METRICS_TOKEN,
+      shutdownTimeoutMs: v.PARLEY_SHUTDOWN_TIMEOUT_MS,
+    },
   };
-}
-
-function loadOpsConfig(env: NodeJS.ProcessEnv): OpsConfig {
-  const metricsToken = env.PARLEY_METRICS_TOKEN?.trim() || null;
-  // It guards the server's internals: a short one could be guessed.
-  if (metricsToken !== null && metricsToken.length < 16) {
-    throw new ConfigError('PARLEY_METRICS_TOKEN must be at least 16 characters');
-  }
-  return {
-    metricsToken,
-    shutdownTimeoutMs: num(env, 'PARLEY_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
-  };
-}
-
-function loadTelegramConfig(env: NodeJS.ProcessEnv): TelegramConfig {
-  const polling = (env.PARLEY_TELEGRAM_POLLING ?? 'on').trim() || 'on';
-  if (polling !== 'on' && polling !== 'off') {
-    throw new ConfigError(`PARLEY_TELEGRAM_POLLING must be on or off (got "${polling}")`);
-  }
-  const pollTimeoutSeconds = num(env, 'PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS', 25, 0, 50);
-  return {
-    apiUrl: httpUrl(env, 'PARLEY_TELEGRAM_API_URL') ?? 'https://api.telegram.org',
-    polling: polling === 'on',
-    pollTimeoutSeconds,
-    scanIntervalMs: 5_000,
-    // Longer than a long poll, so a polling instance renews it well before it runs out.
-    leaseMs: (pollTimeoutSeconds + 30) * 1000,
-  };
-}
-
-function onOff(env: NodeJS.ProcessEnv, name: string): DemoMode {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === 'auto') return 'auto';
-  if (raw === '1' || raw === 'on' || raw === 'true') return 'on';
-  if (raw === '0' || raw === 'off' || raw === 'false') return 'off';
-  throw new ConfigError(`${name} must be on, off or auto (got "${raw}")`);
-}
-
-function redisUrl(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.REDIS_URL?.trim();
-  if (!raw) return null;
-  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL must be a redis:// URL');
-  return raw;
-}
-
-function httpUrl(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = env[name]?.trim();
-  if (!raw) return null;
-  try {
-    const url = new URL(raw);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return raw.replace(/\/+$/, '');
-  } catch {
-    // fall through
-  }
-  throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
 }
 
 /**
- * Engines from the environment. PARLEY_TRANSLATION_PROVIDERS gives the fallback order
- * (e.g. `deepl,apertium`); unset, every configured engine is used, DeepL first.
+ * The engines. PARLEY_TRANSLATION_PROVIDERS gives the fallback order (e.g. `deepl,apertium`);
+ * unset, every configured engine is used, DeepL first. A listed engine must be configured.
  */
-function loadTranslationConfig(env: NodeJS.ProcessEnv): TranslationConfig {
-  const deeplKey = env.DEEPL_AUTH_KEY?.trim() || null;
-  const deeplUrl = httpUrl(env, 'DEEPL_API_URL');
-  const libreUrl = httpUrl(env, 'LIBRETRANSLATE_URL');
-  const libreKey = env.LIBRETRANSLATE_API_KEY?.trim() || null;
-  const apertiumUrl = httpUrl(env, 'APERTIUM_URL');
+function translationConfig(v: EnvValues): TranslationConfig {
   const available: Partial<Record<TranslationEngineName, TranslationProviderConfig>> = {};
-  if (deeplKey) available.deepl = { name: 'deepl', authKey: deeplKey, apiUrl: deeplUrl };
-  if (libreUrl)
-    available.libretranslate = { name: 'libretranslate', url: libreUrl, apiKey: libreKey };
-  if (apertiumUrl) available.apertium = { name: 'apertium', url: apertiumUrl };
+  if (v.DEEPL_AUTH_KEY) {
+    available.deepl = { name: 'deepl', authKey: v.DEEPL_AUTH_KEY, apiUrl: v.DEEPL_API_URL };
+  }
+  if (v.LIBRETRANSLATE_URL) {
+    available.libretranslate = {
+      name: 'libretranslate',
+      url: v.LIBRETRANSLATE_URL,
+      apiKey: v.LIBRETRANSLATE_API_KEY,
+    };
+  }
+  if (v.APERTIUM_URL) available.apertium = { name: 'apertium', url: v.APERTIUM_URL };
   const needs: Record<TranslationEngineName, string> = {
     deepl: 'DEEPL_AUTH_KEY',
     libretranslate: 'LIBRETRANSLATE_URL',
     apertium: 'APERTIUM_URL',
   };
-
-  const order = env.PARLEY_TRANSLATION_PROVIDERS?.trim();
-  let names: TranslationEngineName[];
-  if (order) {
-    const listed = order
-      .split(',')
-      .map((n) => n.trim().toLowerCase())
-      .filter(Boolean);
-    names = [];
-    for (const name of listed) {
-      if (!(TRANSLATION_ENGINES as readonly string[]).includes(name)) {
-        throw new ConfigError(
-          `PARLEY_TRANSLATION_PROVIDERS: unknown engine "${name}" (use ${TRANSLATION_ENGINES.join(', ')})`,
-        );
-      }
-      const engine = name as TranslationEngineName;
-      if (!available[engine]) {
-        throw new ConfigError(
-          `PARLEY_TRANSLATION_PROVIDERS lists ${engine} but ${needs[engine]} is not set`,
-        );
-      }
-      if (!names.includes(engine)) names.push(engine);
+  const listed = v.PARLEY_TRANSLATION_PROVIDERS;
+  const names = listed ? [...new Set(listed)] : TRANSLATION_ENGINES.filter((n) => available[n]);
+  for (const name of names) {
+    if (!available[name]) {
+      throw new ConfigError(
+        `PARLEY_TRANSLATION_PROVIDERS lists ${name} but ${needs[name]} is not set`,
+      );
     }
-  } else {
-    names = TRANSLATION_ENGINES.filter((n) => available[n]);
   }
   return {
     providers: names.map((n) => available[n]!),
-    timeoutMs: num(env, 'PARLEY_TRANSLATION_TIMEOUT_MS', 10_000, 100, 60_000),
-    retries: num(env, 'PARLEY_TRANSLATION_RETRIES', 2, 0, 5),
-    retryDelayMs: num(env, 'PARLEY_TRANSLATION_RETRY_DELAY_MS', 500, 0, 10_000),
+    timeoutMs: v.PARLEY_TRANSLATION_TIMEOUT_MS,
+    retries: v.PARLEY_TRANSLATION_RETRIES,
+    retryDelayMs: v.PARLEY_TRANSLATION_RETRY_DELAY_MS,
   };
 }
 

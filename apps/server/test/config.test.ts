@@ -97,4 +97,37 @@ describe('config', () => {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
     }
   });
+
+  it('names each bad variable with what it must be, and never echoes a secret', () => {
+    const bad = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error(`accepted ${JSON.stringify(env)}`);
+    };
+    expect(bad({ PORT: '2.5', LOG_LEVEL: 'loud' })).toBe(
+      'PORT must be an integer from 0 to 65535 (got "2.5"); ' +
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    );
+    expect(bad({ PARLEY_EVENT_RETENTION_HOURS: '0' })).toBe(
+      'PARLEY_EVENT_RETENTION_HOURS must be a number from 0.01 to 2160 (got "0")',
+    );
+    expect(bad({ REDIS_URL: 'http://cache' })).toBe(
+      'REDIS_URL must be a redis:// or rediss:// URL (got "http://cache")',
+    );
+    expect(bad({ PARLEY_SANDBOX: 'perhaps' })).toBe(
+      'PARLEY_SANDBOX must be on (1, true), off (0, false) or auto (got "perhaps")',
+    );
+    expect(bad({ PARLEY_MEDIA_SECRET: 'hunter2' })).toBe(
+      'PARLEY_MEDIA_SECRET must be at least 32 characters',
+    );
+    // Blank is unset: the default.
+    expect(loadConfig({ PORT: ' ', PARLEY_SANDBOX: '' })).toMatchObject({
+      port: 8080,
+      sandbox: 'auto',
+    });
+  });
 });

@@ -101,6 +101,28 @@ describe('the built server', () => {
       await run.stop();
     }
   });
+
+  it('refuses to start on a bad value, naming each bad variable (exit 78)', async () => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        PORT: 'eighty',
+        PARLEY_DEMO: 'maybe',
+        PARLEY_TELEGRAM_API_URL: 'api.telegram.org',
+        PARLEY_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'parley-main-')),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(78);
+    expect(err).toContain('Configuration error: ');
+    expect(err).toContain('PORT must be an integer from 0 to 65535 (got "eighty")');
+    expect(err).toContain('PARLEY_DEMO must be one of auto, on, off (got "maybe")');
+    expect(err).toContain('PARLEY_TELEGRAM_API_URL must be a http:// or https:// URL');
+    expect(err).not.toMatch(/\bat .*\.js:\d+/);
+  });
 });
 
 /** The built server on a fresh data directory, with the default log settings unless given. */
