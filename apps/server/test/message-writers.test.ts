@@ -219,6 +219,89 @@ describe.each(Object.keys(WRITERS))('MessageWriter contract: %s', (name) => {
   }, 60_000);
 });
 
+/** The photo as a message's media shows it (its URLs dropped). */
+const PHOTO = {
+  duration_ms: null,
+  file_name: 'photo.jpg',
+  height: 600,
+  mime: 'image/jpeg',
+  size: 6535,
+  width: 800,
+};
+
+/** A chat of the script as an event shows it: everything but its group and last message. */
+const chatItem = (chat: string, group: string, last: { type: string; preview: string }) => ({
+  blocked: false,
+  customer_language: 'ES',
+  group_id: group,
+  is_top: false,
+  last_message: { direction: 'out', ...last },
+  remark: '',
+  session_id: chat,
+  un_read_count: 0,
+  user_time_type: 1,
+});
+
+/** An operator's message (`name`: its client_msg_id) stored and as its event shows it. */
+function sent(
+  name: string,
+  chat: string,
+  group: string,
+  m: { type?: string; content?: string; original_content?: string; media?: object } = {},
+) {
+  const type = m.type ?? 'text';
+  const content = m.content ?? 'hello';
+  const preview = m.media && type === 'file' ? 'photo.jpg' : content;
+  const fields = { type, content, original_content: m.original_content ?? null };
+  return {
+    row: { client_msg_id: name, session_id: chat, ...fields, media: m.media ?? null },
+    event: {
+      type: 'message.created',
+      data: {
+        message: {
+          client_msg_id: name,
+          msg_id: name,
+          session_id: chat,
+          ...fields,
+          media: m.media ? PHOTO : null,
+          deleted: false,
+          direction: 'out',
+          status: 'sent',
+        },
+        session: chatItem(chat, group, { type, preview }),
+      },
+    },
+  };
+}
+
+const STORED_PHOTO = { ...PHOTO, has_thumb: true, kind: 'image' };
+const LINK = 'join us at https://t.me/parley_bot';
+/** Every message the script stores, in client_msg_id order. */
+const SENT = [
+  sent('batch-b', 'b', 'tg_link_pushed', { content: 'to b' }),
+  sent('batch-c', 'c', 'ungrouped', { content: 'to c' }),
+  sent('batch-d', 'd', 'ungrouped', { content: 'to d', original_content: 'à d' }),
+  sent('batch-file', 'a', 'ungrouped', { type: 'file', media: STORED_PHOTO }),
+  sent('image', 'd', 'ungrouped', { type: 'image', content: 'a caption', media: STORED_PHOTO }),
+  sent('link', 'b', 'tg_link_pushed', { content: LINK, original_content: 'rejoignez-nous' }),
+  sent('one', 'a', 'ungrouped', { content: 'first' }),
+];
+const groupItem = (type: string, name: string) => ({
+  disabled: type === 'blocked',
+  group_id: type,
+  group_name: name,
+  group_type: type,
+  un_read: 0,
+});
+const chatRow = (chat: string, group: string, preview: string, last_type = 'text') => ({
+  blocked: chat === 'blocked' ? 1 : 0,
+  group_id: group,
+  last_direction: chat === 'blocked' ? 'in' : 'out',
+  last_preview: preview,
+  last_type,
+  session_id: chat,
+});
+
 /** What every writer leaves after the script (see `named`: ids are the script's names). */
 const EXPECTED = {
   answers: [
@@ -238,443 +321,33 @@ const EXPECTED = {
     'batch-b: stored',
     'batch-file: stored',
   ],
-  messages: [
-    {
-      client_msg_id: 'batch-b',
-      content: 'to b',
-      media: null,
-      original_content: null,
-      session_id: 'b',
-      type: 'text',
-    },
-    {
-      client_msg_id: 'batch-c',
-      content: 'to c',
-      media: null,
-      original_content: null,
-      session_id: 'c',
-      type: 'text',
-    },
-    {
-      client_msg_id: 'batch-d',
-      content: 'to d',
-      media: null,
-      original_content: 'à d',
-      session_id: 'd',
-      type: 'text',
-    },
-    {
-      client_msg_id: 'batch-file',
-      content: 'hello',
-      media: {
-        duration_ms: null,
-        file_name: 'photo.jpg',
-        has_thumb: true,
-        height: 600,
-        kind: 'image',
-        mime: 'image/jpeg',
-        size: 6535,
-        width: 800,
-      },
-      original_content: null,
-      session_id: 'a',
-      type: 'file',
-    },
-    {
-      client_msg_id: 'image',
-      content: 'a caption',
-      media: {
-        duration_ms: null,
-        file_name: 'photo.jpg',
-        has_thumb: true,
-        height: 600,
-        kind: 'image',
-        mime: 'image/jpeg',
-        size: 6535,
-        width: 800,
-      },
-      original_content: null,
-      session_id: 'd',
-      type: 'image',
-    },
-    {
-      client_msg_id: 'link',
-      content: 'join us at https://t.me/parley_bot',
-      media: null,
-      original_content: 'rejoignez-nous',
-      session_id: 'b',
-      type: 'text',
-    },
-    {
-      client_msg_id: 'one',
-      content: 'first',
-      media: null,
-      original_content: null,
-      session_id: 'a',
-      type: 'text',
-    },
-  ],
+  messages: SENT.map((s) => s.row),
   chats: [
-    {
-      blocked: 0,
-      group_id: 'ungrouped',
-      last_direction: 'out',
-      last_preview: 'photo.jpg',
-      last_type: 'file',
-      session_id: 'a',
-    },
-    {
-      blocked: 0,
-      group_id: 'tg_link_pushed',
-      last_direction: 'out',
-      last_preview: 'to b',
-      last_type: 'text',
-      session_id: 'b',
-    },
-    {
-      blocked: 0,
-      group_id: 'ungrouped',
-      last_direction: 'out',
-      last_preview: 'to c',
-      last_type: 'text',
-      session_id: 'c',
-    },
-    {
-      blocked: 0,
-      group_id: 'ungrouped',
-      last_direction: 'out',
-      last_preview: 'to d',
-      last_type: 'text',
-      session_id: 'd',
-    },
-    {
-      blocked: 1,
-      group_id: 'blocked',
-      last_direction: 'in',
-      last_preview: 'hello 1',
-      last_type: 'text',
-      session_id: 'blocked',
-    },
+    chatRow('a', 'ungrouped', 'photo.jpg', 'file'),
+    chatRow('b', 'tg_link_pushed', 'to b'),
+    chatRow('c', 'ungrouped', 'to c'),
+    chatRow('d', 'ungrouped', 'to d'),
+    chatRow('blocked', 'blocked', 'hello 1'),
   ],
   events: [
     {
+      type: 'groups.changed',
       data: {
         group_list: [
-          {
-            disabled: false,
-            group_id: 'ungrouped',
-            group_name: 'Ungrouped',
-            group_type: 'ungrouped',
-            un_read: 0,
-          },
-          {
-            disabled: false,
-            group_id: 'tg_link_pushed',
-            group_name: 'TG link pushed',
-            group_type: 'tg_link_pushed',
-            un_read: 0,
-          },
-          {
-            disabled: true,
-            group_id: 'blocked',
-            group_name: 'Blocked',
-            group_type: 'blocked',
-            un_read: 0,
-          },
+          groupItem('ungrouped', 'Ungrouped'),
+          groupItem('tg_link_pushed', 'TG link pushed'),
+          groupItem('blocked', 'Blocked'),
         ],
         seat_one_seat_msg_count: 0,
         seat_two_seat_msg_count: 0,
         un_read_count: 0,
       },
-      type: 'groups.changed',
     },
+    ...SENT.map((s) => s.event),
     {
-      data: {
-        message: {
-          client_msg_id: 'batch-b',
-          content: 'to b',
-          deleted: false,
-          direction: 'out',
-          media: null,
-          msg_id: 'batch-b',
-          original_content: null,
-          session_id: 'b',
-          status: 'sent',
-          type: 'text',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'tg_link_pushed',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'to b',
-            type: 'text',
-          },
-          remark: '',
-          session_id: 'b',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        message: {
-          client_msg_id: 'batch-c',
-          content: 'to c',
-          deleted: false,
-          direction: 'out',
-          media: null,
-          msg_id: 'batch-c',
-          original_content: null,
-          session_id: 'c',
-          status: 'sent',
-          type: 'text',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'ungrouped',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'to c',
-            type: 'text',
-          },
-          remark: '',
-          session_id: 'c',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        message: {
-          client_msg_id: 'batch-d',
-          content: 'to d',
-          deleted: false,
-          direction: 'out',
-          media: null,
-          msg_id: 'batch-d',
-          original_content: 'à d',
-          session_id: 'd',
-          status: 'sent',
-          type: 'text',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'ungrouped',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'to d',
-            type: 'text',
-          },
-          remark: '',
-          session_id: 'd',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        message: {
-          client_msg_id: 'batch-file',
-          content: 'hello',
-          deleted: false,
-          direction: 'out',
-          media: {
-            duration_ms: null,
-            file_name: 'photo.jpg',
-            height: 600,
-            mime: 'image/jpeg',
-            size: 6535,
-            width: 800,
-          },
-          msg_id: 'batch-file',
-          original_content: null,
-          session_id: 'a',
-          status: 'sent',
-          type: 'file',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'ungrouped',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'photo.jpg',
-            type: 'file',
-          },
-          remark: '',
-          session_id: 'a',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        message: {
-          client_msg_id: 'image',
-          content: 'a caption',
-          deleted: false,
-          direction: 'out',
-          media: {
-            duration_ms: null,
-            file_name: 'photo.jpg',
-            height: 600,
-            mime: 'image/jpeg',
-            size: 6535,
-            width: 800,
-          },
-          msg_id: 'image',
-          original_content: null,
-          session_id: 'd',
-          status: 'sent',
-          type: 'image',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'ungrouped',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'a caption',
-            type: 'image',
-          },
-          remark: '',
-          session_id: 'd',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        message: {
-          client_msg_id: 'link',
-          content: 'join us at https://t.me/parley_bot',
-          deleted: false,
-          direction: 'out',
-          media: null,
-          msg_id: 'link',
-          original_content: 'rejoignez-nous',
-          session_id: 'b',
-          status: 'sent',
-          type: 'text',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'tg_link_pushed',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'join us at https://t.me/parley_bot',
-            type: 'text',
-          },
-          remark: '',
-          session_id: 'b',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        message: {
-          client_msg_id: 'one',
-          content: 'first',
-          deleted: false,
-          direction: 'out',
-          media: null,
-          msg_id: 'one',
-          original_content: null,
-          session_id: 'a',
-          status: 'sent',
-          type: 'text',
-        },
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'ungrouped',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'first',
-            type: 'text',
-          },
-          remark: '',
-          session_id: 'a',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
-      type: 'message.created',
-    },
-    {
-      data: {
-        session: {
-          blocked: false,
-          customer_language: 'ES',
-          group_id: 'tg_link_pushed',
-          is_top: false,
-          last_message: {
-            direction: 'out',
-            preview: 'join us at https://t.me/parley_bot',
-            type: 'text',
-          },
-          remark: '',
-          session_id: 'b',
-          un_read_count: 0,
-          user_time_type: 1,
-        },
-      },
       type: 'session.updated',
+      data: { session: chatItem('b', 'tg_link_pushed', { type: 'text', preview: LINK }) },
     },
   ],
-  outbox: [
-    {
-      kind: 'message',
-      msg_id: 'batch-b',
-    },
-    {
-      kind: 'message',
-      msg_id: 'batch-c',
-    },
-    {
-      kind: 'message',
-      msg_id: 'batch-d',
-    },
-    {
-      kind: 'message',
-      msg_id: 'batch-file',
-    },
-    {
-      kind: 'message',
-      msg_id: 'image',
-    },
-    {
-      kind: 'message',
-      msg_id: 'link',
-    },
-    {
-      kind: 'message',
-      msg_id: 'one',
-    },
-  ],
+  outbox: SENT.map((s) => ({ kind: 'message', msg_id: s.row.client_msg_id })),
 };
