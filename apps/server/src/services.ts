@@ -138,7 +138,7 @@ export async function createServices(
     telegramBots: new TelegramBotsService(db, config.telegram, audit),
     telegramChannel: new TelegramChannel(db, config.telegram.apiUrl),
     batches: new BatchesService(db, media),
-    search: new SearchService(db, dialectOf(db), urls),
+    search: new SearchService(db, urls),
     addressBook: new AddressBookService(db),
     channels,
     outbox,

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db, DialectName } from '../../db/database.js';
+import { dialectOf, type Db } from '../../db/database.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import { containsPattern } from '../../lib/like.js';
 
@@ -122,8 +122,8 @@ export const searchRepository = {
    * the rest (a GIN index cannot return rows in id order, so on its own it would fetch every
    * match of a common word before taking a page).
    */
-  async page(db: Db, dialect: DialectName, p: SearchPage): Promise<MessageRow[]> {
-    if (dialect === 'sqlite') return (await ftsQuery(p).execute(db)).rows;
+  async page(db: Db, p: SearchPage): Promise<MessageRow[]> {
+    if (dialectOf(db) === 'sqlite') return (await ftsQuery(p).execute(db)).rows;
     const hits: MessageRow[] = [];
     let before = p.beforeId;
     // The newest messages, then — when the word showed up there — as many more as its

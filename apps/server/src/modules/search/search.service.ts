@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RECENT_WINDOW_MS, id, type CallRequest, type CallResponse } from '@parley/protocol';
-import type { Db, DialectName } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { toSearchHits } from './search.presenter.js';
@@ -12,7 +12,6 @@ const searchKey = z.tuple([id]);
 export class SearchService {
   constructor(
     private readonly db: Db,
-    private readonly dialect: DialectName,
     private readonly urls: MediaUrls,
   ) {}
 
@@ -25,7 +24,7 @@ export class SearchService {
     input: CallRequest<'/v1/seat/chat/searchMessage'>,
   ): Promise<CallResponse<'/v1/seat/chat/searchMessage'>> {
     const beforeId = input.cursor ? decodeCursor(input.cursor, searchKey)[0] : null;
-    const rows = await searchRepository.page(this.db, this.dialect, {
+    const rows = await searchRepository.page(this.db, {
       seatId,
       keyword: input.keyword,
       beforeId,
