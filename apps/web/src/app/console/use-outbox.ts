@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { readItem } from '../../../lib/storage';
-import { outboxRunner } from '../outbox/outbox-runner';
+import { readItem } from '../../lib/storage';
+import { outboxRunner } from '../../features/messages/outbox/outbox-runner';
 
 /** Runs the outbox of the signed-in seat while the console is open (resumes after a reload). */
 export function useOutbox(): void {
