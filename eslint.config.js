@@ -28,6 +28,14 @@ const webZones = [
     message: 'The shared layer imports no feature and not the app shell.',
   })),
   {
+    // The data layer's own order: sessions' caches import messages' cache, never the reverse.
+    target: `${WEB}/features/messages`,
+    from: `${WEB}/features`,
+    except: ['./messages'],
+    message:
+      'features/messages is the bottom of the data layer: it imports no other feature (the app hands it what it needs).',
+  },
+  {
     target: `${WEB}/features`,
     from: `${WEB}/app`,
     message: 'Features do not import the app shell; it hands them what they need.',
