@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
-import { TelegramPoller } from './jobs/telegram-poller.js';
+import { TelegramPoller } from './channels/telegram/telegram-poller.js';
 import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
 import { PlatformAdapter } from './channels/platform/platform-adapter.js';

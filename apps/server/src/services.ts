@@ -20,8 +20,8 @@ import {
 import { createProviders } from './translation/engines.js';
 import { meteredProvider, type TranslationMeter } from './translation/metered-provider.js';
 import { LocalMediaStorage } from './modules/media/media-storage.js';
-import { silentEventBus, type EventBus } from './realtime/event-bus.js';
-import { SeatEvents } from './realtime/seat-events.js';
+import { silentEventBus, type EventBus } from './modules/events/event-bus.js';
+import { SeatEvents } from './modules/events/seat-events.js';
 import { TelegramService } from './channels/telegram/telegram.service.js';
 import { TelegramBotsService } from './channels/telegram/telegram-bots.service.js';
 import { TelegramChannel } from './channels/telegram/telegram-channel.js';

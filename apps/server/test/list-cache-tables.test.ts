@@ -160,11 +160,14 @@ function cachedAnswers() {
   return queriesOf(async () => {
     for (const tab of [1, 2] as const) {
       for (const group_id of [seat.groups.ungrouped, seat.groups.blocked]) {
-        await services.sessions.groupInfoAnswer(seat.seatId, {
-          group_id,
-          user_time_type: tab,
-          page_size: 50,
-        });
+        for (const reply of [0, 1] as const) {
+          await services.sessions.groupInfoAnswer(seat.seatId, {
+            group_id,
+            reply,
+            user_time_type: tab,
+            page_size: 50,
+          });
+        }
       }
     }
     for (const reply of [0, 1] as const) await services.groups.listAnswer(seat.seatId, { reply });

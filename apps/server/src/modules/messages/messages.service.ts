@@ -26,7 +26,7 @@ import { messagesRepository, type TextSend } from './messages.repository.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
