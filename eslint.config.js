@@ -58,6 +58,29 @@ const serverZones = [
     from: `${SERVER}/**/*.routes.ts`,
     message: 'A service does not import routes; routes call services.',
   },
+  // The folders' direction (docs/ARCHITECTURE.md, "The server's folders"): channels and
+  // realtime sit on the modules, which know neither; a module reaches them through an
+  // interface of its own (DeliveringChannels, ChannelCredentials, CanOpenChat, EventBus).
+  {
+    target: `${SERVER}/modules`,
+    from: [`${SERVER}/channels`, `${SERVER}/realtime`, `${SERVER}/jobs`],
+    message: 'A module imports no channel, no realtime and no job: it declares an interface.',
+  },
+  {
+    target: `${SERVER}/channels`,
+    from: [`${SERVER}/realtime`, `${SERVER}/jobs/outbox-worker.ts`],
+    message: 'A channel imports modules and lib, not realtime or the outbox worker.',
+  },
+  {
+    target: `${SERVER}/realtime`,
+    from: [`${SERVER}/channels`, `${SERVER}/jobs`],
+    message: "Realtime carries the modules' events: it imports no channel and no job.",
+  },
+  {
+    target: [`${SERVER}/lib`, `${SERVER}/db`],
+    from: [`${SERVER}/modules`, `${SERVER}/channels`, `${SERVER}/realtime`, `${SERVER}/jobs`],
+    message: 'lib/ and db/ are the bottom: they import no module, channel, realtime or job.',
+  },
 ];
 
 /** Queries are written in repositories: a service that builds one fails the lint. */

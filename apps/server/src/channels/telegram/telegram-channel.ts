@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/database.js';
+import type { PhoneAccountRow } from '../../db/schema.js';
+import type { ChannelCredentials } from '../../modules/accounts/channel-credentials.js';
 import { telegramBotsRepository } from './telegram-bots.repository.js';
 import { telegramRepository } from './telegram.repository.js';
 import type { ChannelAdapter, DeliveryResult, OutboundItem, OutboundMedia } from '../channel.js';
@@ -58,7 +60,14 @@ export class TelegramChannel implements ChannelAdapter {
   constructor(
     private readonly db: Db,
     private readonly apiUrl: string,
+    /** The bot token of each account (checked with getMe when bound). */
+    readonly credentials?: ChannelCredentials,
   ) {}
+
+  /** A bot cannot write first: only to a customer whose profile it has (who wrote to it). */
+  async canOpenChat(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean> {
+    return !!(await telegramRepository.find(db, account.send_phone, receiverPhone));
+  }
 
   async deliver(item: OutboundItem): Promise<DeliveryResult> {
     const bot = await telegramBotsRepository.findByPhone(this.db, item.account.send_phone);

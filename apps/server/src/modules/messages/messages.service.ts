@@ -2,6 +2,7 @@ import {
   ERROR_CODES,
   type CallRequest,
   type CallResponse,
+  type ChannelName,
   type ChatMessage,
   type MediaKind,
   type MessageType,
@@ -14,7 +15,6 @@ import { BatchCommit, GroupCommit } from '../../lib/group-commit.js';
 import { dialectOf } from '../../db/database.js';
 import { currentRequestId } from '../../lib/request-context.js';
 import type { MessageRow, PhoneAccountRow, SessionRow } from '../../db/schema.js';
-import type { ChannelName } from '../../channels/channel.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { toStoredMedia } from '../media/media.presenter.js';
