@@ -9,10 +9,10 @@ import { z } from 'zod';
 export const CHANNELS = {
   /** The messaging platform's HTTP API (docs/platform-api.md). */
   platform: { credentials: null },
-  /** A Telegram bot (its token). */
-  telegram: { credentials: 'bot_token' },
   /** The built-in customer sandbox. */
   sandbox: { credentials: null },
+  /** A Telegram bot (its token). */
+  telegram: { credentials: 'bot_token' },
 } as const;
 
 export type ChannelName = keyof typeof CHANNELS;

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { assertNever, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { PhoneAccountRow } from '../../db/schema.js';
 import type { ChannelCredentials } from '../../modules/accounts/channel-credentials.js';
@@ -15,7 +16,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /** Which Bot API method sends a media message, and under which field the file goes. */
-function methodFor(type: string, media: OutboundMedia): { method: string; field: string } {
+function methodFor(type: MessageType, media: OutboundMedia): { method: string; field: string } {
   switch (type) {
     case 'image':
       return { method: 'sendPhoto', field: 'photo' };
@@ -26,8 +27,12 @@ function methodFor(type: string, media: OutboundMedia): { method: string; field:
         : { method: 'sendAudio', field: 'audio' };
     case 'video':
       return { method: 'sendVideo', field: 'video' };
-    default:
+    case 'file':
+    case 'text':
       return { method: 'sendDocument', field: 'document' };
+    default:
+      // A new message type fails to compile here until Telegram is told how to send it.
+      return assertNever(type, 'message type');
   }
 }
 
