@@ -28,6 +28,14 @@ const webZones = [
     message: 'The shared layer imports no feature and not the app shell.',
   })),
   {
+    // The data layer's own order: sessions' caches import messages' cache, never the reverse.
+    target: `${WEB}/features/messages`,
+    from: `${WEB}/features`,
+    except: ['./messages'],
+    message:
+      'features/messages is the bottom of the data layer: it imports no other feature (the app hands it what it needs).',
+  },
+  {
     target: `${WEB}/features`,
     from: `${WEB}/app`,
     message: 'Features do not import the app shell; it hands them what they need.',
@@ -49,6 +57,29 @@ const serverZones = [
     target: `${SERVER}/**/*.service.ts`,
     from: `${SERVER}/**/*.routes.ts`,
     message: 'A service does not import routes; routes call services.',
+  },
+  // The folders' direction (docs/ARCHITECTURE.md, "The server's folders"): channels and
+  // realtime sit on the modules, which know neither; a module reaches them through an
+  // interface of its own (DeliveringChannels, ChannelCredentials, CanOpenChat, EventBus).
+  {
+    target: `${SERVER}/modules`,
+    from: [`${SERVER}/channels`, `${SERVER}/realtime`, `${SERVER}/jobs`],
+    message: 'A module imports no channel, no realtime and no job: it declares an interface.',
+  },
+  {
+    target: `${SERVER}/channels`,
+    from: [`${SERVER}/realtime`, `${SERVER}/jobs/outbox-worker.ts`],
+    message: 'A channel imports modules and lib, not realtime or the outbox worker.',
+  },
+  {
+    target: `${SERVER}/realtime`,
+    from: [`${SERVER}/channels`, `${SERVER}/jobs`],
+    message: "Realtime carries the modules' events: it imports no channel and no job.",
+  },
+  {
+    target: [`${SERVER}/lib`, `${SERVER}/db`],
+    from: [`${SERVER}/modules`, `${SERVER}/channels`, `${SERVER}/realtime`, `${SERVER}/jobs`],
+    message: 'lib/ and db/ are the bottom: they import no module, channel, realtime or job.',
   },
 ];
 

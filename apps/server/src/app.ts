@@ -2,13 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
-import { TelegramPoller } from './jobs/telegram-poller.js';
-import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
+import type { TelegramPoller } from './channels/telegram/telegram-poller.js';
+import { CHANNEL_MODULES } from './channels/registry.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
-import { PlatformAdapter } from './channels/platform/platform-adapter.js';
-import { platformRoutes } from './channels/platform/platform.routes.js';
-import { SandboxAdapter } from './channels/sandbox/sandbox-adapter.js';
-import { sandboxRoutes } from './channels/sandbox/sandbox.routes.js';
 import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
@@ -26,7 +22,6 @@ import { notImplementedRoutes } from './modules/not-implemented/not-implemented.
 import { searchRoutes } from './modules/search/search.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { translationRoutes } from './modules/translation/translation.routes.js';
-import { telegramRoutes } from './channels/telegram/telegram.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { AdminCallRegistry } from './plugins/admin-calls.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -154,20 +149,13 @@ export async function buildApp(
   batchesRoutes(calls, services.batches);
   translationRoutes(calls, services.translation);
   await mediaRoutes(app, services.auth, services.media);
-  telegramRoutes(calls, services.telegram);
   searchRoutes(calls, services.search);
   addressBookRoutes(calls, services.addressBook);
-  // The bridge: a request carries a whole media file (base64 grows it by a third).
-  const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
-  await platformRoutes(app, services.platform, {
-    messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
-    perMinute: config.rateLimit.platform,
-  });
-  if (services.sandbox) {
-    sandboxRoutes(app, services.sandbox, services.media, {
-      bodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
-      perMinute: config.rateLimit.public,
-    });
+  // Each channel: its inbound routes or polling, its outbound adapter, its jobs.
+  let channelJobs: Record<string, unknown> = {};
+  for (const channel of CHANNEL_MODULES) {
+    const jobs = await channel.mount({ app, config, db: database.db, calls, services });
+    channelJobs = { ...channelJobs, ...jobs };
   }
   notImplementedRoutes(calls);
   adminRoutes(new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public), services);
@@ -219,37 +207,7 @@ export async function buildApp(
   app.addHook('onReady', async () => batchSender.start());
   app.addHook('preClose', async () => batchSender.stop());
 
-  // Customers' Telegram messages: one long-poll per bound bot, leased across instances.
-  const telegramPoller = new TelegramPoller(
-    database.db,
-    config.telegram,
-    new TelegramInbound(
-      database.db,
-      config.telegram.apiUrl,
-      services.messages,
-      services.media,
-      app.log,
-    ),
-    app.log,
-  );
-  app.addHook('onReady', async () => telegramPoller.start());
-  app.addHook('preClose', async () => telegramPoller.stop());
-  // Outbound delivery: one adapter per channel; the worker runs on every instance.
-  if (config.platform.url && config.platform.secret) {
-    services.channels.register(
-      new PlatformAdapter({
-        url: config.platform.url,
-        secret: config.platform.secret,
-        timeoutMs: config.platform.timeoutMs,
-      }),
-    );
-  }
-  if (services.sandbox) {
-    const sandbox = new SandboxAdapter(services.sandbox);
-    services.channels.register(sandbox);
-    if (!services.channels.has('platform')) services.channels.register(sandbox, 'platform');
-  }
-  services.channels.register(services.telegramChannel);
+  // Outbound delivery: one adapter per channel (registered by its mount); on every instance.
   const outboxWorker = new OutboxWorker(
     database.db,
     services.channels,
@@ -273,7 +231,12 @@ export async function buildApp(
     config,
     database,
     services,
-    jobs: { batchSender, outboxWorker, eventsPruner, telegramPoller },
+    jobs: {
+      batchSender,
+      outboxWorker,
+      eventsPruner,
+      ...(channelJobs as { telegramPoller: TelegramPoller }),
+    },
     realtime,
     adminRealtime,
     demo,

@@ -22,11 +22,12 @@ import {
 import { createProviders } from './translation/engines.js';
 import { meteredProvider, type TranslationMeter } from './translation/metered-provider.js';
 import { LocalMediaStorage } from './modules/media/media-storage.js';
-import { silentEventBus, type EventBus } from './realtime/event-bus.js';
-import { SeatEvents } from './realtime/seat-events.js';
+import { silentEventBus, type EventBus } from './modules/events/event-bus.js';
+import { SeatEvents } from './modules/events/seat-events.js';
 import { TelegramService } from './channels/telegram/telegram.service.js';
 import { TelegramBotsService } from './channels/telegram/telegram-bots.service.js';
 import { TelegramChannel } from './channels/telegram/telegram-channel.js';
+import { TelegramCredentials } from './channels/telegram/telegram-credentials.js';
 import { ChannelRegistry } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { PlatformService } from './channels/platform/platform.service.js';
@@ -115,10 +116,11 @@ export async function createServices(
       : ['sandbox' as const, 'platform' as const];
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
+  const telegramBots = new TelegramBotsService(db, config.telegram, audit);
   return {
     auth,
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
-    accounts: new AccountsService(db, audit),
+    accounts: new AccountsService(db, audit, channels),
     groups,
     translation: new TranslationService(
       db,
@@ -129,14 +131,20 @@ export async function createServices(
       events,
       translationMeter,
     ),
-    sessions: new SessionsService(db, groups, urls, events, messages, listVersions),
+    sessions: new SessionsService(db, groups, urls, events, messages, listVersions, (...a) =>
+      channels.canOpenChat(...a),
+    ),
     listVersions,
     messages,
     quickReplies: new QuickRepliesService(db, media),
     media,
     telegram: new TelegramService(db, urls),
-    telegramBots: new TelegramBotsService(db, config.telegram, audit),
-    telegramChannel: new TelegramChannel(db, config.telegram.apiUrl),
+    telegramBots,
+    telegramChannel: new TelegramChannel(
+      db,
+      config.telegram.apiUrl,
+      new TelegramCredentials(telegramBots),
+    ),
     batches: new BatchesService(db, media),
     search: new SearchService(db, urls),
     addressBook: new AddressBookService(db),

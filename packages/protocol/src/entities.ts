@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { channelName } from './channels.js';
 import { GROUP_NAME_MAX } from './limits.js';
 
 /**
@@ -110,7 +111,7 @@ export type ChatMessage = z.infer<typeof chatMessage>;
 export const phoneAccount = z.object({
   send_phone: z.string(),
   label: z.string(),
-  channel: z.enum(['platform', 'telegram', 'sandbox']),
+  channel: channelName,
 });
 export type PhoneAccount = z.infer<typeof phoneAccount>;
 

@@ -2,6 +2,7 @@ export * from './codes.js';
 export * from './limits.js';
 export * from './languages.js';
 export * from './entities.js';
+export * from './channels.js';
 export * from './envelope.js';
 export * from './storage.js';
 export * from './calls/index.js';

@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream';
-import type { MessageType } from '@parley/protocol';
+import type { ChannelName, MessageType } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { CallRegistry } from '../plugins/calls.js';
+import type { Services } from '../services.js';
 import type { PhoneAccountRow } from '../db/schema.js';
+import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
 
 /**
  * How an operator's action leaves Parley for the customer: one adapter per channel of a phone
@@ -8,7 +14,7 @@ import type { PhoneAccountRow } from '../db/schema.js';
  * sandbox, a Telegram bot). The outbox worker hands each item to the adapter of its account's
  * channel and records the result; it retries a retryable failure with back-off.
  */
-export type ChannelName = PhoneAccountRow['channel'];
+export type { ChannelName };
 
 export interface OutboundMedia {
   media_id: string;
@@ -56,4 +62,32 @@ export type DeliveryResult =
 export interface ChannelAdapter {
   readonly channel: ChannelName;
   deliver(item: OutboundItem): Promise<DeliveryResult>;
+  /**
+   * Whether an operator may open a chat with a customer who has not written yet (a Telegram
+   * bot cannot: it needs the customer's profile). Absent: always.
+   */
+  canOpenChat?(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean>;
+  /** The account's credentials on this channel, for the admin console and the CLI. Absent: none. */
+  readonly credentials?: ChannelCredentials;
+}
+
+/** What a channel's folder is handed where the app is wired (app.ts, once per channel). */
+export interface ChannelMountContext {
+  app: FastifyInstance;
+  config: Config;
+  db: Db;
+  /** The seat calls (a channel's own /v1/seat/... calls). */
+  calls: CallRegistry;
+  services: Services;
+}
+
+/**
+ * A channel: its folder under channels/ and one line in channels/registry.ts. `mount` adds
+ * its inbound routes or polling, registers its outbound adapter (delivery and receipts,
+ * credentials, whether it can open a chat) and starts and stops its jobs with the app; it
+ * answers the jobs tests may reach (app.parley.jobs).
+ */
+export interface ChannelModule {
+  readonly name: ChannelName;
+  mount(ctx: ChannelMountContext): Promise<Record<string, unknown>>;
 }

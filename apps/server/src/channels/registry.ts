@@ -1,9 +1,26 @@
-import type { ChannelAdapter, ChannelName } from './channel.js';
+import type { Db } from '../db/database.js';
+import type { PhoneAccountRow } from '../db/schema.js';
+import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
+import type { ChannelAdapter, ChannelModule, ChannelName } from './channel.js';
+import { platformChannel } from './platform/platform.channel.js';
+import { sandboxChannel } from './sandbox/sandbox.channel.js';
+import { telegramChannel } from './telegram/telegram.channel.js';
+
+/**
+ * Every channel, mounted in this order by app.ts (the sandbox after the platform: it plays the
+ * platform when none is configured). Adding a channel: its folder, its name in the protocol's
+ * CHANNELS, one line here (docs/ARCHITECTURE.md, "How to add a channel").
+ */
+export const CHANNEL_MODULES: readonly ChannelModule[] = [
+  platformChannel,
+  sandboxChannel,
+  telegramChannel,
+];
 
 /**
  * The adapter that delivers each channel's outbox items. A channel without one keeps its
- * messages as they are (status `sent`, nothing queued). To add a channel: implement
- * `ChannelAdapter` and `register` it in app.ts.
+ * messages as they are (status `sent`, nothing queued). Each channel's `mount` registers its
+ * adapter.
  */
 export class ChannelRegistry {
   private readonly adapters = new Map<ChannelName, ChannelAdapter>();
@@ -20,6 +37,20 @@ export class ChannelRegistry {
 
   has(channel: ChannelName): boolean {
     return this.adapters.has(channel);
+  }
+
+  /** Whether the account's channel can open a chat with a customer who has not written. */
+  async canOpenChat(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean> {
+    const adapter = this.adapters.get(account.channel);
+    return adapter?.canOpenChat ? adapter.canOpenChat(db, account, receiverPhone) : true;
+  }
+
+  /** The credentials of every channel that has them (AccountsService binds and forgets them). */
+  credentials(): ChannelCredentials[] {
+    const all = new Set<ChannelCredentials>();
+    for (const adapter of this.adapters.values())
+      if (adapter.credentials) all.add(adapter.credentials);
+    return [...all];
   }
 
   /** The channels with an adapter. */

@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ERROR_CODES, PHONE_PATTERN, mediaKind, type MediaKind } from '@parley/protocol';
+import {
+  CHANNEL_NAMES,
+  ERROR_CODES,
+  PHONE_PATTERN,
+  PLAIN_CHANNEL_NAMES,
+  mediaKind,
+  type ChannelName,
+  type MediaKind,
+  type PlainChannelName,
+} from '@parley/protocol';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type Db } from '../db/database.js';
 import {
@@ -94,9 +103,11 @@ Exit status: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 already exi
 
 class UsageError extends Error {}
 
-const CHANNELS = ['platform', 'telegram', 'sandbox'] as const;
-function isChannel(value: string): value is (typeof CHANNELS)[number] {
-  return (CHANNELS as readonly string[]).includes(value);
+function isChannel(value: string): value is ChannelName {
+  return (CHANNEL_NAMES as readonly string[]).includes(value);
+}
+function isPlainChannel(value: string): value is PlainChannelName {
+  return (PLAIN_CHANNEL_NAMES as readonly string[]).includes(value);
 }
 
 interface Parsed {
@@ -182,10 +193,9 @@ const COMMANDS: Record<string, Command> = {
     io.out(`Labelled ${account.send_phone} "${account.label}"`);
   },
   'account:channel': async (args, s, io) => {
-    const usage = 'account:channel <phone> platform|sandbox';
+    const usage = `account:channel <phone> ${PLAIN_CHANNEL_NAMES.join('|')}`;
     const [phone, channel] = expect(parseArgs(args, []), 2, usage);
-    if (channel !== 'platform' && channel !== 'sandbox')
-      throw new UsageError(`usage: parley ${usage}`);
+    if (!isPlainChannel(channel!)) throw new UsageError(`usage: parley ${usage}`);
     const account = await s.accounts.setPlainChannel(phone!, channel);
     io.out(`Set the channel of ${account.send_phone} to ${channel}`);
   },

@@ -9,6 +9,7 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type KyselyConfig,
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
@@ -43,7 +44,15 @@ export function dialectOf(db: Db): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'pg' : 'sqlite';
 }
 
-export async function openDatabase(config: Config): Promise<DatabaseHandle> {
+export interface OpenOptions {
+  /** Every query run (the list cache's table check, test/list-cache-tables.test.ts). */
+  log?: KyselyConfig['log'];
+}
+
+export async function openDatabase(
+  config: Config,
+  options: OpenOptions = {},
+): Promise<DatabaseHandle> {
   let db: Db;
   let dialect: DialectName;
   let file: string | null = null;
@@ -56,7 +65,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
       Client: PreparingClient,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
     dialect = 'pg';
     poolStats = () => ({
       total: pool.totalCount,
@@ -78,6 +87,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     );
     db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+      log: options.log,
     });
     dialect = 'sqlite';
   }

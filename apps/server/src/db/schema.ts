@@ -1,3 +1,4 @@
+import type { ChannelName } from '@parley/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Times are epoch milliseconds; flags are 0/1 integers (portable between SQLite and PG). */
@@ -25,7 +26,7 @@ export interface PhoneAccountsTable {
   id: Generated<number>;
   send_phone: string;
   label: string;
-  channel: 'platform' | 'telegram' | 'sandbox';
+  channel: ChannelName;
   seat_id: number | null;
   created_at: number;
 }

@@ -6,7 +6,7 @@ import { AppError } from '../lib/app-error.js';
 import { batchesRepository } from '../modules/batches/batches.repository.js';
 import type { MessagesService } from '../modules/messages/messages.service.js';
 import { toBatchStatus } from '../modules/batches/batches.presenter.js';
-import type { SeatEvents } from '../realtime/seat-events.js';
+import type { SeatEvents } from '../modules/events/seat-events.js';
 import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
 
 export interface BatchSenderOptions {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { eventsRepository } from '../realtime/events.repository.js';
+import { eventsRepository } from '../modules/events/events.repository.js';
 
 /**
  * Deletes push events older than the retention (a console offline longer refetches instead),

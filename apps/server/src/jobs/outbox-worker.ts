@@ -12,7 +12,7 @@ import {
   platformRepository,
   type MessageWithChat,
 } from '../channels/platform/platform.repository.js';
-import type { SeatEvents } from '../realtime/seat-events.js';
+import type { SeatEvents } from '../modules/events/seat-events.js';
 
 export interface OutboxWorkerOptions {
   dialect: DialectName;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, type CallPath } from '@parley/protocol';
+import { CHANNEL_NAMES, ERROR_CODES, type CallPath } from '@parley/protocol';
 import type { DatabaseHandle } from '../db/database.js';
 import { metricsRepository } from '../metrics/metrics.repository.js';
 import { sharedRead, type ParleyMetrics } from '../metrics/metrics.js';
@@ -16,7 +16,6 @@ const LOGIN_FAILURES: Record<string, string> = {
   [ERROR_CODES.USER_NOT_FOUND]: 'unknown_account',
   [ERROR_CODES.ACCOUNT_FROZEN]: 'frozen',
 };
-const CHANNELS = ['platform', 'telegram', 'sandbox'];
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -90,7 +89,7 @@ export function registerMetricsRoute(
   ) =>
     async function (this: { set(labels: { channel: string }, v: number): void }) {
       const rows = await backlog();
-      for (const channel of new Set([...CHANNELS, ...rows.map((r) => r.channel)])) {
+      for (const channel of new Set([...CHANNEL_NAMES, ...rows.map((r) => r.channel)])) {
         const row = rows.find((r) => r.channel === channel && r.status === status);
         this.set({ channel }, row ? value(row) : 0);
       }

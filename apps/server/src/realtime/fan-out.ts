@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Db } from '../db/database.js';
-import { eventsRepository, type LoggedEvent } from './events.repository.js';
+import { eventsRepository, type LoggedEvent } from '../modules/events/events.repository.js';
 import type { RealtimeHub } from './hub.js';
 
 const CHANNEL = 'parley:events';

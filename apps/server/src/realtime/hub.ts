@@ -1,7 +1,7 @@
 import { ERROR_CODES, isEventType, type ServerFrame } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import { AppError } from '../lib/app-error.js';
-import { eventsRepository, type LoggedEvent } from './events.repository.js';
+import { eventsRepository, type LoggedEvent } from '../modules/events/events.repository.js';
 
 /** What the hub needs of a socket (a `ws` WebSocket). */
 export interface PushSocket {

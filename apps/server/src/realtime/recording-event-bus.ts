@@ -2,8 +2,8 @@ import type { EventPayload, EventType } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import { currentRequestId } from '../lib/request-context.js';
 import { afterCommit, inTransaction } from '../lib/tx.js';
-import type { EventBus, ManyEvent } from './event-bus.js';
-import { eventsRepository, type LoggedEvent } from './events.repository.js';
+import type { EventBus, ManyEvent } from '../modules/events/event-bus.js';
+import { eventsRepository, type LoggedEvent } from '../modules/events/events.repository.js';
 
 /**
  * Told that a seat has new events (they are committed and can be read); `events`: the ones

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { epochMs, id, phone } from '../entities.js';
+import { channelName, plainChannelName } from '../channels.js';
 import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
 
 /**
@@ -39,7 +40,7 @@ export const newPassword = z
   .max(256);
 export const nickname = z.string().trim().min(1, 'required').max(NICKNAME_MAX);
 export const accountLabel = z.string().trim().max(ACCOUNT_LABEL_MAX);
-export const channelKind = z.enum(['platform', 'telegram', 'sandbox']);
+export const channelKind = channelName;
 export type ChannelKind = z.infer<typeof channelKind>;
 
 // ---------------------------------------------------------------------------------------------
@@ -295,7 +296,7 @@ export const adminAccountsListResponse = paged(adminPhoneAccount);
 export const adminAccountsCreateRequest = z.object({
   send_phone: phone,
   label: accountLabel.default(''),
-  channel: z.enum(['platform', 'sandbox']).default('platform'),
+  channel: plainChannelName.default('platform'),
   /** Assign it to this seat at once. */
   seat_id: id.optional(),
 });
@@ -318,8 +319,7 @@ export const adminAccountsAssignResponse = z.object({
  * 'sandbox' unbind any bot. The chats stay.
  */
 export const adminAccountsSetChannelRequest = z.discriminatedUnion('channel', [
-  z.object({ account_id: id, channel: z.literal('platform') }),
-  z.object({ account_id: id, channel: z.literal('sandbox') }),
+  z.object({ account_id: id, channel: plainChannelName }),
   z.object({
     account_id: id,
     channel: z.literal('telegram'),

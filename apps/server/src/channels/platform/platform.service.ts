@@ -13,7 +13,7 @@ import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import { parseBody } from '../../lib/validate.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';

@@ -1,3 +1,4 @@
+import { maskSecret } from '../../lib/mask-secret.js';
 import { Readable } from 'node:stream';
 
 /**
@@ -158,11 +159,7 @@ export class BotApi {
 }
 
 /** `1234567:AAE…` shown as `1234567:****…last4`: enough to tell bots apart, useless to steal. */
-export function maskToken(token: string): string {
-  const colon = token.indexOf(':');
-  const id = colon > 0 ? token.slice(0, colon) : '';
-  return `${id}:****${token.slice(-4)}`;
-}
+export const maskToken = maskSecret;
 
 /** The shape of a bot token: `<bot id>:<secret>`. */
 export const BOT_TOKEN = /^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/;

@@ -1,5 +1,8 @@
 import type { Readable } from 'node:stream';
+import { assertNever, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
+import type { PhoneAccountRow } from '../../db/schema.js';
+import type { ChannelCredentials } from '../../modules/accounts/channel-credentials.js';
 import { telegramBotsRepository } from './telegram-bots.repository.js';
 import { telegramRepository } from './telegram.repository.js';
 import type { ChannelAdapter, DeliveryResult, OutboundItem, OutboundMedia } from '../channel.js';
@@ -13,7 +16,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /** Which Bot API method sends a media message, and under which field the file goes. */
-function methodFor(type: string, media: OutboundMedia): { method: string; field: string } {
+function methodFor(type: MessageType, media: OutboundMedia): { method: string; field: string } {
   switch (type) {
     case 'image':
       return { method: 'sendPhoto', field: 'photo' };
@@ -24,8 +27,12 @@ function methodFor(type: string, media: OutboundMedia): { method: string; field:
         : { method: 'sendAudio', field: 'audio' };
     case 'video':
       return { method: 'sendVideo', field: 'video' };
-    default:
+    case 'file':
+    case 'text':
       return { method: 'sendDocument', field: 'document' };
+    default:
+      // A new message type fails to compile here until Telegram is told how to send it.
+      return assertNever(type, 'message type');
   }
 }
 
@@ -58,7 +65,14 @@ export class TelegramChannel implements ChannelAdapter {
   constructor(
     private readonly db: Db,
     private readonly apiUrl: string,
+    /** The bot token of each account (checked with getMe when bound). */
+    readonly credentials?: ChannelCredentials,
   ) {}
+
+  /** A bot cannot write first: only to a customer whose profile it has (who wrote to it). */
+  async canOpenChat(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean> {
+    return !!(await telegramRepository.find(db, account.send_phone, receiverPhone));
+  }
 
   async deliver(item: OutboundItem): Promise<DeliveryResult> {
     const bot = await telegramBotsRepository.findByPhone(this.db, item.account.send_phone);

@@ -1,4 +1,9 @@
-import { ACCOUNT_LABEL_MAX, ERROR_CODES, PHONE_PATTERN } from '@parley/protocol';
+import {
+  ACCOUNT_LABEL_MAX,
+  ERROR_CODES,
+  PHONE_PATTERN,
+  type PlainChannelName,
+} from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { PhoneAccountRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../lib/app-error.js';
@@ -11,7 +16,7 @@ import { messagesRepository } from '../messages/messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 import { AuditService, CLI_ACTOR, type Actor } from '../admin/audit.service.js';
 import type { SeatRef } from '../seats/seats.service.js';
-import { telegramBotsRepository } from '../../channels/telegram/telegram-bots.repository.js';
+import type { ChannelCredentials, SetChannelInput } from './channel-credentials.js';
 
 /** A phone account by id (the console) or by its number (the CLI). */
 export type AccountRef = number | string;
@@ -35,12 +40,25 @@ function checkLabel(label: string): string {
   return value;
 }
 
+const NO_CREDENTIALS = { credentials: () => [] };
+
 /** Phone accounts (send_phone) rented to seats: the admin console, the CLI and the demo. */
 export class AccountsService {
   constructor(
     private readonly db: Db,
     private readonly audit: AuditService = new AuditService(db),
+    /** The channels whose accounts hold credentials (channels/registry.ts). */
+    private readonly channels: { credentials(): readonly ChannelCredentials[] } = NO_CREDENTIALS,
   ) {}
+
+  /** The admin console's setChannel: a channel with credentials checks and binds them. */
+  async setChannel(ref: AccountRef, input: SetChannelInput, actor: Actor = CLI_ACTOR) {
+    const account = await this.require(ref);
+    const withCredentials = this.channels.credentials().find((c) => c.channel === input.channel);
+    if (withCredentials) await withCredentials.bind(account.send_phone, input, actor);
+    else await this.setPlainChannel(account.id, input.channel as PlainChannelName, actor);
+    return account;
+  }
 
   async add(
     input: {
@@ -166,17 +184,19 @@ export class AccountsService {
     });
   }
 
-  /** Platform or sandbox: any bound bot is unbound; the chats stay. (Telegram: TelegramBotsService.bind.) */
+  /** A channel without credentials: any credentials of another channel go; the chats stay. */
   async setPlainChannel(
     ref: AccountRef,
-    channel: 'platform' | 'sandbox',
+    channel: PlainChannelName,
     actor: Actor = CLI_ACTOR,
   ): Promise<PhoneAccountRow> {
     const account = await this.require(ref);
     const after = { ...account, channel };
     await inTransaction(this.db, async (trx) => {
-      const bot = await telegramBotsRepository.findByPhone(trx, account.send_phone);
-      if (bot) await telegramBotsRepository.remove(trx, account.send_phone);
+      let forgotten: Record<string, unknown> = {};
+      for (const c of this.channels.credentials()) {
+        forgotten = { ...forgotten, ...(await c.forget(trx, account.send_phone)) };
+      }
       await accountsRepository.setChannel(trx, account.id, channel);
       await this.audit.record(
         trx,
@@ -185,7 +205,7 @@ export class AccountsService {
         'account',
         account.id,
         account.send_phone,
-        accountSnapshot(account, bot ? { bot_username: bot.bot_username } : {}),
+        accountSnapshot(account, forgotten),
         accountSnapshot(after),
       );
     });

@@ -12,7 +12,7 @@ import type { SeatRow } from '../../db/schema.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { inTransaction } from '../../lib/tx.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import { outboxRepository } from '../outbox/outbox.repository.js';
 import { adminViewsRepository } from './admin-views.repository.js';

@@ -1,3 +1,4 @@
+import type { ChannelName } from '@parley/protocol';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
@@ -27,7 +28,7 @@ export interface AccountFilter {
   keyword?: string;
   seatId?: number;
   unassigned: boolean;
-  channel?: 'platform' | 'telegram' | 'sandbox';
+  channel?: ChannelName;
 }
 
 function accountWhere(eb: ExpressionBuilder<Database, 'phone_accounts'>, f: AccountFilter) {

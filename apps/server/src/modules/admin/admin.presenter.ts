@@ -1,5 +1,5 @@
 import type { AdminPhoneAccount, OutboxItem, TelegramStatus } from '@parley/protocol';
-import { maskToken } from '../../channels/telegram/bot-api.js';
+import { maskSecret } from '../../lib/mask-secret.js';
 import type { MessageRow } from '../../db/schema.js';
 import { previewOf } from '../messages/messages.presenter.js';
 
@@ -42,7 +42,7 @@ export function toTelegramStatus(row: AccountViewRow, now: number): TelegramStat
   return {
     bot_id: row.bot_id,
     bot_username: row.bot_username ?? '',
-    token: maskToken(row.bot_token ?? ''),
+    token: maskSecret(row.bot_token ?? ''),
     state,
     last_poll_at: lastPoll,
     last_error: row.last_error,

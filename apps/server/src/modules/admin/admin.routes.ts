@@ -1,7 +1,6 @@
 import type { AdminCallRegistry } from '../../plugins/admin-calls.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SeatsService } from '../seats/seats.service.js';
-import type { TelegramBotsService } from '../../channels/telegram/telegram-bots.service.js';
 import type { AdminAuthService, AuthAdmin } from './admin-auth.service.js';
 import type { AdminConsoleService } from './admin-console.service.js';
 import type { AuditService, Actor } from './audit.service.js';
@@ -12,7 +11,6 @@ export interface AdminRouteServices {
   audit: AuditService;
   seats: SeatsService;
   accounts: AccountsService;
-  telegramBots: TelegramBotsService;
 }
 
 const actorOf = (admin: AuthAdmin): Actor => ({ type: 'admin', name: admin.account });
@@ -69,12 +67,7 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
     return { account: await s.adminConsole.account(account.send_phone), moved_chats: moved };
   });
   calls.authed('/v1/admin/accounts/setChannel', async (input, admin) => {
-    const account = await s.accounts.require(input.account_id);
-    if (input.channel === 'telegram') {
-      await s.telegramBots.bind(account.send_phone, input.bot_token, actorOf(admin), 'bot_token');
-    } else {
-      await s.accounts.setPlainChannel(account.id, input.channel, actorOf(admin));
-    }
+    const account = await s.accounts.setChannel(input.account_id, input, actorOf(admin));
     return s.adminConsole.account(account.send_phone);
   });
   calls.authed('/v1/admin/accounts/telegramStatus', async (input) => {

@@ -11,7 +11,7 @@ import { inTransaction } from '../../lib/tx.js';
 import { ListCache, type SerializedAnswer } from '../../lib/list-cache.js';
 import { KnownVersions } from '../../lib/known-versions.js';
 import { listVersionsRepository } from '../sessions/list-versions.repository.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 
 type DoGroup = CallRequest<'/v1/seat/chat/doGroup'>;
 

@@ -6,7 +6,7 @@ import { notFound } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { hasTelegramLink } from '../../lib/telegram-link.js';
 import { afterCommit } from '../../lib/tx.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';

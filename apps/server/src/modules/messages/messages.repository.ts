@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { compiledQuery } from '../../db/compiled-query.js';
 import { preparedStatement } from '../../db/prepared.js';
-import { NUMBERED_EVENTS_SQL } from '../../realtime/events.repository.js';
+import { NUMBERED_EVENTS_SQL } from '../events/events.repository.js';
 import type { MessageRow, NewMessage, PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { sql } from 'kysely';
 import { sessionItemSql } from '../sessions/sessions.presenter.js';

@@ -20,7 +20,7 @@ import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 import type { MessageWriter } from './message-writer.js';
 import { MESSAGE_MEDIA, mediaOfMessage } from './send-rules.js';
 

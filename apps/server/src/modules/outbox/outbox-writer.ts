@@ -1,8 +1,13 @@
-import type { ChannelName } from '../../channels/channel.js';
-import type { ChannelRegistry } from '../../channels/registry.js';
+import type { ChannelName } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { currentRequestId } from '../../lib/request-context.js';
 import { outboxRepository } from './outbox.repository.js';
+
+/** The channels that deliver an outbox item (channels/registry.ts; modules import no channel). */
+export interface DeliveringChannels {
+  has(channel: ChannelName): boolean;
+  names(): ChannelName[];
+}
 
 /**
  * Queues an operator's action for its channel inside the caller's transaction, so a message
@@ -11,7 +16,7 @@ import { outboxRepository } from './outbox.repository.js';
 export class OutboxWriter {
   private readonly listeners: Array<() => void> = [];
 
-  constructor(private readonly channels: ChannelRegistry) {}
+  constructor(private readonly channels: DeliveringChannels) {}
 
   /** Queues when the channel has an adapter; answers whether it did. */
   async enqueue(

@@ -9,11 +9,11 @@ import {
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import type { SessionRow } from '../../db/schema.js';
+import type { PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import type { GroupsService } from '../groups/groups.service.js';
@@ -21,7 +21,6 @@ import type { MediaUrls } from '../media/media-urls.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
-import { telegramRepository } from '../../channels/telegram/telegram.repository.js';
 import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
 import { KnownVersions } from '../../lib/known-versions.js';
 import { createChat } from './create-chat.js';
@@ -47,6 +46,13 @@ const toSessionKey = ([isTop, latestTime, id]: [number, number, number]): Sessio
   id,
 });
 
+/** Whether a channel can open a chat with this customer (ChannelRegistry.canOpenChat). */
+export type CanOpenChat = (
+  db: Db,
+  account: PhoneAccountRow,
+  receiverPhone: string,
+) => Promise<boolean>;
+
 export class SessionsService {
   constructor(
     private readonly db: Db,
@@ -55,6 +61,8 @@ export class SessionsService {
     private readonly events: SeatEvents,
     private readonly messages: MessagesService,
     versions: KnownVersions = new KnownVersions(),
+    /** Whether the account's channel can reach a customer who has not written (channels/). */
+    private readonly canOpenChat: CanOpenChat = async () => true,
   ) {
     this.pages = new ListCache(versions);
   }
@@ -261,12 +269,9 @@ export class SessionsService {
     if (await sessionsRepository.findAnyByPhones(this.db, input.send_phone, input.receiver_phone)) {
       return this.replayOrExists(seatId, input.client_msg_id);
     }
-    // A Telegram bot cannot open a chat with someone who never wrote to it: without a known
-    // profile the target is not found (docs/decisions/2026-11-23-telegram-profiles.md).
-    if (
-      account.channel === 'telegram' &&
-      !(await telegramRepository.find(this.db, input.send_phone, input.receiver_phone))
-    ) {
+    // Some channels cannot open a chat with someone who never wrote (a Telegram bot): the
+    // target is not found (docs/decisions/2026-11-23-telegram-profiles.md).
+    if (!(await this.canOpenChat(this.db, account, input.receiver_phone))) {
       throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     }
     const ungrouped = await this.builtIn(seatId, 'ungrouped');

@@ -11,7 +11,7 @@ import {
   type TranslationLanguageCode,
 } from '@parley/protocol';
 import { inTransaction } from '../../lib/tx.js';
-import type { SeatEvents } from '../../realtime/seat-events.js';
+import type { SeatEvents } from '../events/seat-events.js';
 import type { Db } from '../../db/database.js';
 import type { TranslationMemoryTable } from '../../db/schema.js';
 import { TRANSLATION_ENGINES } from '../../config.js';

@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
 import { UnsentLogoutModal } from '../../features/messages/components/unsent-logout';
-import { useOutbox } from '../../features/messages/hooks/use-outbox';
+import { useOutbox } from './use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
 import { AppHeader } from './app-header';

@@ -13,13 +13,18 @@ import {
   Text,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { AdminPhoneAccount, ChannelKind } from '@parley/protocol';
+import {
+  CHANNEL_NAMES,
+  type AdminPhoneAccount,
+  type ChannelKind,
+  type PlainChannelName,
+} from '@parley/protocol';
 import { callAdmin } from '../api/admin-client';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
 import { TelegramStatusPanel } from './telegram-status';
 
-type SetChannel = { channel: 'platform' | 'sandbox' } | { channel: 'telegram'; bot_token: string };
+type SetChannel = { channel: PlainChannelName } | { channel: 'telegram'; bot_token: string };
 
 /**
  * The account's channel: the platform, the sandbox, or a Telegram bot (bound with its token,
@@ -105,7 +110,7 @@ export function AccountChannelDialog({
               value={channel}
               onChange={(v) => setChoice(v as ChannelKind)}
               aria-labelledby="account-channel-label"
-              data={(['platform', 'sandbox', 'telegram'] as const).map((c) => ({
+              data={CHANNEL_NAMES.map((c) => ({
                 value: c,
                 label: t(`accounts.channels.${c}`),
               }))}

@@ -2,7 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { notifications } from '@mantine/notifications';
 import { Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ERROR_CODES, accountLabel, phone, type AdminPhoneAccount } from '@parley/protocol';
+import {
+  ERROR_CODES,
+  PLAIN_CHANNEL_NAMES,
+  accountLabel,
+  phone,
+  type AdminPhoneAccount,
+  type PlainChannelName,
+} from '@parley/protocol';
 import { callAdmin } from '../api/admin-client';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
@@ -14,7 +21,7 @@ export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onCl
   const { t } = useTranslation('admin');
   const [sendPhone, setSendPhone] = useState('');
   const [label, setLabel] = useState('');
-  const [channel, setChannel] = useState<'platform' | 'sandbox'>('platform');
+  const [channel, setChannel] = useState<PlainChannelName>('platform');
   const [seatId, setSeatId] = useState<number | null>(null);
   const [invalid, setInvalid] = useState<{ phone?: string; label?: string }>({});
   const action = useAdminAction(
@@ -80,12 +87,12 @@ export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onCl
             </Text>
             <SegmentedControl
               value={channel}
-              onChange={(v) => setChannel(v as 'platform' | 'sandbox')}
+              onChange={(v) => setChannel(v as PlainChannelName)}
               aria-labelledby="account-create-channel-label"
-              data={[
-                { value: 'platform', label: t('accounts.channels.platform') },
-                { value: 'sandbox', label: t('accounts.channels.sandbox') },
-              ]}
+              data={PLAIN_CHANNEL_NAMES.map((c) => ({
+                value: c,
+                label: t(`accounts.channels.${c}`),
+              }))}
               data-testid="account-create-channel"
             />
           </div>

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import type { AdminPhoneAccount, ChannelKind } from '@parley/protocol';
+import { CHANNEL_NAMES, type AdminPhoneAccount, type ChannelKind } from '@parley/protocol';
 import { accountsQuery, rowsOf } from '../api/admin-queries';
 import { formatNumber } from '../admin-format';
 import { AdminTable, type AdminColumn } from './admin-table';
@@ -169,7 +169,7 @@ export function AccountsPage() {
           clearable
           value={channel}
           onChange={(v) => setChannel(v as ChannelKind | null)}
-          data={(['platform', 'sandbox', 'telegram'] as const).map((c) => ({
+          data={CHANNEL_NAMES.map((c) => ({
             value: c,
             label: t(`accounts.channels.${c}`),
           }))}

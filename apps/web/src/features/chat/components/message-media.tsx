@@ -1,5 +1,6 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { assertNever } from '@parley/protocol';
 import type { DisplayMessage } from '../../messages/api/merge-messages';
 import type { LocalMessage } from '../../messages/local-messages.store';
 import { FileMedia } from './file-media';
@@ -26,7 +27,11 @@ export function MessageMedia({ message }: { message: DisplayMessage }) {
     case 'audio':
     case 'video':
       return <PlayableMedia kind={message.type} media={media} />;
-    default:
+    case 'file':
+    case 'text':
       return <FileMedia media={media} />;
+    default:
+      // A new message type fails to compile here until it is shown.
+      return assertNever(message.type, 'message type');
   }
 }

@@ -15,7 +15,6 @@ import {
 } from '../local-messages.store';
 import { classifySendError, pickReady, retryDelayMs } from './outbox-logic';
 import { loadOutbox, saveOutbox } from './outbox-storage';
-import { groupKeys, refreshLists } from '../../sessions/api/session-cache';
 
 /**
  * Sends the local inserts of every chat: one request per chat at a time (order kept), each
@@ -24,6 +23,19 @@ import { groupKeys, refreshLists } from '../../sessions/api/session-cache';
  * are tried again with back-off, on the browser's `online` event, on focus, and as soon as
  * the polled group list answers again. Unsent messages are kept in localStorage per seat.
  */
+/**
+ * What the runner needs of the chat lists, handed in by the app that composes both (the
+ * sessions feature imports this one, so this one does not import it back).
+ */
+export interface OutboxLists {
+  /** A query key of the polled list whose answer means the server is reachable again. */
+  isPolledList(queryKey: readonly unknown[]): boolean;
+  /** Fetch the chat list anew (a sent message moved its chat). */
+  refreshChats(qc: QueryClient): void;
+}
+
+const NO_LISTS: OutboxLists = { isPolledList: () => false, refreshChats: () => {} };
+
 class OutboxRunner {
   private seatId: number | null = null;
   private qc: QueryClient | null = null;
@@ -35,12 +47,14 @@ class OutboxRunner {
   /** The login expired: nothing more is tried until the next login. */
   private paused = false;
   private cleanups: (() => void)[] = [];
+  private lists: OutboxLists = NO_LISTS;
 
-  start(seatId: number, qc: QueryClient): void {
+  start(seatId: number, qc: QueryClient, lists: OutboxLists = NO_LISTS): void {
     if (this.seatId === seatId && this.qc === qc) return;
     this.stop();
     this.seatId = seatId;
     this.qc = qc;
+    this.lists = lists;
     this.paused = false;
     const stored = loadOutbox(seatId);
     if (stored.length > 0) {
@@ -70,7 +84,7 @@ class OutboxRunner {
         this.offline &&
         event.type === 'updated' &&
         event.action.type === 'success' &&
-        event.query.queryKey[0] === groupKeys.all[0]
+        this.lists.isPolledList(event.query.queryKey)
       ) {
         this.wake();
       }
@@ -92,6 +106,7 @@ class OutboxRunner {
     this.clearTimer();
     this.seatId = null;
     this.qc = null;
+    this.lists = NO_LISTS;
     this.offline = false;
     this.attempt = 0;
   }
@@ -162,7 +177,7 @@ class OutboxRunner {
       // The chat's new place in the lists comes by push (message.created carries the chat);
       // only without a live socket is the list fetched anew.
       if (realtimeOnline.get() !== true) {
-        if (qc) refreshLists(qc, 'sessions');
+        if (qc) this.lists.refreshChats(qc);
       }
     } catch (err) {
       if (seatId !== this.seatId) return;

@@ -1,10 +1,10 @@
 import { RECENT_WINDOW_MS, type ChatMessage, type EventPayload } from '@parley/protocol';
-import type { Db } from '../db/database.js';
-import type { SessionRow } from '../db/schema.js';
-import { groupListOf } from '../modules/groups/group-list.js';
-import { toSessionItem } from '../modules/sessions/sessions.presenter.js';
-import { sessionsRepository } from '../modules/sessions/sessions.repository.js';
-import { currentRequestId } from '../lib/request-context.js';
+import type { Db } from '../../db/database.js';
+import type { SessionRow } from '../../db/schema.js';
+import { groupListOf } from '../groups/group-list.js';
+import { toSessionItem } from '../sessions/sessions.presenter.js';
+import { sessionsRepository } from '../sessions/sessions.repository.js';
+import { currentRequestId } from '../../lib/request-context.js';
 import { silentEventBus, type EventBus, type ManyEvent } from './event-bus.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { EventPayload, EventType } from '@parley/protocol';
-import type { Db } from '../db/database.js';
+import type { Db } from '../../db/database.js';
 
 /**
  * How a change reaches the seat's open consoles (the push channel of the protocol's

@@ -1,8 +1,8 @@
 import { sql, type Selectable } from 'kysely';
-import { dialectOf, type Db } from '../db/database.js';
-import { compiledQuery } from '../db/compiled-query.js';
-import { preparedStatement } from '../db/prepared.js';
-import type { EventsTable } from '../db/schema.js';
+import { dialectOf, type Db } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
+import { preparedStatement } from '../../db/prepared.js';
+import type { EventsTable } from '../../db/schema.js';
 
 /** PostgreSQL: the counter's upsert feeds the event's insert (compiled once). */
 const appendQuery = compiledQuery(

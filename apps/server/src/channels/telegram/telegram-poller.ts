@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { TelegramConfig } from '../config.js';
-import type { Db } from '../db/database.js';
-import { BotApi, BotApiError, type TgUpdate } from '../channels/telegram/bot-api.js';
-import type { TelegramInbound } from '../channels/telegram/telegram-inbound.js';
-import { telegramBotsRepository } from '../channels/telegram/telegram-bots.repository.js';
+import type { TelegramConfig } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { BotApi, BotApiError, type TgUpdate } from './bot-api.js';
+import type { TelegramInbound } from './telegram-inbound.js';
+import { telegramBotsRepository } from './telegram-bots.repository.js';
 
 export interface PollerLog {
   info(obj: object, msg: string): void;

@@ -1,0 +1,26 @@
+import type { ChannelModule } from '../channel.js';
+import { PlatformAdapter } from './platform-adapter.js';
+import { platformRoutes } from './platform.routes.js';
+
+/** The messaging platform: its signed API in (platform.routes), its HTTP API out. */
+export const platformChannel: ChannelModule = {
+  name: 'platform',
+  async mount({ app, config, services }) {
+    // The bridge: a request carries a whole media file (base64 grows it by a third).
+    const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
+    await platformRoutes(app, services.platform, {
+      messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
+      perMinute: config.rateLimit.platform,
+    });
+    if (config.platform.url && config.platform.secret) {
+      services.channels.register(
+        new PlatformAdapter({
+          url: config.platform.url,
+          secret: config.platform.secret,
+          timeoutMs: config.platform.timeoutMs,
+        }),
+      );
+    }
+    return {};
+  },
+};

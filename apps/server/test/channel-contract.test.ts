@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  CHANNEL_NAMES,
+  CHANNELS,
+  ERROR_CODES,
+  PLATFORM_PATHS,
+  type ChannelName,
+  type MessageStatus,
+} from '@parley/protocol';
+import { sql } from 'kysely';
+import type { Config } from '../src/config.js';
+import { customerNumberOf } from '../src/channels/telegram/telegram-inbound.js';
+import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { createTestApp, type TestApp } from './helper.js';
+import { platformAt, platformPost, SECRET } from './platform-helpers.js';
+import { startReceiver } from './platform-receiver.js';
+import { browserKey, sandboxAs } from './sandbox-helpers.js';
+import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-server.js';
+
+/**
+ * The contract every channel keeps (docs/ARCHITECTURE.md, "How to add a channel"), run for each
+ * name of the protocol's CHANNELS: a customer's message becomes a chat, a message and an event;
+ * an operator's message is delivered and its receipt moves the tick; bad credentials are
+ * refused. Each channel's kit plays its customer through the channel's real interface (the
+ * signed platform API, the sandbox page's calls, the local Bot API server). `KITS` is a
+ * Record over the names: a channel added to the protocol without a kit does not compile.
+ */
+interface Kit {
+  /** The app's settings for this channel (its external side started). */
+  start(): Promise<Partial<Config>>;
+  stop(): Promise<void>;
+  /** Puts the seat's account on the channel. */
+  bind(t: TestApp, seat: SeatFixture): Promise<void>;
+  /** A new customer writes `text`: answers the customer's number. */
+  customerWrites(t: TestApp, seat: SeatFixture, text: string): Promise<string>;
+  /** The texts the customer has received; reading them sends the channel's receipt. */
+  customerReads(t: TestApp, seat: SeatFixture, customer: string): Promise<string[]>;
+  /** The tick an operator's message shows once the customer has read it. */
+  readTick: MessageStatus;
+  /**
+   * The customer's profile as the console reads it for the chat (null: the channel knows the
+   * customer by number only) and the name the kit's customer wrote with.
+   */
+  profile(t: TestApp, seat: SeatFixture, sessionId: number): Promise<string | null> | null;
+  /** Binds with credentials the channel refuses (null: the channel has none). */
+  badCredentials(t: TestApp, seat: SeatFixture): Promise<unknown> | null;
+}
+
+let inboundN = 0;
+
+function platformKit(): Kit {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  return {
+    async start() {
+      receiver = await startReceiver(SECRET);
+      return { platform: platformAt(receiver.url) };
+    },
+    stop: () => receiver.close(),
+    async bind() {},
+    async customerWrites(t, seat, text) {
+      const customer = nextPhone('+4481');
+      const body = { id: `c-${process.pid}-${++inboundN}`, account: seat.phones[0], customer };
+      const res = await platformPost(
+        t,
+        PLATFORM_PATHS.message,
+        JSON.stringify({ ...body, type: 'text', content: text }),
+      );
+      expect(res.code, res.raw).toBe('000000');
+      return customer;
+    },
+    async customerReads(t, seat, customer) {
+      const got = [...receiver.delivered.values()].filter(
+        (m) => m.kind === 'message' && m.customer === customer,
+      );
+      for (const m of got) {
+        if (m.kind !== 'message') continue;
+        const receipt = { account: seat.phones[0], msg_id: m.msg_id, status: 'read' };
+        const res = await platformPost(t, PLATFORM_PATHS.receipt, JSON.stringify(receipt));
+        expect(res.code, res.raw).toBe('000000');
+      }
+      return got.map((m) => (m.kind === 'message' ? m.content : ''));
+    },
+    readTick: 'read',
+    profile: () => null,
+    badCredentials: () => null,
+  };
+}
+
+function sandboxKit(): Kit {
+  const key = browserKey();
+  return {
+    start: async () => ({ sandbox: 'on' }),
+    stop: async () => {},
+    async bind(t, seat) {
+      await t.services.accounts.setPlainChannel(seat.phones[0]!, 'sandbox');
+    },
+    async customerWrites(t, seat, text) {
+      const customer = nextPhone('+4482');
+      const res = await sandboxAs(t, key).send({
+        account: seat.phones[0],
+        customer,
+        content: text,
+      });
+      expect(res.code).toBe('000000');
+      return customer;
+    },
+    async customerReads(t, seat, customer) {
+      // The page shows the chat: 'delivered' and, in view, 'read' go back.
+      const res = await sandboxAs(t, key).chat(seat.phones[0]!, customer, true);
+      expect(res.code).toBe('000000');
+      return (res.data?.list ?? []).filter((e) => e.direction === 'out').map((e) => e.content);
+    },
+    readTick: 'read',
+    profile: () => null,
+    badCredentials: () => null,
+  };
+}
+
+function telegramKit(): Kit {
+  const tg = new TelegramBotApiServer();
+  const tokens = new Map<number, string>();
+  let userN = 0;
+  return {
+    async start() {
+      await tg.start();
+      return { telegram: telegramConfigFor(tg.url) };
+    },
+    stop: () => tg.stop(),
+    async bind(t, seat) {
+      const token = tg.createBot(`contract_${seat.seatId}_bot`);
+      tokens.set(seat.seatId, token);
+      await t.services.telegramBots.bind(seat.phones[0]!, token);
+    },
+    async customerWrites(_t, seat, text) {
+      const user = { id: 6_200_000_000 + process.pid * 10 + ++userN, first_name: 'Olga' };
+      tg.pushMessage(tokens.get(seat.seatId)!, user, { text });
+      return customerNumberOf(user.id);
+    },
+    async customerReads(_t, seat, customer) {
+      const bot = tg.bot(tokens.get(seat.seatId)!);
+      return bot.sent
+        .filter((m) => customerNumberOf(Number(m.chat_id)) === customer)
+        .map((m) => m.text ?? '');
+    },
+    // The Bot API tells of no delivery or reading: the tick stops at 'sent'.
+    readTick: 'sent',
+    profile: async (t, seat, sessionId) => {
+      const res = await t.call('/v1/seat/tg/userInfo', { session_id: sessionId }, seat.token);
+      expect(res.code, res.raw).toBe('000000');
+      return res.data?.first_name ?? null;
+    },
+    // A token of the right shape that the Bot API does not know: getMe refuses it.
+    badCredentials: (t, seat) =>
+      t.services.accounts.setChannel(seat.phones[0]!, {
+        account_id: 1,
+        channel: 'telegram',
+        bot_token: '123456:AAHunknownunknownunknownunknown00',
+      }),
+  };
+}
+
+const KITS: Record<ChannelName, () => Kit> = {
+  platform: platformKit,
+  sandbox: sandboxKit,
+  telegram: telegramKit,
+};
+
+describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (channel) => {
+  const kit = KITS[channel]();
+  let t: TestApp;
+  let seat: SeatFixture;
+  beforeAll(async () => {
+    t = await createTestApp(await kit.start());
+    await t.app.ready();
+    seat = await createSeat(t, `contract-${channel}`);
+    await kit.bind(t, seat);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await kit.stop();
+  });
+
+  const record = (customer: string) =>
+    t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: seat.phones[0]!, receiver_phone: customer, page_size: 50 },
+      seat.token,
+    );
+
+  it("a customer's message becomes a chat, a message and an event", async () => {
+    const customer = await kit.customerWrites(t, seat, `hello over ${channel}`);
+    await vi.waitFor(
+      async () => {
+        const res = await record(customer);
+        expect(res.code, res.raw).toBe('000000');
+        expect(res.data.list.map((m) => m.content)).toEqual([`hello over ${channel}`]);
+      },
+      { timeout: 15_000, interval: 25 },
+    );
+    const list = await t.call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: seat.groups.ungrouped, user_time_type: 1, page_size: 50 },
+      seat.token,
+    );
+    expect(list.data.account_list.map((c) => c.receiver_phone)).toContain(customer);
+    const events = await sql<{ type: string; data: string }>`
+      select type, data from events where seat_id = ${seat.seatId} order by seq`.execute(t.db);
+    expect(
+      events.rows.some(
+        (e) => e.type === 'message.created' && e.data.includes(`hello over ${channel}`),
+      ),
+    ).toBe(true);
+  });
+
+  it("an operator's message is delivered and its receipt moves the tick", async () => {
+    const customer = await kit.customerWrites(t, seat, 'a question');
+    await vi.waitFor(async () => expect((await record(customer)).data.list).toHaveLength(1), {
+      timeout: 15_000,
+      interval: 25,
+    });
+    const sent = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: `answer over ${channel}`,
+        client_msg_id: `contract-${channel}-${process.pid}`,
+      },
+      seat.token,
+    );
+    expect(sent.code, sent.raw).toBe('000000');
+    await vi.waitFor(
+      async () => {
+        expect(await kit.customerReads(t, seat, customer)).toEqual([`answer over ${channel}`]);
+        const out = (await record(customer)).data.list.find((m) => m.direction === 'out');
+        expect(out?.status).toBe(kit.readTick);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+  });
+
+  it("the customer's profile is read for the chat", async () => {
+    const customer = await kit.customerWrites(t, seat, 'who am I');
+    let sessionId = 0;
+    await vi.waitFor(
+      async () => {
+        const list = await t.call(
+          '/v1/seat/chat/getGroupInfo',
+          { group_id: seat.groups.ungrouped, user_time_type: 1, page_size: 50 },
+          seat.token,
+        );
+        const chat = list.data.account_list.find((c) => c.receiver_phone === customer);
+        expect(chat).toBeDefined();
+        sessionId = chat!.session_id;
+      },
+      { timeout: 15_000, interval: 25 },
+    );
+    const name = kit.profile(t, seat, sessionId);
+    if (name === null) return;
+    expect(await name).toBe('Olga');
+  });
+
+  it('bad credentials are refused and change nothing', async () => {
+    const refused = kit.badCredentials(t, seat);
+    if (refused === null) {
+      // A channel without credentials says so in the protocol.
+      expect(CHANNELS[channel].credentials).toBeNull();
+      return;
+    }
+    expect(CHANNELS[channel].credentials).not.toBeNull();
+    const before = await t.services.accounts.require(seat.phones[0]!);
+    await expect(refused).rejects.toMatchObject({ code: ERROR_CODES.PARAMETER_ERROR });
+    expect(await t.services.accounts.require(seat.phones[0]!)).toEqual(before);
+  });
+});
