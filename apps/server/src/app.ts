@@ -32,6 +32,7 @@ import { AdminCallRegistry } from './plugins/admin-calls.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { registerAdminRealtime, type AdminRealtime } from './realtime/admin-realtime.js';
 import { registerDb } from './plugins/db.js';
+import { DatabaseAvailability } from './db/availability.js';
 import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -125,7 +126,7 @@ export async function buildApp(
   // Order matters and is kept visible: errors, health (its drain hook covers every route),
   // request id, request log, metrics, security headers, rate limits, db, the demo, services,
   // auth + calls, media, the API document, static.
-  registerErrorHandling(app);
+  const faults = registerErrorHandling(app);
   const health = registerHealth(app);
   registerRequestId(app);
   registerRequestLog(app);
@@ -134,6 +135,13 @@ export async function buildApp(
   await registerSecurityHeaders(app);
   await registerRateLimit(app);
   const database = await registerDb(app, config);
+  // PostgreSQL away (stopped, restarted, its connections cut): calls answer 500005, the health
+  // check 503, and service resumes with the first connection that opens again.
+  const availability = new DatabaseAvailability(database.db, app.log);
+  faults.database = availability;
+  health.watchDatabase(availability);
+  database.onConnectionError((err) => availability.failed(err));
+  app.addHook('preClose', async () => availability.stop());
   const demo = options.autoLoadDemo
     ? await autoLoadDemo(config, database)
     : { loaded: false, sessions: 0, messages: 0 };

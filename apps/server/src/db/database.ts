@@ -32,6 +32,11 @@ export interface DatabaseHandle {
   sqlite: SQLite.Database | null;
   /** The PostgreSQL pool's connections now (metrics); null on SQLite. */
   poolStats: (() => { total: number; idle: number; waiting: number }) | null;
+  /**
+   * PostgreSQL: `listener` hears of each idle connection that broke (the pool drops it); SQLite
+   * has none.
+   */
+  onConnectionError(listener: (err: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   let file: string | null = null;
   let raw: SQLite.Database | null = null;
   let poolStats: DatabaseHandle['poolStats'] = null;
+  let connectionErrorListener: (err: Error) => void = () => undefined;
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
@@ -56,6 +62,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
       Client: PreparingClient,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
+    // An idle connection that broke (PostgreSQL stopped, the backend terminated) is dropped by
+    // the pool, which then emits 'error': unheard, that would end the process.
+    pool.on('error', (err) => connectionErrorListener(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'pg';
     poolStats = () => ({
@@ -94,6 +103,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     file,
     sqlite: raw,
     poolStats,
+    onConnectionError: (listener) => {
+      connectionErrorListener = listener;
+    },
     close: () => db.destroy(),
   };
 }
