@@ -32,7 +32,7 @@ import { AdminCallRegistry } from './plugins/admin-calls.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { registerAdminRealtime, type AdminRealtime } from './realtime/admin-realtime.js';
 import { registerDb } from './plugins/db.js';
-import { DatabaseAvailability } from './db/availability.js';
+import { DatabaseAvailability, quietWhileDatabaseAway } from './db/availability.js';
 import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -142,6 +142,7 @@ export async function buildApp(
   health.watchDatabase(availability);
   database.onConnectionError((err) => availability.failed(err));
   app.addHook('preClose', async () => availability.stop());
+  const jobLog = quietWhileDatabaseAway(app.log, availability);
   const demo = options.autoLoadDemo
     ? await autoLoadDemo(config, database)
     : { loaded: false, sessions: 0, messages: 0 };
@@ -192,7 +193,7 @@ export async function buildApp(
       { connectionString: config.databaseUrl, schema: config.pgSchema },
       services.listVersions,
       (payload) => listVersionsRepository.announce(database.db, payload),
-      (err) => app.log.warn({ err }, 'list version feed'),
+      (err) => jobLog.warn({ err }, 'list version feed'),
     );
     app.addHook('onReady', async () => feed.start());
     app.addHook('preClose', async () => feed.stop());
@@ -209,7 +210,7 @@ export async function buildApp(
   app.addHook('onReady', async () => {
     await services.auth.checkRevocations();
     stopRevocationChecks = services.auth.startRevocationChecks((err) =>
-      app.log.warn({ err }, 'token revocation check'),
+      jobLog.warn({ err }, 'token revocation check'),
     );
   });
   app.addHook('preClose', async () => stopRevocationChecks());
@@ -217,10 +218,10 @@ export async function buildApp(
   // Background jobs: started once the app is ready, stopped before the database closes.
   const batchSender = new BatchSender(database.db, services.messages, {
     ratePerSecond: config.batchRatePerSecond,
-    log: app.log,
+    log: jobLog,
     events: services.events,
   });
-  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, app.log);
+  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, jobLog);
   app.addHook('onReady', async () => eventsPruner.start());
   app.addHook('preClose', async () => eventsPruner.stop());
   services.batches.onCreated(() => batchSender.wake());
@@ -238,7 +239,7 @@ export async function buildApp(
       services.media,
       app.log,
     ),
-    app.log,
+    jobLog,
   );
   app.addHook('onReady', async () => telegramPoller.start());
   app.addHook('preClose', async () => telegramPoller.stop());
@@ -268,7 +269,7 @@ export async function buildApp(
       maxAttempts: config.platform.maxAttempts,
       retryBaseMs: config.platform.retryBaseMs,
       leaseMs: config.platform.leaseMs,
-      log: app.log,
+      log: jobLog,
       onResult: (channel, result) => metrics?.outboxDeliveries.inc({ channel, result }),
     },
   );

@@ -98,3 +98,26 @@ export class DatabaseAvailability {
     this.retry.unref();
   }
 }
+
+/**
+ * `log` for background work (the jobs, the list version feed, the token checks): a line whose
+ * `err` is the database being away is told to `availability` instead, which says it once,
+ * rather than once per retry of each job with its stack.
+ */
+export function quietWhileDatabaseAway<L extends object>(
+  log: L,
+  availability: DatabaseAvailability,
+): L {
+  return new Proxy(log, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (prop !== 'error' && prop !== 'warn') return value.bind(target);
+      return (obj: unknown, ...rest: unknown[]) => {
+        const err = obj && typeof obj === 'object' ? (obj as { err?: unknown }).err : undefined;
+        if (err !== undefined && availability.failed(err)) return;
+        return (value as (...args: unknown[]) => unknown).call(target, obj, ...rest);
+      };
+    },
+  });
+}
