@@ -27,6 +27,7 @@ export default defineConfig({
             'test/transaction-retry.test.ts',
             'test/list-version-notices.test.ts',
             'test/pg-outage.test.ts',
+            'test/pg-schemas.test.ts',
           ],
           env: { PARLEY_TEST_DB: 'sqlite' },
         },

@@ -20,7 +20,10 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL instead of SQLite when set. */
   databaseUrl: string | null;
-  /** PostgreSQL schema to use (search_path); tests isolate each file in its own. */
+  /**
+   * PostgreSQL schema of this install's tables (PARLEY_PG_SCHEMA; created when missing), so
+   * several installs share one database; null: the connection's own search_path.
+   */
   pgSchema: string | null;
   /**
    * PostgreSQL connections this instance may open (PARLEY_PG_POOL_MAX). A connection serves at
@@ -215,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listenBacklog: num(env, 'PARLEY_LISTEN_BACKLOG', DEFAULT_LISTEN_BACKLOG, 1, 65535),
     dataDir,
     databaseUrl,
-    pgSchema: null,
+    pgSchema: pgSchema(env.PARLEY_PG_SCHEMA),
     pgPoolMax: num(env, 'PARLEY_PG_POOL_MAX', DEFAULT_PG_POOL_MAX, 1, 1000),
     logLevel,
     logFormat,
@@ -382,4 +385,13 @@ function loadTranslationConfig(env: NodeJS.ProcessEnv): TranslationConfig {
 
 export function webDirExists(config: Config): boolean {
   return existsSync(path.join(config.webDir, 'index.html'));
+}
+
+/** A plain lower-case identifier: it goes into search_path and SQL unquoted. */
+function pgSchema(raw: string | undefined): string | null {
+  const schema = raw?.trim() || null;
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError(`PARLEY_PG_SCHEMA must be a lower-case identifier (got "${schema}")`);
+  }
+  return schema;
 }

@@ -11,6 +11,7 @@ import {
   type DatabaseConnection,
   type SqliteDatabase,
   type SqliteDialectConfig,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
@@ -91,7 +92,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     dialect = 'sqlite';
   }
   try {
-    await migrateToLatest(db, dialect, dialect === 'pg' ? config.pgSchema : null);
+    await migrateToLatest(db, dialect, dialect === 'pg' ? await schemaOf(db, config) : null);
   } catch (err) {
     await db.destroy();
     throw err;
@@ -108,6 +109,26 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The schema that holds this install's tables, Kysely's own included: PARLEY_PG_SCHEMA, else
+ * the first of the connection's search_path that exists (set in DATABASE_URL's `options` or
+ * on the role). Named to Kysely: left to itself it looks for its tables in every schema, finds
+ * another install's, and then cannot read them through this search_path.
+ */
+async function schemaOf(db: Db, config: Config): Promise<string> {
+  if (config.pgSchema) return config.pgSchema;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  );
+  const schema = rows[0]?.schema;
+  if (!schema) {
+    throw new Error(
+      "no schema of the connection's search_path exists: create it, or set PARLEY_PG_SCHEMA",
+    );
+  }
+  return schema;
 }
 
 /** Where the embedded database lives (the backup command reads it too). */
