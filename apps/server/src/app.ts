@@ -88,6 +88,10 @@ declare module 'fastify' {
   }
 }
 
+/** The CLI command that makes an administrator (README, "Administration"). */
+export const ADMIN_CREATE_COMMAND =
+  "npm run parley -- admin:create <account> --password '<password>' (in the container: node apps/server/dist/cli/main.js admin:create …)";
+
 /** Starts listening as configured (main; tests that need a real socket). Answers the address. */
 export function listen(app: FastifyInstance, config: Config): Promise<string> {
   return app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
@@ -154,6 +158,14 @@ export async function buildApp(
     bus,
     metrics?.translationMeter() ?? null,
   );
+  // A server's start (main): an install upgraded from before the admin console, or one whose
+  // demo was never loaded, has no administrator; nothing else would say how to make one.
+  if (options.autoLoadDemo && (await services.adminAuth.count()) === 0) {
+    app.log.warn(
+      { command: ADMIN_CREATE_COMMAND },
+      `no administrator yet: create one for the admin console (/admin) with ${ADMIN_CREATE_COMMAND}`,
+    );
+  }
   const calls = new CallRegistry(app, services.auth, config.rateLimit.public);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
