@@ -43,6 +43,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
       cause?: unknown;
       errors?: unknown;
     };
+    // A client that went away mid-request (Node's "aborted", ECONNRESET) is not the database.
+    if (message === 'aborted') return false;
     // Class 08: connection exceptions.
     if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) {
       return true;
