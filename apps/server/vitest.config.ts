@@ -26,6 +26,8 @@ export default defineConfig({
             'test/pg-pool.test.ts',
             'test/transaction-retry.test.ts',
             'test/list-version-notices.test.ts',
+            'test/pg-outage.test.ts',
+            'test/pg-schemas.test.ts',
           ],
           env: { PARLEY_TEST_DB: 'sqlite' },
         },

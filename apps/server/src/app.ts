@@ -27,6 +27,7 @@ import { AdminCallRegistry } from './plugins/admin-calls.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { registerAdminRealtime, type AdminRealtime } from './realtime/admin-realtime.js';
 import { registerDb } from './plugins/db.js';
+import { DatabaseAvailability, quietWhileDatabaseAway } from './db/availability.js';
 import { RequestLog, registerRequestLog } from './plugins/request-log.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
@@ -82,6 +83,10 @@ declare module 'fastify' {
   }
 }
 
+/** The CLI command that makes an administrator (README, "Administration"). */
+export const ADMIN_CREATE_COMMAND =
+  "npm run parley -- admin:create <account> --password '<password>' (in the container: node apps/server/dist/cli/main.js admin:create …)";
+
 /** Starts listening as configured (main; tests that need a real socket). Answers the address. */
 export function listen(app: FastifyInstance, config: Config): Promise<string> {
   return app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
@@ -120,7 +125,7 @@ export async function buildApp(
   // Order matters and is kept visible: errors, health (its drain hook covers every route),
   // request id, request log, metrics, security headers, rate limits, db, the demo, services,
   // auth + calls, media, the API document, static.
-  registerErrorHandling(app);
+  const faults = registerErrorHandling(app);
   const health = registerHealth(app);
   registerRequestId(app);
   registerRequestLog(app);
@@ -129,6 +134,14 @@ export async function buildApp(
   await registerSecurityHeaders(app);
   await registerRateLimit(app);
   const database = await registerDb(app, config);
+  // PostgreSQL away (stopped, restarted, its connections cut): calls answer 500005, the health
+  // check 503, and service resumes with the first connection that opens again.
+  const availability = new DatabaseAvailability(database.db, app.log);
+  faults.database = availability;
+  health.watchDatabase(availability);
+  database.onConnectionError((err) => availability.failed(err));
+  app.addHook('preClose', async () => availability.stop());
+  const jobLog = quietWhileDatabaseAway(app.log, availability);
   const demo = options.autoLoadDemo
     ? await autoLoadDemo(config, database)
     : { loaded: false, sessions: 0, messages: 0 };
@@ -140,6 +153,14 @@ export async function buildApp(
     bus,
     metrics?.translationMeter() ?? null,
   );
+  // A server's start (main): an install upgraded from before the admin console, or one whose
+  // demo was never loaded, has no administrator; nothing else would say how to make one.
+  if (options.autoLoadDemo && (await services.adminAuth.count()) === 0) {
+    app.log.warn(
+      { command: ADMIN_CREATE_COMMAND },
+      `no administrator yet: create one for the admin console (/admin) with ${ADMIN_CREATE_COMMAND}`,
+    );
+  }
   const calls = new CallRegistry(app, services.auth, config.rateLimit.public);
   authRoutes(calls, services.auth);
   groupsRoutes(calls, services.groups);
@@ -172,7 +193,7 @@ export async function buildApp(
       { connectionString: config.databaseUrl, schema: config.pgSchema },
       services.listVersions,
       (payload) => listVersionsRepository.announce(database.db, payload),
-      (err) => app.log.warn({ err }, 'list version feed'),
+      (err) => jobLog.warn({ err }, 'list version feed'),
     );
     app.addHook('onReady', async () => feed.start());
     app.addHook('preClose', async () => feed.stop());
@@ -189,7 +210,7 @@ export async function buildApp(
   app.addHook('onReady', async () => {
     await services.auth.checkRevocations();
     stopRevocationChecks = services.auth.startRevocationChecks((err) =>
-      app.log.warn({ err }, 'token revocation check'),
+      jobLog.warn({ err }, 'token revocation check'),
     );
   });
   app.addHook('preClose', async () => stopRevocationChecks());
@@ -197,10 +218,10 @@ export async function buildApp(
   // Background jobs: started once the app is ready, stopped before the database closes.
   const batchSender = new BatchSender(database.db, services.messages, {
     ratePerSecond: config.batchRatePerSecond,
-    log: app.log,
+    log: jobLog,
     events: services.events,
   });
-  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, app.log);
+  const eventsPruner = new EventsPruner(database.db, config.realtime.retentionHours, jobLog);
   app.addHook('onReady', async () => eventsPruner.start());
   app.addHook('preClose', async () => eventsPruner.stop());
   services.batches.onCreated(() => batchSender.wake());
@@ -218,7 +239,7 @@ export async function buildApp(
       maxAttempts: config.platform.maxAttempts,
       retryBaseMs: config.platform.retryBaseMs,
       leaseMs: config.platform.leaseMs,
-      log: app.log,
+      log: jobLog,
       onResult: (channel, result) => metrics?.outboxDeliveries.inc({ channel, result }),
     },
   );

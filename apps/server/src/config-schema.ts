@@ -257,6 +257,21 @@ export const ENV = {
     24,
     'how long push events are kept for consoles that reconnect; older resume points refetch',
   ),
+  PARLEY_PG_SCHEMA: {
+    // A plain lower-case identifier: it goes into search_path and SQL unquoted.
+    schema: z.preprocess(
+      given,
+      z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier')
+        .nullable()
+        .default(null),
+    ),
+    type: 'a lower-case identifier',
+    shown: 'unset',
+    meaning:
+      "PostgreSQL schema of this install's tables (created when missing), so several installs share one database, one schema each; unset: the first existing schema of the connection's `search_path` (as set on the role or in `DATABASE_URL`'s `options=-c search_path=…`), usually `public`",
+  } satisfies EnvVar<string | null>,
   PARLEY_PG_POOL_MAX: integer(
     1,
     1000,

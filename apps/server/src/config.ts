@@ -27,7 +27,10 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL instead of SQLite when set. */
   databaseUrl: string | null;
-  /** PostgreSQL schema to use (search_path); tests isolate each file in its own. */
+  /**
+   * PostgreSQL schema of this install's tables (PARLEY_PG_SCHEMA; created when missing), so
+   * several installs share one database; null: the connection's own search_path.
+   */
   pgSchema: string | null;
   /**
    * PostgreSQL connections this instance may open (PARLEY_PG_POOL_MAX). A connection serves at
@@ -171,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listenBacklog: v.PARLEY_LISTEN_BACKLOG,
     dataDir,
     databaseUrl: v.DATABASE_URL,
-    pgSchema: null,
+    pgSchema: v.PARLEY_PG_SCHEMA,
     pgPoolMax: v.PARLEY_PG_POOL_MAX,
     logLevel: v.LOG_LEVEL,
     logFormat: v.LOG_FORMAT,

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChat, createSeat } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
+import { valueOf } from './prometheus.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
 import { inTransaction } from '../src/lib/tx.js';
 
@@ -165,6 +166,32 @@ describe('the PostgreSQL connection pool', () => {
     } finally {
       await other.query('ALTER TABLE seats DROP COLUMN IF EXISTS prepared_probe');
       await other.end();
+    }
+  });
+});
+
+describe('the pool gauge', () => {
+  it('counts no request waiting for a connection on an idle server', async () => {
+    const token = 'pool-metrics-token-0123456789';
+    const m = await createTestApp({ ops: { metricsToken: token, shutdownTimeoutMs: 10_000 } });
+    try {
+      const scrape = async () => {
+        const res = await m.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(res.statusCode).toBe(200);
+        return res.body;
+      };
+      // Nothing else runs: the scrape's own queries (the outbox backlog) must not count.
+      for (let i = 0; i < 5; i++) {
+        const text = await scrape();
+        expect(valueOf(text, 'parley_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
+        expect(valueOf(text, 'parley_db_pool_connections', { state: 'waiting' })).toBe(0);
+      }
+    } finally {
+      await m.close();
     }
   });
 });

@@ -57,7 +57,7 @@ const lines = [
   '| HTTP | when |',
   '|---|---|',
   '| 404, body `404001` | the path or method is not a call (no route) |',
-  '| 500, body `500001` | an unexpected fault (a bug, the database unreachable) |',
+  '| 500, body `500001` | an unexpected fault (a bug); a database out of reach is not one: HTTP 200, `500005` with `data.reason` `"database unavailable"` (try again; a send with the same `client_msg_id`) |',
   '| 502/503/504 | no answer from Parley (a proxy in front of it): the console shows `500005` |',
   '',
   'HTTP keeps its own statuses where HTTP itself is the protocol: the media GETs below (`<img>`',

@@ -12,6 +12,7 @@ import {
   type KyselyConfig,
   type SqliteDatabase,
   type SqliteDialectConfig,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
@@ -33,6 +34,11 @@ export interface DatabaseHandle {
   sqlite: SQLite.Database | null;
   /** The PostgreSQL pool's connections now (metrics); null on SQLite. */
   poolStats: (() => { total: number; idle: number; waiting: number }) | null;
+  /**
+   * PostgreSQL: `listener` hears of each idle connection that broke (the pool drops it); SQLite
+   * has none.
+   */
+  onConnectionError(listener: (err: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,7 @@ export async function openDatabase(
   let file: string | null = null;
   let raw: SQLite.Database | null = null;
   let poolStats: DatabaseHandle['poolStats'] = null;
+  let connectionErrorListener: (err: Error) => void = () => undefined;
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
@@ -65,6 +72,9 @@ export async function openDatabase(
       Client: PreparingClient,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
+    // An idle connection that broke (PostgreSQL stopped, the backend terminated) is dropped by
+    // the pool, which then emits 'error': unheard, that would end the process.
+    pool.on('error', (err) => connectionErrorListener(err));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
     dialect = 'pg';
     poolStats = () => ({
@@ -92,7 +102,7 @@ export async function openDatabase(
     dialect = 'sqlite';
   }
   try {
-    await migrateToLatest(db, dialect, dialect === 'pg' ? config.pgSchema : null);
+    await migrateToLatest(db, dialect, dialect === 'pg' ? await schemaOf(db, config) : null);
   } catch (err) {
     await db.destroy();
     throw err;
@@ -104,8 +114,31 @@ export async function openDatabase(
     file,
     sqlite: raw,
     poolStats,
+    onConnectionError: (listener) => {
+      connectionErrorListener = listener;
+    },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The schema that holds this install's tables, Kysely's own included: PARLEY_PG_SCHEMA, else
+ * the first of the connection's search_path that exists (set in DATABASE_URL's `options` or
+ * on the role). Named to Kysely: left to itself it looks for its tables in every schema, finds
+ * another install's, and then cannot read them through this search_path.
+ */
+async function schemaOf(db: Db, config: Config): Promise<string> {
+  if (config.pgSchema) return config.pgSchema;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  );
+  const schema = rows[0]?.schema;
+  if (!schema) {
+    throw new Error(
+      "no schema of the connection's search_path exists: create it, or set PARLEY_PG_SCHEMA",
+    );
+  }
+  return schema;
 }
 
 /** Where the embedded database lives (the backup command reads it too). */

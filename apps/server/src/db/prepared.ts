@@ -9,6 +9,8 @@ import type { Db } from './database.js';
 const PREPARE_AFTER = 3;
 /** Named texts at most, so what each connection keeps is bounded. */
 const MAX_NAMED = 400;
+/** How long opening a connection may take (see PreparingClient). */
+export const CONNECT_TIMEOUT_MS = 3_000;
 /** Unnamed texts counted at most before the count starts again. */
 const MAX_COUNTED = 5_000;
 
@@ -76,7 +78,24 @@ export function isStalePlan(err: unknown): boolean {
  * (Each pooled client must keep its own server connection: pg's pool, or a proxy in session
  * mode, not one that pools transactions.)
  */
-export class PreparingClient extends pg.Client {}
+export class PreparingClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({
+      // A database that does not answer (a failover, a dropped network) is given up on in
+      // time for the caller to hear 500005 within 5 s, instead of waiting on the system's
+      // TCP timeout; a peer gone silent on an idle connection is found by TCP keep-alive.
+      ...config,
+      connectionTimeoutMillis: config?.connectionTimeoutMillis ?? CONNECT_TIMEOUT_MS,
+      keepAlive: config?.keepAlive ?? true,
+      keepAliveInitialDelayMillis: config?.keepAliveInitialDelayMillis ?? 10_000,
+    });
+    // A connection that breaks while the pool has lent it out (PostgreSQL stopped, or the
+    // backend terminated, between two queries) emits 'error' with no listener of the pool's:
+    // unheard, that ended the process. Its next query fails instead (the caller answers
+    // 500005), and the pool drops it when it is given back (no longer queryable).
+    this.on('error', () => undefined);
+  }
+}
 
 type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
 const plainQuery = pg.Client.prototype.query as unknown as Query;

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_MESSAGES, SUCCESS_CODE, type ErrorCode } from '@parley/protocol';
 import { SerializedAnswer } from '../lib/list-cache.js';
 import { AppError, httpStatusOf } from '../lib/app-error.js';
+import { isDatabaseUnavailable } from '../lib/db-errors.js';
+import type { DatabaseAvailability } from '../db/availability.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,11 +56,22 @@ function bodyError(message: string): AppError {
   });
 }
 
+/** `data` of a 500005 answered because the database could not be reached. */
+export const DATABASE_UNAVAILABLE = { reason: 'database unavailable' } as const;
+
+/** Told of the requests that failed for want of the database (set once it is opened). */
+export interface FaultWatch {
+  database: DatabaseAvailability | null;
+}
+
 /**
  * JSON bodies: an empty body counts as `{}` (the client strips empty fields), malformed JSON
- * is a coded 100001; every error becomes `{ code, msg, data }` and never carries a stack.
+ * is a coded 100001; every error becomes `{ code, msg, data }` and never carries a stack. A
+ * request that failed because the database could not be reached answers 500005 with its
+ * reason (try again), not the 500001 of a fault.
  */
-export function registerErrorHandling(app: FastifyInstance) {
+export function registerErrorHandling(app: FastifyInstance): FaultWatch {
+  const watch: FaultWatch = { database: null };
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -81,7 +94,13 @@ export function registerErrorHandling(app: FastifyInstance) {
       const e = bodyError(err.message);
       return sendCoded(reply, e.code, e.message, e.data);
     }
+    if (isDatabaseUnavailable(err)) {
+      // Said once by the watch when it goes away; each request's own line shows 500005.
+      if (!watch.database?.failed(err)) request.log.warn({ err }, 'database unavailable');
+      return sendCoded(reply, ERROR_CODES.SERVER_BUSY, undefined, DATABASE_UNAVAILABLE);
+    }
     request.log.error({ err }, 'unhandled error');
     return sendCoded(reply, ERROR_CODES.SERVICE_ERROR, undefined, null, FAULT_STATUS);
   });
+  return watch;
 }

@@ -113,14 +113,17 @@ export function registerMetricsRoute(
     byChannel('pending', (r) => (r.oldest === null ? 0 : (Date.now() - r.oldest) / 1000)),
   );
 
+  // Read as the scrape begins: the scrape's own queries (the outbox gauges) queue for a
+  // connection while the gauges are collected, and an idle server would show one waiting.
   const pool = database.poolStats;
+  let poolAtScrape = pool?.() ?? null;
   if (pool) {
     metrics.gauge(
       'db_pool_connections',
       'PostgreSQL pool connections by state (total, idle, waiting: requests queued for one)',
       ['state'],
       function () {
-        const now = pool();
+        const now = poolAtScrape ?? pool();
         this.set({ state: 'total' }, now.total);
         this.set({ state: 'idle' }, now.idle);
         this.set({ state: 'waiting' }, now.waiting);
@@ -149,6 +152,7 @@ export function registerMetricsRoute(
       reply.header('www-authenticate', 'Bearer');
       return sendCoded(reply, ERROR_CODES.TOKEN_EXPIRED, 'Metrics token required', null, 401);
     }
+    poolAtScrape = pool?.() ?? null;
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(text);
   });

@@ -9,6 +9,7 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import { AppError } from '../lib/app-error.js';
 import type { AdminAuthService } from '../modules/admin/admin-auth.service.js';
 import type { AdminConsoleService } from '../modules/admin/admin-console.service.js';
@@ -162,8 +163,14 @@ export function registerAdminRealtime(
         try {
           admin = await adminAuth.authenticate(input.token);
         } catch (err) {
-          const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
-          send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+          if (!(err instanceof AppError)) {
+            // Not a refusal of the token (the database away, a fault): the client tries again.
+            const busy = isDatabaseUnavailable(err);
+            const coded = new AppError(busy ? ERROR_CODES.SERVER_BUSY : ERROR_CODES.SERVICE_ERROR);
+            send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+            return socket.close(busy ? 1013 : 1011, busy ? 'try again later' : 'server error');
+          }
+          send(socket, { kind: 'error', code: err.code, msg: err.message });
           return socket.close(ADMIN_PUSH_CLOSE.TOKEN_EXPIRED, 'not signed in');
         }
         if (closed) return;

@@ -3,6 +3,7 @@ import { ERROR_CODES, PUSH_CLOSE, REALTIME_PATH, clientHello } from '@parley/pro
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import { AppError } from '../lib/app-error.js';
 import { hashToken, type AuthService } from '../modules/auth/auth.service.js';
 import { PollingFanOut, RedisFanOut, type FanOut } from './fan-out.js';
@@ -77,8 +78,14 @@ export async function registerRealtime(
         try {
           seatId = (await auth.authenticate(input.token)).seatId;
         } catch (err) {
-          const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
-          send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+          if (!(err instanceof AppError)) {
+            // Not a refusal of the token (the database away, a fault): the client tries again.
+            const busy = isDatabaseUnavailable(err);
+            const coded = new AppError(busy ? ERROR_CODES.SERVER_BUSY : ERROR_CODES.SERVICE_ERROR);
+            send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+            return socket.close(busy ? 1013 : 1011, busy ? 'try again later' : 'server error');
+          }
+          send(socket, { kind: 'error', code: err.code, msg: err.message });
           return socket.close(4001, 'not signed in');
         }
         if (closed) return;

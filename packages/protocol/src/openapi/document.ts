@@ -694,7 +694,8 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): Json {
       },
       responses: {
         Fault: {
-          description: 'An unexpected fault (a bug, the database unreachable): `500001`.',
+          description:
+            'An unexpected fault (a bug): `500001`. A database out of reach answers `500005` with `data.reason` "database unavailable" instead (try again).',
           content: { 'application/json': { schema: ref('ErrorEnvelope') } },
         },
       },
