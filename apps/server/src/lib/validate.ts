@@ -18,17 +18,40 @@ export interface ParseOptions {
   phoneFormatFields?: readonly string[];
 }
 
+/** A place in the body: its key and its parent, so a path is spelled only when one is refused. */
+interface Place {
+  key: string;
+  parent: Place | null;
+}
+
+function pathOf(place: Place | null, last?: string): string {
+  const keys = last === undefined ? [] : [last];
+  for (let at = place; at; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
 /**
  * The path of the first string (key or value) holding a character a database refuses:
  * PostgreSQL stores no NUL in text or JSON, and SQLite's full-text query syntax breaks on it.
+ * Iterative, each value visited once: linear in the body however deep it nests.
  */
-function refusedTextPath(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, 'key'].join('.');
-    const found = refusedTextPath(child, [...path, key]);
-    if (found !== null) return found;
+function refusedTextPath(body: unknown): string | null {
+  // Each item: a value, and the field it sits in (null: the body itself).
+  const stack: Array<{ value: unknown; place: Place | null }> = [{ value: body, place: null }];
+  while (stack.length > 0) {
+    const { value, place } = stack.pop()!;
+    if (place && place.key.includes('\u0000')) return pathOf(place.parent, 'key');
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return pathOf(place) || 'body';
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    const entries = Object.entries(value);
+    // Pushed last to first: fields are looked at in order, as a recursive walk would.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      stack.push({ value: child, place: { key, parent: place } });
+    }
   }
   return null;
 }

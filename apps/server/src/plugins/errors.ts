@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ERROR_CODES, ERROR_MESSAGES, SUCCESS_CODE, type ErrorCode } from '@parley/protocol';
 import { SerializedAnswer } from '../lib/list-cache.js';
 import { AppError, httpStatusOf } from '../lib/app-error.js';
+import { parseJsonBody } from '../lib/json-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,18 +56,17 @@ function bodyError(message: string): AppError {
 }
 
 /**
- * JSON bodies: an empty body counts as `{}` (the client strips empty fields), malformed JSON
- * is a coded 100001; every error becomes `{ code, msg, data }` and never carries a stack.
+ * JSON bodies: an empty body counts as `{}` (the client strips empty fields), malformed or
+ * too deeply nested JSON is a coded 100001 (lib/json-body.ts); every error becomes `{ code, msg, data }` and never carries a stack.
  */
 export function registerErrorHandling(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(bodyError('malformed JSON'), undefined);
+      done(null, parseJsonBody(text));
+    } catch (err) {
+      done(err as AppError, undefined);
     }
   });
 

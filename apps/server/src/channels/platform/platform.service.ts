@@ -12,6 +12,7 @@ import type { Db } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
+import { parseJsonBody } from '../../lib/json-body.js';
 import { parseBody } from '../../lib/validate.js';
 import type { SeatEvents } from '../../realtime/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
@@ -262,11 +263,5 @@ function inboundKey(input: { account: string; id: string }): InboundKey {
 }
 
 function parseJson(body: Buffer): unknown {
-  const text = body.toString('utf8');
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidField('body', 'malformed JSON');
-  }
+  return parseJsonBody(body.toString('utf8'));
 }
