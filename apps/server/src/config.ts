@@ -97,6 +97,12 @@ export interface RealtimeConfig {
   heartbeatMs: number;
   /** Without Redis: how often the event log is checked for other processes' events. */
   pollMs: number;
+  /**
+   * Origins whose pages may open the push sockets besides the server's own (the request's
+   * Host), e.g. `https://chat.example.com` when a proxy rewrites Host; `*`: any
+   * (PARLEY_ALLOWED_ORIGINS, comma-separated). Unset: the server's own only.
+   */
+  allowedOrigins?: string[];
 }
 
 /** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
@@ -265,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionHours: num(env, 'PARLEY_EVENT_RETENTION_HOURS', 24, 0.01, 24 * 90, false),
       heartbeatMs: num(env, 'PARLEY_WS_HEARTBEAT_MS', 20_000, 100, 600_000),
       pollMs: num(env, 'PARLEY_EVENT_POLL_MS', 500, 50, 60_000),
+      allowedOrigins: allowedOrigins(env),
     },
     telegram: loadTelegramConfig(env),
     ops: loadOpsConfig(env),
@@ -305,6 +312,28 @@ function onOff(env: NodeJS.ProcessEnv, name: string): DemoMode {
   if (raw === '1' || raw === 'on' || raw === 'true') return 'on';
   if (raw === '0' || raw === 'off' || raw === 'false') return 'off';
   throw new ConfigError(`${name} must be on, off or auto (got "${raw}")`);
+}
+
+function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
+  const listed = (env.PARLEY_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return listed.map((raw) => {
+    if (raw === '*') return raw;
+    let url: URL | null = null;
+    try {
+      url = new URL(raw);
+    } catch {
+      // not a URL
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
+      throw new ConfigError(
+        `PARLEY_ALLOWED_ORIGINS: "${raw}" is not an origin (scheme://host[:port], e.g. https://chat.example.com)`,
+      );
+    }
+    return url.origin;
+  });
 }
 
 function redisUrl(env: NodeJS.ProcessEnv): string | null {
