@@ -7,6 +7,11 @@ import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
 import { PlatformAdapter } from './channels/platform/platform-adapter.js';
 import { platformRoutes } from './channels/platform/platform.routes.js';
+import {
+  UnverifiedBudget,
+  UNVERIFIED_MAX_BYTES_DEFAULT,
+  UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+} from './channels/platform/unverified-budget.js';
 import { SandboxAdapter } from './channels/sandbox/sandbox-adapter.js';
 import { sandboxRoutes } from './channels/sandbox/sandbox.routes.js';
 import { EventsPruner } from './jobs/events-pruner.js';
@@ -159,10 +164,18 @@ export async function buildApp(
   addressBookRoutes(calls, services.addressBook);
   // The bridge: a request carries a whole media file (base64 grows it by a third).
   const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
-  await platformRoutes(app, services.platform, {
-    messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
-    perMinute: config.rateLimit.platform,
-  });
+  await platformRoutes(
+    app,
+    services.platform,
+    {
+      messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
+      perMinute: config.rateLimit.platform,
+    },
+    new UnverifiedBudget(
+      config.platform.unverifiedMaxBytes ?? UNVERIFIED_MAX_BYTES_DEFAULT,
+      config.platform.unverifiedPerAddressMaxBytes ?? UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+    ),
+  );
   if (services.sandbox) {
     sandboxRoutes(app, services.sandbox, services.media, {
       bodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,

@@ -85,6 +85,13 @@ export interface PlatformConfig {
   retryBaseMs: number;
   /** How long a worker's claim on an item lasts if it dies mid-delivery. */
   leaseMs: number;
+  /**
+   * Bytes held at once for inbound bodies whose signature is not checked yet, in this process
+   * (PARLEY_PLATFORM_UNVERIFIED_MAX_MB, default 256) and per client address
+   * (PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB, default 128). Unset: the defaults.
+   */
+  unverifiedMaxBytes?: number;
+  unverifiedPerAddressMaxBytes?: number;
 }
 
 /** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
@@ -264,6 +271,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: num(env, 'PARLEY_OUTBOX_MAX_ATTEMPTS', 8, 1, 100),
       retryBaseMs: num(env, 'PARLEY_OUTBOX_RETRY_BASE_MS', 1_000, 1, 600_000),
       leaseMs: num(env, 'PARLEY_OUTBOX_LEASE_MS', 60_000, 100, 3_600_000),
+      unverifiedMaxBytes: Math.round(
+        num(env, 'PARLEY_PLATFORM_UNVERIFIED_MAX_MB', 256, 0.01, 1_000_000, false) * MB,
+      ),
+      unverifiedPerAddressMaxBytes: Math.round(
+        num(env, 'PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB', 128, 0.01, 1_000_000, false) * MB,
+      ),
     },
     sandbox: onOff(env, 'PARLEY_SANDBOX'),
     realtime: {
