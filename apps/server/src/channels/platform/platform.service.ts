@@ -75,13 +75,19 @@ export class PlatformService {
     limit: number,
   ): Promise<Buffer> {
     this.admit(headers);
-    const body = await readSignedBody(source, {
-      secret: this.secret!,
-      timestamp: headers[TIMESTAMP_HEADER] as string,
-      signature: headers[SIGNATURE_HEADER] as string,
-      limit,
-      tempPath: () => this.media.tempPath(),
-    });
+    let body: Buffer | null;
+    try {
+      body = await readSignedBody(source, {
+        secret: this.secret!,
+        timestamp: headers[TIMESTAMP_HEADER] as string,
+        signature: headers[SIGNATURE_HEADER] as string,
+        limit,
+        tempPath: () => this.media.tempPath(),
+      });
+    } catch (err) {
+      // A large body waits on the media disk: full or read-only is 507 (the platform retries).
+      throw this.media.health.failed(err) ?? err;
+    }
     if (!body) throw refused('bad_signature');
     return body;
   }
