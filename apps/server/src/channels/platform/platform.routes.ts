@@ -45,8 +45,10 @@ export async function platformRoutes(
       const limit = request.routeOptions.bodyLimit;
       const declared = request.headers['content-length'];
       if (Number(declared ?? 0) > limit) throw new BodyTooLargeError();
-      // Chunked: as much as the route takes. Reserved before a byte is read.
-      const bytes = declared === undefined ? limit : Number(declared);
+      // Chunked: as much as the route takes; neither header: no body. Reserved before a byte
+      // is read.
+      const chunked = request.headers['transfer-encoding'] !== undefined;
+      const bytes = declared !== undefined ? Number(declared) : chunked ? limit : 0;
       try {
         reservations.set(request, budget.reserve(request.ip, bytes));
       } catch (err) {
