@@ -130,71 +130,72 @@ export function registerAdminRealtime(
     conns.delete(c);
   }
 
-  app.get(
-    ADMIN_REALTIME_PATH,
-    { websocket: true, onRequest: checkOrigin(config.realtime.allowedOrigins ?? []) },
-    (socket) => {
-      let conn: AdminConnection | null = null;
-      let hello = false;
-      let closed = false;
-      const helloTimer = setTimeout(
-        () => socket.close(ADMIN_PUSH_CLOSE.BAD_HELLO, 'hello expected'),
-        HELLO_TIMEOUT_MS,
-      );
-      socket.on('close', () => {
-        closed = true;
-        clearTimeout(helloTimer);
-        if (conn) conns.delete(conn);
+  // Another site's page is refused before the upgrade (403), so it never holds a socket.
+  const socketRoute = {
+    websocket: true,
+    onRequest: checkOrigin(config.realtime.allowedOrigins ?? []),
+  } as const;
+  app.get(ADMIN_REALTIME_PATH, socketRoute, (socket) => {
+    let conn: AdminConnection | null = null;
+    let hello = false;
+    let closed = false;
+    const helloTimer = setTimeout(
+      () => socket.close(ADMIN_PUSH_CLOSE.BAD_HELLO, 'hello expected'),
+      HELLO_TIMEOUT_MS,
+    );
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(helloTimer);
+      if (conn) conns.delete(conn);
+    });
+    socket.on('pong', () => {
+      if (conn) conn.alive = true;
+    });
+    socket.on('message', (raw) => {
+      if (hello) return;
+      hello = true;
+      clearTimeout(helloTimer);
+      void (async () => {
+        let input;
+        try {
+          input = adminClientHello.parse(JSON.parse(String(raw)));
+        } catch {
+          const err = new AppError(ERROR_CODES.PARAMETER_ERROR);
+          send(socket, { kind: 'error', code: err.code, msg: err.message });
+          return socket.close(ADMIN_PUSH_CLOSE.BAD_HELLO, 'bad hello');
+        }
+        let admin;
+        try {
+          admin = await adminAuth.authenticate(input.token);
+        } catch (err) {
+          const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
+          send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+          return socket.close(ADMIN_PUSH_CLOSE.TOKEN_EXPIRED, 'not signed in');
+        }
+        if (closed) return;
+        // Joined before anything is sent, so a logout from now on closes it.
+        const joined: AdminConnection = {
+          socket,
+          adminId: admin.adminId,
+          tokenHash: admin.tokenHash,
+          tzOffsetMin: input.tz_offset_min,
+          alive: true,
+        };
+        conn = joined;
+        conns.add(joined);
+        send(socket, { kind: 'ready', heartbeat_ms: heartbeatMs });
+        const data = await adminConsole.overview(input.tz_offset_min);
+        if (closed || !conns.has(joined)) return;
+        send(socket, { kind: 'event', type: 'admin.overview', data, at: data.at });
+        // A logout while the token was being checked found no socket to close: check again.
+        const valid = await adminAuth.stillValid([joined.tokenHash]);
+        if (!valid.has(joined.tokenHash) && conns.has(joined)) expire(joined);
+      })().catch((err: unknown) => {
+        app.log.error({ err }, 'admin push socket hello failed');
+        socket.close(1011, 'server error');
       });
-      socket.on('pong', () => {
-        if (conn) conn.alive = true;
-      });
-      socket.on('message', (raw) => {
-        if (hello) return;
-        hello = true;
-        clearTimeout(helloTimer);
-        void (async () => {
-          let input;
-          try {
-            input = adminClientHello.parse(JSON.parse(String(raw)));
-          } catch {
-            const err = new AppError(ERROR_CODES.PARAMETER_ERROR);
-            send(socket, { kind: 'error', code: err.code, msg: err.message });
-            return socket.close(ADMIN_PUSH_CLOSE.BAD_HELLO, 'bad hello');
-          }
-          let admin;
-          try {
-            admin = await adminAuth.authenticate(input.token);
-          } catch (err) {
-            const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
-            send(socket, { kind: 'error', code: coded.code, msg: coded.message });
-            return socket.close(ADMIN_PUSH_CLOSE.TOKEN_EXPIRED, 'not signed in');
-          }
-          if (closed) return;
-          // Joined before anything is sent, so a logout from now on closes it.
-          const joined: AdminConnection = {
-            socket,
-            adminId: admin.adminId,
-            tokenHash: admin.tokenHash,
-            tzOffsetMin: input.tz_offset_min,
-            alive: true,
-          };
-          conn = joined;
-          conns.add(joined);
-          send(socket, { kind: 'ready', heartbeat_ms: heartbeatMs });
-          const data = await adminConsole.overview(input.tz_offset_min);
-          if (closed || !conns.has(joined)) return;
-          send(socket, { kind: 'event', type: 'admin.overview', data, at: data.at });
-          // A logout while the token was being checked found no socket to close: check again.
-          const valid = await adminAuth.stillValid([joined.tokenHash]);
-          if (!valid.has(joined.tokenHash) && conns.has(joined)) expire(joined);
-        })().catch((err: unknown) => {
-          app.log.error({ err }, 'admin push socket hello failed');
-          socket.close(1011, 'server error');
-        });
-      });
-    },
-  );
+    });
+  });
 
   // Changes made by other processes (the CLI) and instances: the fingerprint moves.
   let polling = false;

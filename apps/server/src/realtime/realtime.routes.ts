@@ -48,58 +48,59 @@ export async function registerRealtime(
     },
   });
 
-  app.get(
-    REALTIME_PATH,
-    { websocket: true, onRequest: checkOrigin(config.realtime.allowedOrigins ?? []) },
-    (socket) => {
-      let conn: Connection | null = null;
-      let hello = false;
-      let closed = false;
-      const timer = setTimeout(() => socket.close(4000, 'hello expected'), HELLO_TIMEOUT_MS);
-      socket.on('close', () => {
-        closed = true;
-        clearTimeout(timer);
-        if (conn) hub.leave(conn);
+  // Another site's page is refused before the upgrade (403), so it never holds a socket.
+  const socketRoute = {
+    websocket: true,
+    onRequest: checkOrigin(config.realtime.allowedOrigins ?? []),
+  } as const;
+  app.get(REALTIME_PATH, socketRoute, (socket) => {
+    let conn: Connection | null = null;
+    let hello = false;
+    let closed = false;
+    const timer = setTimeout(() => socket.close(4000, 'hello expected'), HELLO_TIMEOUT_MS);
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(timer);
+      if (conn) hub.leave(conn);
+    });
+    socket.on('pong', () => {
+      if (conn) conn.alive = true;
+    });
+    socket.on('message', (raw) => {
+      if (hello) return; // the client says nothing after its hello
+      hello = true;
+      clearTimeout(timer);
+      void (async () => {
+        let input;
+        try {
+          input = clientHello.parse(JSON.parse(String(raw)));
+        } catch {
+          const err = new AppError(ERROR_CODES.PARAMETER_ERROR);
+          send(socket, { kind: 'error', code: err.code, msg: err.message });
+          return socket.close(4000, 'bad hello');
+        }
+        let seatId: number;
+        try {
+          seatId = (await auth.authenticate(input.token)).seatId;
+        } catch (err) {
+          const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
+          send(socket, { kind: 'error', code: coded.code, msg: coded.message });
+          return socket.close(4001, 'not signed in');
+        }
+        if (closed) return;
+        const joined = await hub.join(
+          { socket, seatId, tokenHash: hashToken(input.token) },
+          input.last_event_id,
+          heartbeatMs,
+        );
+        if (closed) hub.leave(joined);
+        else conn = joined;
+      })().catch((err: unknown) => {
+        app.log.error({ err }, 'push socket hello failed');
+        socket.close(1011, 'server error');
       });
-      socket.on('pong', () => {
-        if (conn) conn.alive = true;
-      });
-      socket.on('message', (raw) => {
-        if (hello) return; // the client says nothing after its hello
-        hello = true;
-        clearTimeout(timer);
-        void (async () => {
-          let input;
-          try {
-            input = clientHello.parse(JSON.parse(String(raw)));
-          } catch {
-            const err = new AppError(ERROR_CODES.PARAMETER_ERROR);
-            send(socket, { kind: 'error', code: err.code, msg: err.message });
-            return socket.close(4000, 'bad hello');
-          }
-          let seatId: number;
-          try {
-            seatId = (await auth.authenticate(input.token)).seatId;
-          } catch (err) {
-            const coded = err instanceof AppError ? err : new AppError(ERROR_CODES.SERVICE_ERROR);
-            send(socket, { kind: 'error', code: coded.code, msg: coded.message });
-            return socket.close(4001, 'not signed in');
-          }
-          if (closed) return;
-          const joined = await hub.join(
-            { socket, seatId, tokenHash: hashToken(input.token) },
-            input.last_event_id,
-            heartbeatMs,
-          );
-          if (closed) hub.leave(joined);
-          else conn = joined;
-        })().catch((err: unknown) => {
-          app.log.error({ err }, 'push socket hello failed');
-          socket.close(1011, 'server error');
-        });
-      });
-    },
-  );
+    });
+  });
 
   let beat: NodeJS.Timeout | null = null;
   let checking = false;
