@@ -51,7 +51,7 @@ export class LocalMediaStorage implements MediaStorage {
       await this.putFile(sha256, temp);
     } catch (err) {
       // A disk that filled up mid-write keeps no partial file.
-      await rm(temp, { force: true });
+      await rm(temp, { force: true }).catch(() => undefined);
       throw err;
     }
   }
