@@ -33,7 +33,8 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/v1': { target: backend, changeOrigin: true, ws: true },
+      // rewriteWsOrigin: the push sockets accept only the server's own origin (docs/security.md).
+      '/v1': { target: backend, changeOrigin: true, ws: true, rewriteWsOrigin: true },
       '/healthz': { target: backend, changeOrigin: true },
     },
   },

@@ -200,6 +200,8 @@ export async function buildApp(
   }
   const adminRealtime = registerAdminRealtime(app, config, { ...services, bus, hub: realtime.hub });
   observePushes(realtime.hub, app.log, metrics);
+  services.media.health.log = app.log;
+  if (metrics) services.media.health.observe(metrics);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerApiDocs(app);
   registerLoadLog(app, database, realtime.hub);

@@ -296,6 +296,31 @@ export const ENV = {
     500,
     "without Redis, how often the event log is checked for other processes' events",
   ),
+  PARLEY_ALLOWED_ORIGINS: {
+    schema: z.preprocess(
+      (raw) =>
+        (given(raw) ?? '')
+          .split(',')
+          .map((o: string) => o.trim())
+          .filter(Boolean),
+      z.array(
+        z.union([
+          z.literal('*'),
+          z
+            .url({ protocol: /^https?$/ })
+            .refine((raw) => {
+              const u = new URL(raw);
+              return u.pathname === '/' && !u.search;
+            }, 'is not an origin (scheme://host[:port], e.g. https://chat.example.com)')
+            .transform((raw) => new URL(raw).origin),
+        ]),
+      ),
+    ),
+    type: 'a comma-separated list of origins, or `*`',
+    shown: 'unset',
+    meaning:
+      "origins whose pages may open the push sockets besides the server's own (the request's `Host`), e.g. `https://chat.example.com`, for a proxy that rewrites `Host`; `*`: any. Sockets without `Origin` (programs, not browsers) are accepted; another site's are refused with 403",
+  } satisfies EnvVar<string[]>,
   PARLEY_TELEGRAM_API_URL: url(
     ['http', 'https'],
     'the Telegram Bot API (a local Bot API server, or a proxy)',
@@ -332,6 +357,18 @@ export const ENV = {
     120_000,
     10_000,
     'outbound delivery: per-request timeout',
+  ),
+  PARLEY_PLATFORM_UNVERIFIED_MAX_MB: decimal(
+    0.01,
+    1_000_000,
+    256,
+    'bytes held at once (memory and temp files) for platform bodies whose signature is not checked yet, in the whole process, in MB; a request beyond is refused unread with `Retry-After` (HTTP 503 `500005`), so forged requests cannot fill the disk ([docs/security.md](docs/security.md))',
+  ),
+  PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB: decimal(
+    0.01,
+    1_000_000,
+    128,
+    'the same bound per client address (HTTP 429 `500003` beyond); keep it above the largest message (the largest media cap × 1.4)',
   ),
   PARLEY_SANDBOX: onOffAuto(
     'the customer sandbox page `/sandbox` (anyone who reaches the server can play a customer through the bridge): `auto` = on only when the demo workspace was loaded into this database (at the first start or by `demo:load`; decided at start), `on` always, `off` never. A customer number is bound to the first browser that plays it; its media are signed URLs ([docs/api.md](docs/api.md#customer-sandbox))',

@@ -95,6 +95,13 @@ export interface PlatformConfig {
   retryBaseMs: number;
   /** How long a worker's claim on an item lasts if it dies mid-delivery. */
   leaseMs: number;
+  /**
+   * Bytes held at once for inbound bodies whose signature is not checked yet, in this process
+   * (PARLEY_PLATFORM_UNVERIFIED_MAX_MB, default 256) and per client address
+   * (PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB, default 128). Unset: the defaults.
+   */
+  unverifiedMaxBytes?: number;
+  unverifiedPerAddressMaxBytes?: number;
 }
 
 /** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
@@ -107,6 +114,12 @@ export interface RealtimeConfig {
   heartbeatMs: number;
   /** Without Redis: how often the event log is checked for other processes' events. */
   pollMs: number;
+  /**
+   * Origins whose pages may open the push sockets besides the server's own (the request's
+   * Host), e.g. `https://chat.example.com` when a proxy rewrites Host; `*`: any
+   * (PARLEY_ALLOWED_ORIGINS, comma-separated). Unset: the server's own only.
+   */
+  allowedOrigins?: string[];
 }
 
 /** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
@@ -208,6 +221,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: v.PARLEY_OUTBOX_MAX_ATTEMPTS,
       retryBaseMs: v.PARLEY_OUTBOX_RETRY_BASE_MS,
       leaseMs: v.PARLEY_OUTBOX_LEASE_MS,
+      unverifiedMaxBytes: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_MAX_MB * MB),
+      unverifiedPerAddressMaxBytes: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB * MB),
     },
     sandbox: v.PARLEY_SANDBOX,
     realtime: {
@@ -215,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionHours: v.PARLEY_EVENT_RETENTION_HOURS,
       heartbeatMs: v.PARLEY_WS_HEARTBEAT_MS,
       pollMs: v.PARLEY_EVENT_POLL_MS,
+      allowedOrigins: v.PARLEY_ALLOWED_ORIGINS,
     },
     telegram: {
       apiUrl: v.PARLEY_TELEGRAM_API_URL ?? 'https://api.telegram.org',

@@ -239,7 +239,18 @@ const hostileScalar = fc.oneof(
   longText,
 );
 
-/** A value no field expects: wrong types, edge numbers, awkward or huge text, huge arrays. */
+/** Nesting built to hurt: 10,000 levels (a recursive walk overflows the stack near 7,000). */
+const deepArrays = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+const deepObjects = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+const deepMixed = `${'[{"k":'.repeat(2_500)}"${'p'.repeat(2_000)}"${'}]'.repeat(2_500)}`;
+const deepValue = fc
+  .constantFrom(deepArrays, deepObjects, deepMixed)
+  .map((text) => new RawToken(text));
+
+/**
+ * A value no field expects: wrong types, edge numbers, awkward or huge text, huge arrays,
+ * nesting thousands deep.
+ */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: hostileScalar, weight: 6 },
   { arbitrary: fc.array(hostileScalar, { maxLength: 5 }), weight: 1 },
@@ -252,6 +263,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     ),
     weight: 1,
   },
+  { arbitrary: deepValue, weight: 1 },
 );
 
 /** What a request carries: a JSON body (RawTokens allowed) or bytes sent as they are. */
@@ -271,6 +283,9 @@ export const nonObjectPayload: fc.Arbitrary<Payload> = fc.oneof(
       '\ufeff{}',
       '{"a":1}{"b":2}',
       `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      deepArrays,
+      deepObjects,
+      deepMixed,
       `{"x":"${'y'.repeat(1_100_000)}"}`,
     )
     .map((raw) => ({ raw })),

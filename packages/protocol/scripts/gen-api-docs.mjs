@@ -73,8 +73,10 @@ const lines = [
   '',
   '`404001` (unknown path or method), `501001` (a call whose feature has not shipped yet),',
   '`422001` (no configured translation engine offers the pair), `501002` (no translation',
-  'engine configured) and `409001` (an admin retry of a delivery that has not failed) are Parley',
-  'extensions; every other code is from the original catalogue.',
+  'engine configured), `409001` (an admin retry of a delivery that has not failed) and',
+  '`507001` / `507002` (the media store is full / cannot be written: nothing was stored;',
+  '`data.reason` is `full` / `read_only`; HTTP 507 on the platform API) are Parley extensions;',
+  'every other code is from the original catalogue.',
   '',
   'Other messages the console shows: ' +
     Object.values(OTHER_MESSAGES)
@@ -194,6 +196,9 @@ lines.push(
   'named "file"`. The file name is kept for display and download, reduced to its last path',
   'segment without control characters, at most 200 characters. The same bytes uploaded twice',
   'are stored once (each upload still gets its own `media_id`).',
+  '',
+  "When the server's media disk is full the upload answers `507001` (`data.reason` `full`), when",
+  'it cannot be written `507002` (`read_only`); nothing is stored either way (no file, no row).',
   '',
   'Answer `data`:',
   '',

@@ -34,6 +34,10 @@ export const ERROR_CODES = {
   TRANSLATION_NOT_CONFIGURED: '501002',
   /** Administrator console: only a failed delivery can be retried. */
   OUTBOX_NOT_RETRYABLE: '409001',
+  /** The media store's disk is full (or over quota): nothing was stored. */
+  MEDIA_STORAGE_FULL: '507001',
+  /** The media store cannot be written (read-only or no permission): nothing was stored. */
+  MEDIA_STORAGE_READ_ONLY: '507002',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -70,6 +74,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '422001': 'No configured translation engine translates this language pair',
   '501002': 'No translation engine is configured',
   '409001': 'Only a failed delivery can be retried',
+  '507001': 'Storage is full, tell your administrator',
+  '507002': 'Storage cannot be written, tell your administrator',
 };
 
 /**

@@ -21,6 +21,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   [ERROR_CODES.SERVER_BUSY]: 503,
   [ERROR_CODES.ROUTE_NOT_FOUND]: 404,
   [ERROR_CODES.NOT_IMPLEMENTED]: 501,
+  [ERROR_CODES.MEDIA_STORAGE_FULL]: 507,
+  [ERROR_CODES.MEDIA_STORAGE_READ_ONLY]: 507,
 };
 
 export function httpStatusOf(code: ErrorCode): number {

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 
 /** An upload written to a temp file: never held whole in memory. */
 export interface Spooled {
@@ -14,32 +12,59 @@ export interface Spooled {
   overflow: boolean;
 }
 
+/** The temp file could not be written (disk full, read-only): `cause` says why. */
+export class SpoolWriteError extends Error {
+  constructor(cause: unknown) {
+    super('spool write failed', { cause });
+  }
+}
+
 /**
  * Streams `source` to `target` while hashing and counting. Past `cap` bytes it stops writing
  * and keeps reading to the end (discarding), so a multipart parser can finish the request and
- * the client still gets the answer.
+ * the client still gets the answer. A write that fails (the disk full or read-only) likewise:
+ * the source is read to its end, the partial file removed, then SpoolWriteError is thrown.
  */
 export async function spool(source: Readable, target: string, cap: number): Promise<Spooled> {
   const hash = createHash('sha256');
   let size = 0;
   let overflow = false;
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (overflow) return done();
+  let failure: { cause: unknown } | null = null;
+  let file: FileHandle | null = null;
+  try {
+    file = await open(target, 'wx', 0o600);
+  } catch (err) {
+    failure = { cause: err };
+  }
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      if (overflow) continue;
       size += chunk.length;
       if (size > cap) {
         overflow = true;
-        return done();
+        continue;
       }
       hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(source, meter, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+      if (failure || !file) continue;
+      try {
+        await file.write(chunk);
+      } catch (err) {
+        failure = { cause: err };
+      }
+    }
+    if (file) {
+      const closing = file;
+      file = null;
+      await closing.close();
+    }
   } catch (err) {
+    await file?.close().catch(() => undefined);
     await rm(target, { force: true });
     throw err;
+  }
+  if (failure) {
+    await rm(target, { force: true }).catch(() => undefined);
+    throw new SpoolWriteError(failure.cause);
   }
   if (overflow) await rm(target, { force: true });
   return { path: target, size: overflow ? cap + 1 : size, sha256: hash.digest('hex'), overflow };

@@ -18,17 +18,57 @@ export interface ParseOptions {
   phoneFormatFields?: readonly string[];
 }
 
+/** A place in the body: its key and its parent, so a path is spelled only when one is refused. */
+interface Place {
+  key: string | number;
+  parent: Place | null;
+}
+
+function pathOf(place: Place | null, last?: string): string {
+  const keys = last === undefined ? [] : [last];
+  for (let at = place; at; at = at.parent) keys.push(String(at.key));
+  return keys.reverse().join('.');
+}
+
+const NUL = '\u0000';
+
 /**
  * The path of the first string (key or value) holding a character a database refuses:
  * PostgreSQL stores no NUL in text or JSON, and SQLite's full-text query syntax breaks on it.
+ * Iterative, each value visited once: linear in the body however deep it nests.
  */
-function refusedTextPath(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'body' : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, 'key'].join('.');
-    const found = refusedTextPath(child, [...path, key]);
-    if (found !== null) return found;
+function refusedTextPath(body: unknown): string | null {
+  // Two stacks side by side: a value, and the field it sits in (null: the body itself).
+  const values: unknown[] = [body];
+  const places: Array<Place | null> = [null];
+  while (values.length > 0) {
+    const value = values.pop();
+    const place = places.pop() ?? null;
+    if (place && typeof place.key === 'string' && place.key.includes(NUL)) {
+      return pathOf(place.parent, 'key');
+    }
+    if (typeof value === 'string') {
+      if (value.includes(NUL)) return pathOf(place) || 'body';
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    // Pushed last to first: fields are looked at in order, as a recursive walk would.
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        const child: unknown = value[i];
+        // An item's key is its index: only strings and containers can hold a NUL.
+        if (typeof child === 'string' || (child !== null && typeof child === 'object')) {
+          values.push(child);
+          places.push({ key: i, parent: place });
+        }
+      }
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      values.push((value as Record<string, unknown>)[keys[i]!]);
+      places.push({ key: keys[i]!, parent: place });
+    }
   }
   return null;
 }

@@ -76,6 +76,13 @@ export class ParleyMetrics {
     registers: [this.registry],
   });
 
+  readonly mediaStorageErrors = new Counter({
+    name: `${PREFIX}media_storage_errors_total`,
+    help: 'Writes the media store refused, by reason (full, read_only): each a 507001 / 507002',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     // Event-loop lag, heap, GC, handles, CPU, open files: prom-client's defaults under their
     // usual names (nodejs_*, process_*), so the common Node.js dashboards read them as they are.

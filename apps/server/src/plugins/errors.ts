@@ -4,6 +4,7 @@ import { SerializedAnswer } from '../lib/list-cache.js';
 import { AppError, httpStatusOf } from '../lib/app-error.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import type { DatabaseAvailability } from '../db/availability.js';
+import { parseJsonBody } from '../lib/json-body.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,21 +66,20 @@ export interface FaultWatch {
 }
 
 /**
- * JSON bodies: an empty body counts as `{}` (the client strips empty fields), malformed JSON
- * is a coded 100001; every error becomes `{ code, msg, data }` and never carries a stack. A
- * request that failed because the database could not be reached answers 500005 with its
- * reason (try again), not the 500001 of a fault.
+ * JSON bodies: an empty body counts as `{}` (the client strips empty fields), malformed or
+ * too deeply nested JSON is a coded 100001 (lib/json-body.ts); every error becomes
+ * `{ code, msg, data }` and never carries a stack. A request that failed because the database
+ * could not be reached answers 500005 with its reason (try again), not the 500001 of a fault.
  */
 export function registerErrorHandling(app: FastifyInstance): FaultWatch {
   const watch: FaultWatch = { database: null };
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(bodyError('malformed JSON'), undefined);
+      done(null, parseJsonBody(text));
+    } catch (err) {
+      done(err as AppError, undefined);
     }
   });
 

@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
+import { checkOrigin } from './origin.js';
 import { AppError } from '../lib/app-error.js';
 import type { AdminAuthService } from '../modules/admin/admin-auth.service.js';
 import type { AdminConsoleService } from '../modules/admin/admin-console.service.js';
@@ -130,7 +131,12 @@ export function registerAdminRealtime(
     conns.delete(c);
   }
 
-  app.get(ADMIN_REALTIME_PATH, { websocket: true }, (socket) => {
+  // Another site's page is refused before the upgrade (403), so it never holds a socket.
+  const socketRoute = {
+    websocket: true,
+    onRequest: checkOrigin(config.realtime.allowedOrigins ?? []),
+  } as const;
+  app.get(ADMIN_REALTIME_PATH, socketRoute, (socket) => {
     let conn: AdminConnection | null = null;
     let hello = false;
     let closed = false;

@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import { ERROR_CODES, PUSH_CLOSE, REALTIME_PATH, clientHello } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { checkOrigin } from './origin.js';
 import type { Db } from '../db/database.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import { AppError } from '../lib/app-error.js';
@@ -48,7 +49,12 @@ export async function registerRealtime(
     },
   });
 
-  app.get(REALTIME_PATH, { websocket: true }, (socket) => {
+  // Another site's page is refused before the upgrade (403), so it never holds a socket.
+  const socketRoute = {
+    websocket: true,
+    onRequest: checkOrigin(config.realtime.allowedOrigins ?? []),
+  } as const;
+  app.get(REALTIME_PATH, socketRoute, (socket) => {
     let conn: Connection | null = null;
     let hello = false;
     let closed = false;

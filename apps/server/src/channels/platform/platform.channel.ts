@@ -1,6 +1,11 @@
 import type { ChannelModule } from '../channel.js';
 import { PlatformAdapter } from './platform-adapter.js';
 import { platformRoutes } from './platform.routes.js';
+import {
+  UnverifiedBudget,
+  UNVERIFIED_MAX_BYTES_DEFAULT,
+  UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+} from './unverified-budget.js';
 
 /** The messaging platform: its signed API in (platform.routes), its HTTP API out. */
 export const platformChannel: ChannelModule = {
@@ -8,10 +13,18 @@ export const platformChannel: ChannelModule = {
   async mount({ app, config, services }) {
     // The bridge: a request carries a whole media file (base64 grows it by a third).
     const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
-    await platformRoutes(app, services.platform, {
-      messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
-      perMinute: config.rateLimit.platform,
-    });
+    await platformRoutes(
+      app,
+      services.platform,
+      {
+        messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
+        perMinute: config.rateLimit.platform,
+      },
+      new UnverifiedBudget(
+        config.platform.unverifiedMaxBytes ?? UNVERIFIED_MAX_BYTES_DEFAULT,
+        config.platform.unverifiedPerAddressMaxBytes ?? UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+      ),
+    );
     if (config.platform.url && config.platform.secret) {
       services.channels.register(
         new PlatformAdapter({

@@ -12,6 +12,7 @@ import type { Db } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
+import { parseJsonBody } from '../../lib/json-body.js';
 import { parseBody } from '../../lib/validate.js';
 import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
@@ -74,13 +75,19 @@ export class PlatformService {
     limit: number,
   ): Promise<Buffer> {
     this.admit(headers);
-    const body = await readSignedBody(source, {
-      secret: this.secret!,
-      timestamp: headers[TIMESTAMP_HEADER] as string,
-      signature: headers[SIGNATURE_HEADER] as string,
-      limit,
-      tempPath: () => this.media.tempPath(),
-    });
+    let body: Buffer | null;
+    try {
+      body = await readSignedBody(source, {
+        secret: this.secret!,
+        timestamp: headers[TIMESTAMP_HEADER] as string,
+        signature: headers[SIGNATURE_HEADER] as string,
+        limit,
+        tempPath: () => this.media.tempPath(),
+      });
+    } catch (err) {
+      // A large body waits on the media disk: full or read-only is 507 (the platform retries).
+      throw this.media.health.failed(err) ?? err;
+    }
     if (!body) throw refused('bad_signature');
     return body;
   }
@@ -262,11 +269,5 @@ function inboundKey(input: { account: string; id: string }): InboundKey {
 }
 
 function parseJson(body: Buffer): unknown {
-  const text = body.toString('utf8');
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidField('body', 'malformed JSON');
-  }
+  return parseJsonBody(body.toString('utf8'));
 }

@@ -46,8 +46,14 @@ export class LocalMediaStorage implements MediaStorage {
   async putBuffer(sha256: string, bytes: Buffer): Promise<void> {
     if ((await this.size(sha256)) !== null) return;
     const temp = await this.tempPath();
-    await writeFile(temp, bytes, { mode: 0o600 });
-    await this.putFile(sha256, temp);
+    try {
+      await writeFile(temp, bytes, { mode: 0o600 });
+      await this.putFile(sha256, temp);
+    } catch (err) {
+      // A disk that filled up mid-write keeps no partial file.
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw err;
+    }
   }
 
   async size(sha256: string): Promise<number | null> {

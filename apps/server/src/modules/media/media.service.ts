@@ -15,7 +15,7 @@ import type { Db } from '../../db/database.js';
 import type { MediaRow } from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { sanitizeFileName } from '../../lib/file-name.js';
-import { spool, type Spooled } from '../../lib/spool.js';
+import { spool, SpoolWriteError, type Spooled } from '../../lib/spool.js';
 import { parseBody } from '../../lib/validate.js';
 import type { MediaStorage } from './media-storage.js';
 import { readImage } from './media-images.js';
@@ -23,6 +23,7 @@ import { KIND_ACCEPTS, isInlineMime, kindOf, mimeForKind, sniffFile } from './me
 import type { MediaUrls, SignatureCheck } from './media-urls.js';
 import { toMedia, toStoredMedia } from './media.presenter.js';
 import { mediaRepository } from './media.repository.js';
+import { StorageHealth } from './storage-health.js';
 import { settingsRepository } from '../settings/settings.repository.js';
 
 const MB = 1024 * 1024;
@@ -103,6 +104,8 @@ export class MediaService {
     private readonly storage: MediaStorage,
     readonly urls: MediaUrls,
     private readonly caps: Record<MediaKind, number>,
+    /** Whether the store takes writes; a full or read-only one is a coded 507001 / 507002. */
+    readonly health = new StorageHealth(),
   ) {}
 
   /** The cap while spooling: the kind's, or the largest one while the kind is unknown. */
@@ -117,7 +120,22 @@ export class MediaService {
   }
 
   async spool(source: Readable, kind: string | undefined): Promise<Spooled> {
-    return spool(source, await this.storage.tempPath(), this.capFor(kind));
+    let target: string;
+    try {
+      target = await this.storage.tempPath();
+    } catch (err) {
+      throw this.refusal(err);
+    }
+    try {
+      return await spool(source, target, this.capFor(kind));
+    } catch (err) {
+      throw this.refusal(err instanceof SpoolWriteError ? err.cause : err);
+    }
+  }
+
+  /** A failed write as answered: 507001 / 507002 when the store is at fault, else as it came. */
+  private refusal(err: unknown): unknown {
+    return this.health.failed(err) ?? err;
   }
 
   /** POST /v1/seat/chat/upload once the form is read: fields first, then the bytes. */
@@ -224,12 +242,19 @@ export class MediaService {
       if (!image && kind === 'image') throw fileError('not a readable image');
     }
 
-    await this.storage.putFile(spooled.sha256, spooled.path);
+    // The thumbnail first: the original moving in is the last write (a rename, no new space),
+    // so a store that fills up meanwhile leaves no media without its thumbnail.
     let thumbSha: string | null = null;
-    if (image?.thumb) {
-      thumbSha = createHash('sha256').update(image.thumb).digest('hex');
-      await this.storage.putBuffer(thumbSha, image.thumb);
+    try {
+      if (image?.thumb) {
+        thumbSha = createHash('sha256').update(image.thumb).digest('hex');
+        await this.storage.putBuffer(thumbSha, image.thumb);
+      }
+      await this.storage.putFile(spooled.sha256, spooled.path);
+    } catch (err) {
+      throw this.refusal(err);
     }
+    this.health.succeeded();
     const fallback = sniffed.ext ? `${kind}.${sniffed.ext}` : kind;
     const timed = kind === 'audio' || kind === 'video';
     return mediaRepository.insert(this.db, {

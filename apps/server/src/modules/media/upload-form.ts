@@ -33,7 +33,17 @@ export async function readUploadForm(
       }
       // The kind field comes first from our client; if not, the largest cap applies here
       // and the kind's own cap is checked once the form is read.
-      const spooled = await media.spool(part.file, fields.kind);
+      let spooled;
+      try {
+        spooled = await media.spool(part.file, fields.kind);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // The store refused it (full, read-only): the form is still read to its end, so the
+        // client gets the answer rather than a reset connection.
+        problem = err;
+        part.file.resume();
+        continue;
+      }
       file = { ...spooled, fileName: part.filename };
     }
   } catch (err) {
