@@ -26,6 +26,7 @@ export default defineConfig({
             'test/pg-pool.test.ts',
             'test/transaction-retry.test.ts',
             'test/list-version-notices.test.ts',
+            'test/redis-outage.test.ts',
           ],
           env: { PARLEY_TEST_DB: 'sqlite' },
         },
