@@ -43,6 +43,7 @@ export default defineConfig({
                   'test/main.test.ts',
                   'test/backup.test.ts',
                   'test/graceful-shutdown.test.ts',
+                  'test/graceful-shutdown-drain.test.ts',
                   'test/container-start.test.ts',
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',

@@ -70,6 +70,11 @@ export interface OpsConfig {
   metricsToken: string | null;
   /** SIGTERM: how long draining may take before the process gives up and exits 1. */
   shutdownTimeoutMs: number;
+  /**
+   * SIGTERM: how long /healthz answers 503 while requests are still served, before the
+   * listener closes (a load balancer's health checks take the instance out meanwhile).
+   */
+  shutdownGraceMs: number;
 }
 
 /** The messaging platform's bridge (docs/platform-api.md). */
@@ -280,6 +285,7 @@ function loadOpsConfig(env: NodeJS.ProcessEnv): OpsConfig {
   return {
     metricsToken,
     shutdownTimeoutMs: num(env, 'PARLEY_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    shutdownGraceMs: num(env, 'PARLEY_SHUTDOWN_GRACE_MS', 5_000, 0, 600_000),
   };
 }
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
   );
   deepl = await new LocalDeepl('metrics-key').start();
   t = await createTestApp({
-    ops: { metricsToken: TOKEN, shutdownTimeoutMs: 10_000 },
+    ops: { metricsToken: TOKEN, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
     platform: platformAt(receiver.url),
     translation: {
       providers: [{ name: 'deepl', authKey: 'metrics-key', apiUrl: deepl.url }],
