@@ -53,6 +53,18 @@ async function main() {
 
   await listen(app, config);
   const { port } = app.server.address() as AddressInfo;
+  if (config.logFormat === 'json') {
+    // Only JSON on stdout for the log collector; the demo's passwords stay out of the logs
+    // (they are in the README).
+    app.log.info({ port }, `Parley listening on http://localhost:${port}`);
+    if (demo.loaded) {
+      app.log.info(
+        { account: DEMO_ACCOUNT, admin: DEMO_ADMIN_ACCOUNT },
+        'demo logins: the seat and the administrator above (their passwords are in the README)',
+      );
+    }
+    return;
+  }
   console.log(`Parley listening on http://localhost:${port}`);
   if (demo.loaded) {
     console.log(`Demo workspace loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`);
