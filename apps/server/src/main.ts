@@ -55,10 +55,11 @@ async function main() {
   const { port } = app.server.address() as AddressInfo;
   if (config.logFormat === 'json') {
     // Only JSON on stdout for the log collector; the demo's passwords stay out of the logs
-    // (they are in the README).
-    app.log.info({ port }, `Parley listening on http://localhost:${port}`);
+    // (they are in the README). Printed at any LOG_LEVEL, as the plain banner is.
+    const banner = app.log.child({}, { level: 'info' });
+    banner.info({ port }, `Parley listening on http://localhost:${port}`);
     if (demo.loaded) {
-      app.log.info(
+      banner.info(
         { account: DEMO_ACCOUNT, admin: DEMO_ADMIN_ACCOUNT },
         'demo logins: the seat and the administrator above (their passwords are in the README)',
       );
