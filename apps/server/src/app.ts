@@ -120,6 +120,8 @@ export async function buildApp(
     genReqId: requestIdGenerator(config.trustProxy),
     // Large enough for a 4096-character message with room to spare.
     bodyLimit: 1024 * 1024,
+    // While closing, requests are refused by the health plugin with the coded 503 envelope.
+    return503OnClosing: false,
   });
 
   // Order matters and is kept visible: errors, health (its drain hook covers every route),

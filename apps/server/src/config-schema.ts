@@ -383,6 +383,12 @@ export const ENV = {
     10_000,
     'on SIGTERM, how long the server may drain (requests in flight, outbox deliveries, push sockets) before it gives up and exits 1',
   ),
+  PARLEY_SHUTDOWN_GRACE_MS: integer(
+    0,
+    600_000,
+    5_000,
+    'on SIGTERM, how long `/healthz` answers 503 while requests are still served, before the listener closes, so a load balancer stops routing here first ([docs/deploy.md](docs/deploy.md#stopping-and-rolling-restarts))',
+  ),
   PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES: integer(
     1,
     7 * 24 * 60,

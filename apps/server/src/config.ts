@@ -80,6 +80,11 @@ export interface OpsConfig {
   metricsToken: string | null;
   /** SIGTERM: how long draining may take before the process gives up and exits 1. */
   shutdownTimeoutMs: number;
+  /**
+   * SIGTERM: how long /healthz answers 503 while requests are still served, before the
+   * listener closes (a load balancer's health checks take the instance out meanwhile).
+   */
+  shutdownGraceMs: number;
 }
 
 /** The messaging platform's bridge (docs/platform-api.md). */
@@ -243,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ops: {
       metricsToken: v.PARLEY_METRICS_TOKEN,
       shutdownTimeoutMs: v.PARLEY_SHUTDOWN_TIMEOUT_MS,
+      shutdownGraceMs: v.PARLEY_SHUTDOWN_GRACE_MS,
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp, listen } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { REFUSE_BEFORE_CLOSE_MS, drainAndClose } from './plugins/health.js';
 import {
   DEMO_ACCOUNT,
   DEMO_ADMIN_ACCOUNT,
@@ -18,22 +19,25 @@ async function main() {
   }
 
   let closing = false;
-  // Draining (docs/deploy.md, "Stopping and rolling restarts"): the health check answers 503,
-  // new requests are refused with 503 while those in flight finish, push sockets are closed
-  // with "service restart" (consoles reconnect at once elsewhere), the background jobs hand
-  // their leases back; then exit 0. Past PARLEY_SHUTDOWN_TIMEOUT_MS: exit 1 as it stands.
+  // Draining (docs/deploy.md, "Stopping and rolling restarts"): the health check answers 503
+  // for PARLEY_SHUTDOWN_GRACE_MS while requests are still served, then new requests are refused
+  // with a coded 503, then the listener closes, push sockets are closed with "service restart"
+  // (consoles reconnect at once elsewhere), the background jobs hand their leases back; exit 0.
+  // Past PARLEY_SHUTDOWN_TIMEOUT_MS after the grace: exit 1 as it stands.
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    const timeoutMs = config.ops.shutdownTimeoutMs;
-    app.log.info({ signal, timeoutMs }, 'shutting down: draining');
-    app.parley.health.startDraining();
-    const timer = setTimeout(() => {
-      app.log.error({ timeoutMs }, 'shutdown timed out');
-      process.exit(1);
-    }, timeoutMs);
+    const { shutdownTimeoutMs: timeoutMs, shutdownGraceMs: graceMs } = config.ops;
+    app.log.info({ signal, graceMs, timeoutMs }, 'shutting down: draining');
+    const timer = setTimeout(
+      () => {
+        app.log.error({ timeoutMs }, 'shutdown timed out');
+        process.exit(1);
+      },
+      graceMs + REFUSE_BEFORE_CLOSE_MS + timeoutMs,
+    );
     timer.unref();
-    app.close().then(
+    drainAndClose(app, app.parley.health, graceMs).then(
       () => {
         app.log.info('shut down');
         process.exit(0);
@@ -49,6 +53,19 @@ async function main() {
 
   await listen(app, config);
   const { port } = app.server.address() as AddressInfo;
+  if (config.logFormat === 'json') {
+    // Only JSON on stdout for the log collector; the demo's passwords stay out of the logs
+    // (they are in the README). Printed at any LOG_LEVEL, as the plain banner is.
+    const banner = app.log.child({}, { level: 'info' });
+    banner.info({ port }, `Parley listening on http://localhost:${port}`);
+    if (demo.loaded) {
+      banner.info(
+        { account: DEMO_ACCOUNT, admin: DEMO_ADMIN_ACCOUNT },
+        'demo logins: the seat and the administrator above (their passwords are in the README)',
+      );
+    }
+    return;
+  }
   console.log(`Parley listening on http://localhost:${port}`);
   if (demo.loaded) {
     console.log(`Demo workspace loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`);

@@ -17,6 +17,7 @@ const env = {
   PARLEY_DATA_DIR: root,
   PARLEY_DEMO: 'off',
   PARLEY_SHUTDOWN_TIMEOUT_MS: '5000',
+  PARLEY_SHUTDOWN_GRACE_MS: '500',
   LOG_FORMAT: 'json',
   LOG_LEVEL: 'info',
 };
@@ -80,5 +81,5 @@ describe('SIGTERM on SQLite', () => {
     );
     expect(record.code).toBe('000000');
     expect(await again.stop('SIGTERM')).toBe(0);
-  });
+  }, 60_000);
 });

@@ -76,7 +76,7 @@ export async function createTestDatabaseConfig(
     sandbox: 'off',
     // Short heartbeats: a revoked token or a dead socket shows within a test's patience.
     realtime: { redisUrl: null, retentionHours: 24, heartbeatMs: 200, pollMs: 100 },
-    ops: { metricsToken: null, shutdownTimeoutMs: 10_000 },
+    ops: { metricsToken: null, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
   };
   if (!usingPg) {
     return {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEMO_ADMIN_PASSWORD, DEMO_PASSWORD } from '../src/demo/demo.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -87,6 +88,27 @@ describe('the built server', () => {
     }
   });
 
+  it('prints only JSON on stdout with LOG_FORMAT=json, and no demo password', async () => {
+    const run = await startBuilt({ LOG_FORMAT: 'json', PARLEY_DEMO: 'on' });
+    try {
+      await run.login();
+      await run.stop();
+      const lines = run
+        .stdout()
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      const entries = lines.map((l) => JSON.parse(l) as { msg: string; port?: number });
+      expect(entries.some((e) => /^Parley listening on http:\/\/localhost:\d+$/.test(e.msg))).toBe(
+        true,
+      );
+      expect(entries.some((e) => e.msg.startsWith('demo workspace loaded'))).toBe(true);
+      expect(run.stdout()).not.toContain(DEMO_PASSWORD);
+      expect(run.stdout()).not.toContain(DEMO_ADMIN_PASSWORD);
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('prints JSON lines with LOG_FORMAT=json', async () => {
     const run = await startBuilt({ LOG_FORMAT: 'json' });
     try {
@@ -133,6 +155,8 @@ async function startBuilt(env: Record<string, string>) {
     PORT: '0',
     HOST: '127.0.0.1',
     PARLEY_DATA_DIR: dataDir,
+    // SIGTERM closes at once (no balancer to wait for).
+    PARLEY_SHUTDOWN_GRACE_MS: '0',
     ...env,
   };
   delete childEnv.LOG_LEVEL;
@@ -143,7 +167,11 @@ async function startBuilt(env: Record<string, string>) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    stdout += d.toString();
+  });
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
@@ -180,5 +208,7 @@ async function startBuilt(env: Record<string, string>) {
       rmSync(dataDir, { recursive: true, force: true });
       return out;
     },
+    /** What it printed on stdout only. */
+    stdout: () => stdout,
   };
 }

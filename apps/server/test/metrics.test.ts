@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   );
   deepl = await new LocalDeepl('metrics-key').start();
   t = await createTestApp({
-    ops: { metricsToken: TOKEN, shutdownTimeoutMs: 10_000 },
+    ops: { metricsToken: TOKEN, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
     platform: platformAt(receiver.url),
     translation: {
       providers: [{ name: 'deepl', authKey: 'metrics-key', apiUrl: deepl.url }],
@@ -114,6 +115,21 @@ describe('GET /metrics', () => {
     if (usingPg) {
       expect(valueOf(text, 'parley_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     }
+  });
+
+  it('passes `promtool check metrics` (Prometheus 2.42, Debian): no gauge named *_total', async () => {
+    await send('+447700900601', 'promtool');
+    const { text } = await scrape();
+    const checked = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn('promtool', ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+      child.stdin.end(text);
+    });
+    expect(checked).toEqual({ code: 0, out: '' });
   });
 
   it('the sample Grafana dashboard reads only metrics the server exposes', async () => {

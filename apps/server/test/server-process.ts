@@ -18,7 +18,15 @@ export interface ServerProcess {
 
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // No balancer to wait for: SIGTERM refuses and closes at once (a test says otherwise).
+      PARLEY_SHUTDOWN_GRACE_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

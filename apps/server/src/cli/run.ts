@@ -433,7 +433,9 @@ export async function runCli(
   // Changes the CLI makes (a customer's message) reach open consoles: recorded in the event
   // log, and announced on Redis when instances share one (else their poll finds them).
   const bus = new RecordingEventBus();
-  const fanOut = cfg.realtime.redisUrl ? new RedisFanOut(cfg.realtime.redisUrl, null) : null;
+  const fanOut = cfg.realtime.redisUrl
+    ? new RedisFanOut(cfg.realtime.redisUrl, { hub: null })
+    : null;
   try {
     if (fanOut) {
       // Without Redis the change is still recorded: consoles get it when they next resume.

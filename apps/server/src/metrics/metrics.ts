@@ -87,6 +87,13 @@ export class ParleyMetrics {
     // Event-loop lag, heap, GC, handles, CPU, open files: prom-client's defaults under their
     // usual names (nodejs_*, process_*), so the common Node.js dashboards read them as they are.
     collectDefaultMetrics({ register: this.registry });
+    // Except three gauges named *_total (nodejs_active_handles_total, ..._requests_total,
+    // ..._resources_total), which Prometheus reserves for counters (`promtool check metrics`
+    // refuses them); their values are the sums of nodejs_active_handles etc. by type.
+    for (const metric of this.registry.getMetricsAsArray()) {
+      const { name, type } = metric as unknown as { name: string; type: string };
+      if (type === 'gauge' && name.endsWith('_total')) this.registry.removeSingleMetric(name);
+    }
   }
 
   /** What the translation service and its engines report (services.ts). */

@@ -33,11 +33,21 @@ export async function registerRealtime(
   const { heartbeatMs, redisUrl, pollMs } = config.realtime;
   const hub = new RealtimeHub(db);
   const fanOut: FanOut = redisUrl
-    ? new RedisFanOut(redisUrl, hub, (err) => app.log.warn({ err }, 'redis'))
+    ? new RedisFanOut(redisUrl, {
+        hub,
+        fallback: { db, pollMs },
+        log: (state, err) =>
+          state === 'down'
+            ? app.log.warn({ err }, 'redis unreachable: reading the event log until it returns')
+            : app.log.info('redis connected: notices between instances again'),
+      })
     : new PollingFanOut(db, hub, pollMs);
   bus.setNotifier((seatId, events) => fanOut.notify(seatId, events));
-  // A logout on this instance closes its sockets at once; other instances at their heartbeat.
+  // A logout on this instance closes its sockets at once; one made by another instance or the
+  // CLI moves the database's count of ended logins, read every half second: the sockets' tokens
+  // are checked then (with or without Redis).
   auth.onRevoked(({ seatId, tokenHash }) => hub.expireTokens(seatId, tokenHash));
+  auth.onRevocationsMoved(() => void checkTokens());
 
   await app.register(websocket, {
     options: { maxPayload: 4096 },
@@ -111,6 +121,28 @@ export async function registerRealtime(
 
   let beat: NodeJS.Timeout | null = null;
   let checking = false;
+  let checkAgain = false;
+  // Closes the sockets whose token expired or was revoked. A check asked for while one runs
+  // runs again after it: the revocation may have landed after that one read the tokens.
+  const checkTokens = async (): Promise<void> => {
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = true;
+    try {
+      do {
+        checkAgain = false;
+        const conns = hub.connections();
+        const valid = await auth.stillValid([...new Set(conns.map((c) => c.tokenHash))]);
+        for (const conn of conns) if (!valid.has(conn.tokenHash)) hub.expire(conn);
+      } while (checkAgain);
+    } catch (err) {
+      app.log.error({ err }, 'push token check failed');
+    } finally {
+      checking = false;
+    }
+  };
   const heartbeat = async () => {
     const conns = hub.connections();
     for (const conn of conns) {
@@ -123,16 +155,7 @@ export async function registerRealtime(
       conn.socket.ping();
       send(conn.socket, { kind: 'ping', at: Date.now() });
     }
-    if (checking) return;
-    checking = true;
-    try {
-      const valid = await auth.stillValid([...new Set(conns.map((c) => c.tokenHash))]);
-      for (const conn of conns) if (!valid.has(conn.tokenHash)) hub.expire(conn);
-    } catch (err) {
-      app.log.error({ err }, 'push token check failed');
-    } finally {
-      checking = false;
-    }
+    await checkTokens();
   };
 
   app.addHook('onReady', async () => {

@@ -516,6 +516,9 @@ function platformWebhook(schemas: SchemaSet): Json {
     post: {
       operationId: 'platformOutbound',
       tags: ['platform'],
+      // Signed by the headers below (HMAC over the body), like the inbound platform API: no
+      // scheme of the document's applies.
+      security: [],
       summary: "What Parley POSTs to the platform's URL (`PARLEY_PLATFORM_URL`)",
       description:
         'Every operator message and every deletion for all, from the outbox, signed like the inbound API. Delivery is at least once: treat a repeated `idempotency-key` as the same request.',

@@ -42,10 +42,41 @@ export class SchemaSet {
       const { schemas } = z.toJSONSchema(registry, { io, uri, unrepresentable: 'any' });
       for (const [id, schema] of Object.entries(schemas)) {
         const { $id: _id, $schema: _schema, ...rest } = schema as JsonSchema;
-        converted[id] = rest;
+        converted[id] = io === 'input' ? defaultsDescribed(rest) : rest;
       }
     }
     for (const [alias, target] of this.aliases) converted[alias] = ref(target);
     return Object.fromEntries(Object.entries(converted).sort(([a], [b]) => a.localeCompare(b)));
+  }
+}
+
+/**
+ * A request field with a default may be left out, but generators read `default` in a named
+ * schema as "always present" (openapi-typescript makes such a field required, so
+ * `getGroupList({})` would not typecheck). In requests the default is therefore said in the
+ * field's description instead.
+ */
+function defaultsDescribed(schema: unknown): JsonSchema {
+  return walk(schema) as JsonSchema;
+  function walk(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out: JsonSchema = {};
+    for (const [key, value] of Object.entries(node as JsonSchema)) {
+      // `properties` maps names to schemas: a property called "default" is not the keyword.
+      if (key === 'properties' && value && typeof value === 'object') {
+        out[key] = Object.fromEntries(
+          Object.entries(value as JsonSchema).map(([name, s]) => [name, walk(s)]),
+        );
+      } else if (key !== 'default') {
+        out[key] = walk(value);
+      }
+    }
+    const record = node as JsonSchema;
+    if ('default' in record) {
+      const said = `Default: ${JSON.stringify(record.default)}.`;
+      out.description = typeof out.description === 'string' ? `${out.description} ${said}` : said;
+    }
+    return out;
   }
 }

@@ -31,6 +31,7 @@ export function hashToken(token: string): string {
 
 export class AuthService {
   private readonly revokedListeners = new Set<(revocation: Revocation) => void>();
+  private readonly movedListeners = new Set<() => void>();
   /** The count of ended logins last read, and when that read started (0: never). */
   private revocationCount: number | null = null;
   private revocationsReadAt = 0;
@@ -46,6 +47,15 @@ export class AuthService {
   onRevoked(listener: (revocation: Revocation) => void): () => void {
     this.revokedListeners.add(listener);
     return () => this.revokedListeners.delete(listener);
+  }
+
+  /**
+   * Called when the database's count of ended logins moved (a logout, freeze or new password
+   * in any process): the push channel checks its sockets' tokens.
+   */
+  onRevocationsMoved(listener: () => void): () => void {
+    this.movedListeners.add(listener);
+    return () => this.movedListeners.delete(listener);
   }
 
   /** Logins ended elsewhere (a seat frozen or given a new password): close their sockets. */
@@ -144,7 +154,9 @@ export class AuthService {
     const n = await authRepository.revocations(this.db);
     if (n !== this.revocationCount) {
       this.tokens.clear();
+      const moved = this.revocationCount !== null;
       this.revocationCount = n;
+      if (moved) this.movedListeners.forEach((listener) => listener());
     }
     this.revocationsReadAt = startedAt;
   }

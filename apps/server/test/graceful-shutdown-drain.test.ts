@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PUSH_CLOSE } from '@parley/protocol';
+import { openDatabase } from '../src/db/database.js';
+import { loadConfig } from '../src/config.js';
+import { seatWithChat, startServer, type ServerProcess } from './server-process.js';
+import { PushClient } from './ws-client.js';
+
+/**
+ * SIGTERM under load, counted from outside as a load balancer and its clients see it: 100
+ * senders on keep-alive connections and 200 push sockets. Every request a client wrote is
+ * answered (completed, or a coded 503 `500005` with `Connection: close`), none is reset;
+ * /healthz answers 503 through the grace before the port closes; exit 0; nothing acknowledged
+ * is lost. The built server on SQLite.
+ */
+const GRACE_MS = 2_000;
+const root = mkdtempSync(path.join(tmpdir(), 'parley-drain-'));
+const env = {
+  PARLEY_DATA_DIR: root,
+  PARLEY_DEMO: 'off',
+  PARLEY_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+  PARLEY_SHUTDOWN_TIMEOUT_MS: '10000',
+  PARLEY_RATE_LIMIT_PER_MINUTE: '100000',
+  LOG_FORMAT: 'json',
+  LOG_LEVEL: 'info',
+};
+const servers: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  rmSync(root, { recursive: true, force: true });
+});
+
+type Outcome = 'ok' | 'coded503' | 'refused' | 'reset' | 'other';
+
+/** Classifies one request as its client sees it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function request(url: string, init: RequestInit): Promise<{ outcome: Outcome; body: any }> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    return { outcome: code === 'ECONNREFUSED' ? 'refused' : 'reset', body: code ?? String(err) };
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let body: any;
+  try {
+    body = await res.json();
+  } catch (err) {
+    return { outcome: 'reset', body: String(err) };
+  }
+  if (res.status === 200) return { outcome: 'ok', body };
+  if (
+    res.status === 503 &&
+    body?.code === '500005' &&
+    res.headers.get('connection') === 'close' &&
+    typeof body.msg === 'string'
+  ) {
+    return { outcome: 'coded503', body };
+  }
+  return { outcome: 'other', body: { status: res.status, body } };
+}
+
+describe('SIGTERM under load, from outside', () => {
+  it('healthz 503 through the grace, no request reset, coded 503s, exit 0, nothing acknowledged lost', async () => {
+    const server = await startServer(env);
+    servers.push(server);
+    const chat = await seatWithChat(
+      env,
+      server.base,
+      'drain-load',
+      '+15550400101',
+      '+447700900411',
+    );
+
+    const consoles = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        PushClient.open(server.base, { token: chat.token, last_event_id: 0 }),
+      ),
+    );
+    await Promise.all(consoles.map((c) => c.waitFor('ready')));
+
+    const counts: Record<Outcome, number> = { ok: 0, coded503: 0, refused: 0, reset: 0, other: 0 };
+    const odd: unknown[] = [];
+    const acked: number[] = [];
+    let n = 0;
+    const sender = async () => {
+      for (;;) {
+        const id = ++n;
+        const { outcome, body } = await request(`${server.base}/v1/seat/chat/message`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: chat.token },
+          body: JSON.stringify({
+            send_phone: chat.phone,
+            receiver_phone: chat.customer,
+            type: 'text',
+            content: `drain ${id}`,
+            client_msg_id: `drain-load-${id}`,
+          }),
+        });
+        counts[outcome] += 1;
+        if (outcome === 'ok') {
+          expect(body.code).toBe('000000');
+          acked.push(body.data.msg_id as number);
+          continue;
+        }
+        // A client behind a balancer goes to another instance now.
+        if (outcome !== 'coded503' && outcome !== 'refused') odd.push(body);
+        return;
+      }
+    };
+    const senders = Array.from({ length: 100 }, sender);
+    while (acked.length < 200) await new Promise((r) => setTimeout(r, 10));
+
+    // The balancer's health check, every 100 ms, from the signal on.
+    const health: { at: number; status: number | 'refused' | 'reset' }[] = [];
+    let checking = true;
+    const checker = (async () => {
+      while (checking) {
+        try {
+          const res = await fetch(`${server.base}/healthz`);
+          await res.text();
+          health.push({ at: Date.now(), status: res.status });
+        } catch (err) {
+          const code = (err as { cause?: { code?: string } }).cause?.code;
+          health.push({ at: Date.now(), status: code === 'ECONNREFUSED' ? 'refused' : 'reset' });
+          if (code === 'ECONNREFUSED') return;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    const signalledAt = Date.now();
+    const exit = server.stop('SIGTERM');
+    await Promise.all(senders);
+    const code = await exit;
+    checking = false;
+    await checker;
+
+    expect({ ...counts, odd }).toMatchObject({ reset: 0, other: 0, odd: [] });
+    expect(counts.coded503 + counts.refused).toBe(100);
+    expect(code).toBe(0);
+    // Healthz: 503 from the signal until the port closed, at least for the grace.
+    const first503 = health.find((h) => h.status === 503);
+    const firstRefused = health.find((h) => h.status === 'refused');
+    expect(health.filter((h) => h.status === 'reset')).toEqual([]);
+    expect(first503).toBeDefined();
+    expect(firstRefused).toBeDefined();
+    expect(health.filter((h) => h.at > first503!.at && h.status === 200)).toEqual([]);
+    expect(firstRefused!.at - signalledAt).toBeGreaterThanOrEqual(GRACE_MS);
+    // Every push socket was told to reconnect at once (elsewhere).
+    expect(consoles.map((c) => c.closed?.code)).toEqual(
+      consoles.map(() => PUSH_CLOSE.SERVICE_RESTART),
+    );
+
+    // Every acknowledged message is in the database.
+    const database = await openDatabase(loadConfig(env));
+    try {
+      const rows = await database.db.selectFrom('messages').select('id').execute();
+      const have = new Set(rows.map((r) => r.id));
+      expect(acked.filter((id) => !have.has(id))).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});
