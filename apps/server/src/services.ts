@@ -33,6 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
+import { AdminStatsService } from './modules/admin/admin-stats.service.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -69,6 +70,7 @@ export interface Services {
   adminAuth: AdminAuthService;
   /** What the admin console reads, and the outbox retry. */
   adminConsole: AdminConsoleService;
+  adminStats: AdminStatsService;
 }
 
 export async function createServices(
@@ -141,5 +143,6 @@ export async function createServices(
     audit,
     adminAuth: new AdminAuthService(db, config, audit),
     adminConsole: new AdminConsoleService(db, audit, events, outbox),
+    adminStats: new AdminStatsService(db),
   };
 }
