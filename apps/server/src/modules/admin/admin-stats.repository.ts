@@ -49,7 +49,7 @@ function turnsCte(since: number, seatId: number | null): RawBuilder<unknown> {
           order by p.id desc limit 1
         ) else prev end as prev
       from flow
-    ), turns as (
+    ), turns as materialized (
       select id, session_id, direction, created_at from known
       where (direction = 'in' and (prev is null or prev = 'out'))
          or (direction = 'out' and prev = 'in')
@@ -69,33 +69,20 @@ export const adminStatsRepository = {
   },
 
   /**
-   * Waits begun and ended per bucket, from the first bucket's start until now (the last bucket
-   * given should reach past now): the server counts back from the chats waiting now.
+   * Waits and first responses per bucket, from one pass over the chats' turns since the first
+   * bucket's start (the last bucket given should reach past now: the server counts the chats
+   * waiting at each bucket's end back from those waiting now).
+   *
+   * A reply ending a wait is timed from the wait's first customer message (the turn before it;
+   * a wait begun before the range is looked up in its chat). Median (the two middle ones
+   * averaged) and 90th percentile (nearest rank) by window ranks.
    */
-  async turns(db: Db, buckets: Bucket[], seatId: number | null) {
-    const result = await sql<{ i: number; started: number | string; ended: number | string }>`
-      with ${turnsCte(buckets[0]!.start, seatId)}, ${bucketsCte(buckets)}
-      select b.i,
-        sum(case when t.direction = 'in' then 1 else 0 end) as started,
-        sum(case when t.direction = 'out' then 1 else 0 end) as ended
-      from b join turns t on t.created_at >= b.s and t.created_at < b.e
-      group by b.i`.execute(db);
-    return result.rows.map((r) => ({
-      i: Number(r.i),
-      started: Number(r.started),
-      ended: Number(r.ended),
-    }));
-  },
-
-  /**
-   * First responses per bucket: each reply ending a wait, timed from the wait's first customer
-   * message (the turn before it; a wait begun before the range is looked up in the chat).
-   * Median (the two middle ones averaged) and 90th percentile (nearest rank) by window ranks.
-   */
-  async firstResponses(db: Db, buckets: Bucket[], seatId: number | null) {
+  async waits(db: Db, buckets: Bucket[], seatId: number | null) {
     const result = await sql<{
       i: number;
-      n: number | string;
+      started: number | string | null;
+      ended: number | string | null;
+      n: number | string | null;
       median: number | string | null;
       p90: number | string | null;
     }>`
@@ -104,7 +91,7 @@ export const adminStatsRepository = {
         select id, session_id, direction, created_at,
           lag(created_at) over (partition by session_id order by id) as started_at
         from turns
-      ), replies as (
+      ), replies as materialized (
         select created_at, created_at - coalesce(started_at, (
           select min(w.created_at) from messages w
           where w.session_id = paired.session_id and w.id < paired.id and w.id > coalesce((
@@ -119,14 +106,25 @@ export const adminStatsRepository = {
           count(*) over (partition by b.i) as n
         from b join replies r on r.created_at >= b.s and r.created_at < b.e
         where r.ms is not null
+      ), responses as (
+        select i, max(n) as n,
+          avg(case when rn in ((n + 1) / 2, (n + 2) / 2) then ms end) as median,
+          max(case when rn = (9 * n + 9) / 10 then ms end) as p90
+        from ranked group by i
+      ), counts as (
+        select b.i,
+          sum(case when turn.direction = 'in' then 1 else 0 end) as started,
+          sum(case when turn.direction = 'out' then 1 else 0 end) as ended
+        from b join turns turn on turn.created_at >= b.s and turn.created_at < b.e
+        group by b.i
       )
-      select i, max(n) as n,
-        avg(case when rn in ((n + 1) / 2, (n + 2) / 2) then ms end) as median,
-        max(case when rn = (9 * n + 9) / 10 then ms end) as p90
-      from ranked group by i`.execute(db);
+      select b.i, c.started, c.ended, r.n, r.median, r.p90
+      from b left join counts c on c.i = b.i left join responses r on r.i = b.i`.execute(db);
     return result.rows.map((r) => ({
       i: Number(r.i),
-      n: Number(r.n),
+      started: Number(r.started ?? 0),
+      ended: Number(r.ended ?? 0),
+      n: Number(r.n ?? 0),
       median: r.median === null ? null : Math.round(Number(r.median)),
       p90: r.p90 === null ? null : Number(r.p90),
     }));

@@ -58,10 +58,9 @@ export class AdminStatsService {
     // Waits are counted back from now: the turns after the range count too (one more bucket).
     const last = buckets[buckets.length - 1]!;
     const withAfter: Bucket[] = [...buckets, { start: last.end, end: Math.max(now, last.end) + 1 }];
-    const [messages, turns, responses, translation, waitingNow] = await Promise.all([
+    const [messages, waits, translation, waitingNow] = await Promise.all([
       adminStatsRepository.messages(this.db, buckets, q.seatId),
-      adminStatsRepository.turns(this.db, withAfter, q.seatId),
-      adminStatsRepository.firstResponses(this.db, buckets, q.seatId),
+      adminStatsRepository.waits(this.db, withAfter, q.seatId),
       adminStatsRepository.translation(this.db, buckets, q.seatId),
       adminStatsRepository.waitingNow(this.db, q.seatId),
     ]);
@@ -82,8 +81,9 @@ export class AdminStatsService {
       if (m.direction === 'in') out[m.i]!.messages_in = m.n;
       else out[m.i]!.messages_out = m.n;
     }
-    for (const r of responses) {
-      const b = out[r.i]!;
+    for (const r of waits) {
+      const b = out[r.i];
+      if (!b) continue; // the bucket after the range
       b.first_responses = r.n;
       b.first_response_median_ms = r.median;
       b.first_response_p90_ms = r.p90;
@@ -95,7 +95,7 @@ export class AdminStatsService {
     }
     // Waiting at a bucket's end: waiting now, less the waits begun after it, plus those ended.
     const net = new Array<number>(withAfter.length).fill(0);
-    for (const t of turns) net[t.i] = t.started - t.ended;
+    for (const w of waits) net[w.i] = w.started - w.ended;
     let waiting = waitingNow;
     for (let i = withAfter.length - 1; i >= 0; i--) {
       if (i < out.length && buckets[i]!.start <= now) out[i]!.waiting = Math.max(0, waiting);
