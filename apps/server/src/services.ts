@@ -34,6 +34,7 @@ import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
+import { AdminExportService } from './modules/admin/admin-export.service.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -71,6 +72,7 @@ export interface Services {
   /** What the admin console reads, and the outbox retry. */
   adminConsole: AdminConsoleService;
   adminStats: AdminStatsService;
+  adminExport: AdminExportService;
 }
 
 export async function createServices(
@@ -108,6 +110,8 @@ export async function createServices(
       : ['sandbox' as const, 'platform' as const];
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
+  const adminConsole = new AdminConsoleService(db, audit, events, outbox);
+  const adminStats = new AdminStatsService(db);
   return {
     auth,
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
@@ -142,7 +146,8 @@ export async function createServices(
     events,
     audit,
     adminAuth: new AdminAuthService(db, config, audit),
-    adminConsole: new AdminConsoleService(db, audit, events, outbox),
-    adminStats: new AdminStatsService(db),
+    adminConsole,
+    adminStats,
+    adminExport: new AdminExportService(db, adminStats, adminConsole),
   };
 }

@@ -350,3 +350,147 @@ describe('refusals', () => {
     expect(answer.code).toBe('400002');
   });
 });
+
+/** RFC 4180 as a spreadsheet reads it: quoted cells may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') ((cell += '"'), i++);
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') (row.push(cell), (cell = ''));
+    else if (ch === '\n') (row.push(cell), rows.push(row), (row = []), (cell = ''));
+    else if (ch !== '\r') cell += ch;
+  }
+  return rows;
+}
+
+async function csv(
+  path: string,
+  query: Record<string, string | number>,
+  auth: string | null = token,
+) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+    headers: auth ? { authorization: `Bearer ${auth}` } : {},
+  });
+  return res;
+}
+
+describe('CSV exports', () => {
+  it("exports a seat's day by local hour, one column per engine", async () => {
+    const res = await csv('/v1/admin/export/series.csv', {
+      time_zone: 'Asia/Kolkata',
+      from: '2026-01-15',
+      to: '2026-01-15',
+      seat_id: kolkata.seatId,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="parley-series-seat-/);
+    const [head, ...rows] = parseCsv(res.body);
+    expect(head).toEqual([
+      'start_utc',
+      'local_time',
+      'messages_in',
+      'messages_out',
+      'waiting',
+      'first_responses',
+      'first_response_median_ms',
+      'first_response_p90_ms',
+      'characters_deepl',
+      'characters_libretranslate',
+      'memory_characters',
+    ]);
+    expect(rows).toHaveLength(24);
+    expect(rows[9]).toEqual([
+      '2026-01-15T03:30:00.000Z',
+      '2026-01-15 09:00',
+      '6',
+      '4',
+      '1',
+      '3',
+      String(25 * MIN),
+      String(30 * MIN),
+      '50',
+      '100',
+      '30',
+    ]);
+    expect(rows[3]![6]).toBe('');
+  });
+
+  it('streams a range longer than a series call answers, a month at a time, by day', async () => {
+    const res = await csv('/v1/admin/export/series.csv', {
+      time_zone: 'America/New_York',
+      from: '2026-01-01',
+      to: '2026-12-31',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    const rows = parseCsv(res.body).slice(1);
+    expect(rows).toHaveLength(365);
+    const byDay = new Map(rows.map((r) => [r[1]!.slice(0, 10), r]));
+    // Kolkata's 15th is New York's 14th, but for the reply at 11:00 (00:30 on the 15th there).
+    expect(byDay.get('2026-01-14')!.slice(2, 4)).toEqual(['8', '5']);
+    expect(byDay.get('2026-01-15')!.slice(2, 4)).toEqual(['0', '1']);
+    expect(byDay.get('2026-03-08')!.slice(2, 4)).toEqual(['2', '1']);
+    expect(byDay.get('2026-03-09')!.slice(2, 4)).toEqual(['0', '1']);
+  });
+
+  it('exports the audit log with the filters applied, formulas defused', async () => {
+    const odd = await t.services.seats.create(
+      { account: '@stats-odd', password: 'a-long-password' },
+      { type: 'admin', name: 'stats-admin' },
+    );
+    const res = await csv('/v1/admin/export/audit.csv', {
+      action: 'seat.create',
+      target_id: odd.id,
+    });
+    expect(res.statusCode).toBe(200);
+    const [head, ...rows] = parseCsv(res.body);
+    expect(head![0]).toBe('audit_id');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slice(2, 8)).toEqual([
+      'admin',
+      'stats-admin',
+      'seat.create',
+      'seat',
+      String(odd.id),
+      "'@stats-odd",
+    ]);
+    const all = parseCsv((await csv('/v1/admin/export/audit.csv', { action: 'seat.create' })).body);
+    expect(all.length - 1).toBeGreaterThanOrEqual(4);
+  });
+
+  it("exports the overview's per-seat table", async () => {
+    const res = await csv('/v1/admin/export/seats.csv', { tz_offset_min: 330 });
+    expect(res.statusCode).toBe(200);
+    const [head, ...rows] = parseCsv(res.body);
+    expect(head!.slice(0, 3)).toEqual(['seat_id', 'account', 'nickname']);
+    expect(rows.map((r) => r[1])).toEqual(
+      expect.arrayContaining(['stats-kolkata', 'stats-new-york']),
+    );
+  });
+
+  it('refuses without the admin token, a bad range and an unknown seat, with the envelope', async () => {
+    const day = { time_zone: 'UTC', from: '2026-01-15', to: '2026-01-15' };
+    const cases: [Record<string, string | number>, string | null, string][] = [
+      [day, null, '400002'],
+      [day, kolkata.token, '400002'],
+      [{ ...day, from: '2025-01-01' }, token, '100001'],
+      [{ ...day, seat_id: 999_999 }, token, '400001'],
+    ];
+    for (const [query, auth, code] of cases) {
+      const res = await csv('/v1/admin/export/series.csv', query, auth);
+      expect(res.headers['content-type']).toMatch(/json/);
+      expect((JSON.parse(res.body) as { code: string }).code).toBe(code);
+    }
+  });
+});

@@ -90,10 +90,11 @@ const HOUR_MS = 3_600_000;
  * An hour is 60 minutes from the local midnight, so in every zone whose offsets change by whole
  * hours each bucket is one local hour.
  */
-export function bucketsOf(timeZone: string, from: string, to: string): Bucket[] {
+export function bucketsOf(timeZone: string, from: string, to: string, byDay = false): Bucket[] {
   const days = daysBetween(from, to) + 1;
   const starts = Array.from({ length: days + 1 }, (_, i) => dayStart(timeZone, addDays(from, i)));
-  if (days > 1) return starts.slice(0, -1).map((start, i) => ({ start, end: starts[i + 1]! }));
+  if (days > 1 || byDay)
+    return starts.slice(0, -1).map((start, i) => ({ start, end: starts[i + 1]! }));
   const [start, end] = starts as [number, number];
   const hours: Bucket[] = [];
   for (let t = start; t < end; t += HOUR_MS)

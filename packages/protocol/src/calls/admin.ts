@@ -475,3 +475,36 @@ export const adminStatsSeatResponse = z.object({
   waiting_longest: z.array(z.object({ waiting_since: epochMs, unanswered: count })),
 });
 export type AdminStatsSeat = z.infer<typeof adminStatsSeatResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// CSV exports: GET with the admin token in `Authorization`, the filters as query parameters;
+// the answer streams as text/csv (an error before the first row is the usual JSON envelope).
+
+export const ADMIN_EXPORT_PATHS = {
+  series: '/v1/admin/export/series.csv',
+  seats: '/v1/admin/export/seats.csv',
+  audit: '/v1/admin/export/audit.csv',
+} as const;
+
+/** A series' buckets over up to STATS_EXPORT_DAYS_MAX local days. */
+export const adminExportSeriesQuery = z
+  .object({
+    ...statsRange,
+    seat_id: z.coerce.number().int().positive().optional(),
+  })
+  .superRefine(rangeCheck(STATS_EXPORT_DAYS_MAX));
+
+/** The overview's per-seat table, as shown (today at tz_offset_min). */
+export const adminExportSeatsQuery = z.object({
+  tz_offset_min: z.coerce.number().int().min(-TZ_OFFSET_MIN_MAX).max(TZ_OFFSET_MIN_MAX).default(0),
+});
+
+/** The audit log with the list's filters, newest first, every row. */
+export const adminExportAuditQuery = z.object({
+  actor: z.string().trim().max(ACCOUNT_MAX).optional(),
+  action: auditAction.optional(),
+  target_type: auditTargetType.optional(),
+  target_id: z.coerce.number().int().positive().optional(),
+  since: z.coerce.number().int().nonnegative().optional(),
+  until: z.coerce.number().int().nonnegative().optional(),
+});

@@ -196,4 +196,16 @@ export const adminStatsRepository = {
       limit ${limit}`.execute(db);
     return result.rows.map((r) => ({ since: Number(r.since), n: Number(r.n) }));
   },
+
+  /** The engines with characters between two instants (an export's columns). */
+  async engines(db: Db, from: number, until: number, seatId: number | null) {
+    let q = db
+      .selectFrom('translation_slots')
+      .select('engine')
+      .distinct()
+      .where('slot', '>=', from)
+      .where('slot', '<', until);
+    if (seatId !== null) q = q.where('seat_id', '=', seatId);
+    return (await q.orderBy('engine').execute()).map((r) => r.engine);
+  },
 };

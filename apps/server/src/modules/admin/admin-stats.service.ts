@@ -26,7 +26,7 @@ export interface SeriesQuery {
 export class AdminStatsService {
   constructor(private readonly db: Db) {}
 
-  private async requireSeat(seatId: number | null) {
+  async requireSeat(seatId: number | null) {
     if (seatId !== null && !(await seatsRepository.findById(this.db, seatId))) throw notFound();
   }
 
@@ -40,9 +40,10 @@ export class AdminStatsService {
     });
   }
 
-  async seriesOf(q: SeriesQuery, now = Date.now()): Promise<StatsSeries> {
+  /** `byDay`: days even for a single day (an export's last month may be one day). */
+  async seriesOf(q: SeriesQuery, now = Date.now(), byDay = false): Promise<StatsSeries> {
     await this.requireSeat(q.seatId);
-    const all = bucketsOf(q.timeZone, q.from, q.to);
+    const all = bucketsOf(q.timeZone, q.from, q.to, byDay);
     const first = q.since === undefined ? 0 : all.findIndex((b) => b.end > q.since!);
     const buckets = first < 0 ? [] : all.slice(first);
     const base = {
@@ -50,7 +51,7 @@ export class AdminStatsService {
       time_zone: q.timeZone,
       from: q.from,
       to: q.to,
-      bucket: all.length > 0 && all[0]!.end - all[0]!.start <= HOUR_MS ? 'hour' : 'day',
+      bucket: q.from === q.to && !byDay ? 'hour' : 'day',
       seat_id: q.seatId,
     } as const;
     if (buckets.length === 0) return { ...base, buckets: [] };
