@@ -25,6 +25,7 @@ import { translationRoutes } from './modules/translation/translation.routes.js';
 import { CallRegistry } from './plugins/calls.js';
 import { AdminCallRegistry } from './plugins/admin-calls.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { adminExportRoutes } from './modules/admin/admin-export.routes.js';
 import { registerAdminRealtime, type AdminRealtime } from './realtime/admin-realtime.js';
 import { registerDb } from './plugins/db.js';
 import { DatabaseAvailability, quietWhileDatabaseAway } from './db/availability.js';
@@ -182,6 +183,7 @@ export async function buildApp(
   }
   notImplementedRoutes(calls);
   adminRoutes(new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public), services);
+  adminExportRoutes(app, services);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   // A seat's event (from here or another instance) means its lists changed: its next list read
   // asks the database before the console that got the event refetches. So does any other call

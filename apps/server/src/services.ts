@@ -36,6 +36,8 @@ import { randomBytes } from 'node:crypto';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
+import { AdminStatsService } from './modules/admin/admin-stats.service.js';
+import { AdminExportService } from './modules/admin/admin-export.service.js';
 
 /** Every service, wired once; the HTTP routes and the CLI use the same ones. */
 export interface Services {
@@ -72,6 +74,8 @@ export interface Services {
   adminAuth: AdminAuthService;
   /** What the admin console reads, and the outbox retry. */
   adminConsole: AdminConsoleService;
+  adminStats: AdminStatsService;
+  adminExport: AdminExportService;
 }
 
 export async function createServices(
@@ -117,6 +121,8 @@ export async function createServices(
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
   const telegramBots = new TelegramBotsService(db, config.telegram, audit);
+  const adminConsole = new AdminConsoleService(db, audit, events, outbox);
+  const adminStats = new AdminStatsService(db);
   return {
     auth,
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
@@ -157,6 +163,8 @@ export async function createServices(
     events,
     audit,
     adminAuth: new AdminAuthService(db, config, audit),
-    adminConsole: new AdminConsoleService(db, audit, events, outbox),
+    adminConsole,
+    adminStats,
+    adminExport: new AdminExportService(db, adminStats, adminConsole),
   };
 }

@@ -7,6 +7,8 @@ import type { Db } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
 import { auditRepository } from '../src/modules/admin/admin.repository.js';
 import { adminViewsRepository } from '../src/modules/admin/admin-views.repository.js';
+import { adminStatsRepository } from '../src/modules/admin/admin-stats.repository.js';
+import { bucketsOf } from '../src/lib/time-zone.js';
 import { batchesRepository } from '../src/modules/batches/batches.repository.js';
 import { groupsRepository } from '../src/modules/groups/groups.repository.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
@@ -233,6 +235,54 @@ describe('query plans', () => {
       // PostgreSQL weighs a bitmap scan and a sort against the index's order by cost on these
       // tiny tables; SQLite's plan is the one a large table gets.
       if (!usingPg) expect(plan, name).not.toContain('TEMP B-TREE');
+    }
+  });
+
+  it("the owner's chart series read each bucket's range from an index, for all seats and one", async () => {
+    const month = bucketsOf('Asia/Kolkata', '2026-01-01', '2026-01-30');
+    const byTime = /messages_created_idx/;
+    const cases: [string, (db: Db) => Promise<unknown>, RegExp][] = [];
+    for (const seat of [null, 1]) {
+      cases.push(
+        [`messages ${seat}`, (db) => adminStatsRepository.messages(db, month, seat), byTime],
+        [
+          `waits ${seat}`,
+          (db) => adminStatsRepository.waits(db, month, seat),
+          /messages_session_idx/,
+        ],
+        [
+          `translation ${seat}`,
+          (db) => adminStatsRepository.translation(db, month, seat),
+          /translation_slots_(pk|seat_idx)|sqlite_autoindex_translation_slots/,
+        ],
+        [
+          `waiting now ${seat}`,
+          (db) => adminStatsRepository.waitingNow(db, seat),
+          /group_counts_(pkey|seat_idx)|INTEGER PRIMARY KEY/,
+        ],
+      );
+    }
+    cases.push(
+      [
+        'busiest hours',
+        (db) => adminStatsRepository.quarterHours(db, 1, month[0]!.start, month[29]!.end),
+        byTime,
+      ],
+      [
+        'longest waits',
+        (db) => adminStatsRepository.waitingLongest(db, 1, 10),
+        /sessions_list_idx|sessions_book_idx/,
+      ],
+    );
+    for (const [name, run, index] of cases) {
+      const plan = await planOf(run);
+      expect(plan, name).toMatch(index);
+      // seat_groups (a few rows a seat) is the only table read whole, as for the overview.
+      expect(plan, name).not.toMatch(
+        /\bSCAN (m|s|t|p|o|w|messages|sessions|translation_slots)\b|Seq Scan/,
+      );
+      // SQLite's plan is the one a large table gets: the range by time, never every message.
+      if (!usingPg && /^(messages|waits|busiest)/.test(name)) expect(plan, name).toMatch(byTime);
     }
   });
 });

@@ -24,6 +24,7 @@ import { listVersionOnceMigration } from './migrations/027-list-version-once.js'
 import { tokenRevocationsMigration } from './migrations/028-token-revocations.js';
 import { dropSeatPhonesIndexMigration } from './migrations/029-drop-seat-phones-index.js';
 import { searchEntriesDeferredMigration } from './migrations/030-search-entries-deferred.js';
+import { translationSlotsMigration } from './migrations/031-translation-slots.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -54,6 +55,7 @@ class StaticProvider implements MigrationProvider {
       '028-token-revocations': tokenRevocationsMigration(this.dialect),
       '029-drop-seat-phones-index': dropSeatPhonesIndexMigration(),
       '030-search-entries-deferred': searchEntriesDeferredMigration(this.dialect),
+      '031-translation-slots': translationSlotsMigration(),
     };
   }
 }

@@ -334,6 +334,15 @@ export interface TranslationUsageTable {
   memory_characters: Generated<number>;
 }
 
+/** Translation characters per quarter hour (`slot`, epoch ms), seat and engine (migration 031). */
+export interface TranslationSlotsTable {
+  slot: number;
+  seat_id: number;
+  engine: string;
+  characters: Generated<number>;
+  memory_characters: Generated<number>;
+}
+
 /** Migration 025: raised by triggers on every change of a seat's chats or groups. */
 export interface SeatListVersionsTable {
   seat_id: number;
@@ -351,6 +360,7 @@ export interface Database {
   admin_tokens: AdminTokensTable;
   audit_log: AuditLogTable;
   translation_usage: TranslationUsageTable;
+  translation_slots: TranslationSlotsTable;
   seats: SeatsTable;
   tokens: TokensTable;
   token_revocations: TokenRevocationsTable;

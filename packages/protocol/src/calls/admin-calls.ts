@@ -115,6 +115,16 @@ export const ADMIN_CALLS = {
     admin.adminAuditListResponse,
     'The audit log of administrator actions (who, what, when, before/after), newest first, filtered; keyset-paged.',
   ),
+  '/v1/admin/stats/series': call(
+    admin.adminStatsSeriesRequest,
+    admin.adminStatsSeriesResponse,
+    "The charts' series over local days of a time zone (hours for one day, else days), for every seat or one: messages in and out, chats waiting, first-response median and p90, translation characters by engine and from memory. With since: only the buckets ending after it.",
+  ),
+  '/v1/admin/stats/seat': call(
+    admin.adminStatsSeatRequest,
+    admin.adminStatsSeatResponse,
+    "One seat's busiest local hours over the range and its chats waiting longest now (ages and counts only, never contents).",
+  ),
 } as const;
 
 export type AdminCallPath = keyof typeof ADMIN_CALLS;

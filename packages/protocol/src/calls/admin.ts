@@ -365,3 +365,146 @@ export const adminAuditListRequest = z.object({
   cursor,
 });
 export const adminAuditListResponse = paged(auditEntry);
+
+// ---------------------------------------------------------------------------------------------
+// The owner's charts (series over local days) and their exports
+
+/** The longest range one series call answers (exports stream up to STATS_EXPORT_DAYS_MAX). */
+export const STATS_DAYS_MAX = 92;
+export const STATS_EXPORT_DAYS_MAX = 366;
+/** An IANA time zone the server knows ('Europe/Berlin', 'Asia/Kolkata', 'UTC'). */
+export const timeZone = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'unknown time zone');
+/** A local calendar day, 'YYYY-MM-DD'. */
+export const localDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')
+  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'no such day');
+
+const count = z.number().int().nonnegative();
+export const statsBucket = z.object({
+  /** The bucket's local hour or day, as UTC instants (end exclusive). */
+  start: epochMs,
+  end: epochMs,
+  /** Customer messages received in the bucket. */
+  messages_in: count,
+  /** Messages sent by the seat(s) in the bucket. */
+  messages_out: count,
+  /** Chats whose last message was the customer's at the bucket's end (now for the current one); null for buckets not begun. */
+  waiting: count.nullable(),
+  /** Replies in the bucket that ended a customer's wait. */
+  first_responses: count,
+  /** Median and 90th percentile (nearest rank) of those waits, ms; null without replies. */
+  first_response_median_ms: count.nullable(),
+  first_response_p90_ms: count.nullable(),
+  /** Characters sent to each engine in the bucket (engines with none left out). */
+  engine_characters: z.record(z.string(), count),
+  /** Characters asked for translation in the bucket that the shared memory answered. */
+  memory_characters: count,
+});
+export type StatsBucket = z.infer<typeof statsBucket>;
+
+export const statsSeries = z.object({
+  /** When it was read. */
+  at: epochMs,
+  time_zone: z.string(),
+  from: z.string(),
+  to: z.string(),
+  /** 'hour' for one day, 'day' for longer ranges. */
+  bucket: z.enum(['hour', 'day']),
+  /** null: every seat. */
+  seat_id: id.nullable(),
+  /** Every bucket of the range, oldest first (only those ending after `since` when it was sent). */
+  buckets: z.array(statsBucket),
+});
+export type StatsSeries = z.infer<typeof statsSeries>;
+
+const statsRange = {
+  time_zone: timeZone,
+  /** First and last local day of the range (inclusive). */
+  from: localDay,
+  to: localDay,
+};
+/** `to` not before `from`, and at most `maxDays` days. */
+export function rangeProblem(r: { from: string; to: string }, maxDays: number): string | null {
+  if (r.to < r.from) return 'before from';
+  if ((Date.parse(r.to) - Date.parse(r.from)) / 86_400_000 >= maxDays) {
+    return `at most ${maxDays} days`;
+  }
+  return null;
+}
+const rangeCheck = (maxDays: number) => (r: { from: string; to: string }, ctx: z.RefinementCtx) => {
+  const problem = rangeProblem(r, maxDays);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['to'] });
+};
+
+/** The charts' series over local days of `time_zone`: hours for one day, else days. */
+export const adminStatsSeriesRequest = z
+  .object({
+    ...statsRange,
+    /** One seat's series; default every seat. */
+    seat_id: id.optional(),
+    /** Only the buckets ending after this instant (a live update refetches the current one). */
+    since: epochMs.optional(),
+  })
+  .superRefine(rangeCheck(STATS_DAYS_MAX));
+export const adminStatsSeriesResponse = statsSeries;
+
+/** One seat's busiest hours and longest waits: counts and ages only, never a chat's contents. */
+export const adminStatsSeatRequest = z
+  .object({ ...statsRange, seat_id: id })
+  .superRefine(rangeCheck(STATS_DAYS_MAX));
+export const adminStatsSeatResponse = z.object({
+  seat_id: id,
+  /** Messages per local hour of the day (0-23) over the range. */
+  busiest_hours: z.array(
+    z.object({ hour: z.number().int().min(0).max(23), messages_in: count, messages_out: count }),
+  ),
+  /** The chats waiting longest now (at most 10), oldest first: when the wait began and how many customer messages wait. */
+  waiting_longest: z.array(z.object({ waiting_since: epochMs, unanswered: count })),
+});
+export type AdminStatsSeat = z.infer<typeof adminStatsSeatResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// CSV exports: GET with the admin token in `Authorization`, the filters as query parameters;
+// the answer streams as text/csv (an error before the first row is the usual JSON envelope).
+
+export const ADMIN_EXPORT_PATHS = {
+  series: '/v1/admin/export/series.csv',
+  seats: '/v1/admin/export/seats.csv',
+  audit: '/v1/admin/export/audit.csv',
+} as const;
+
+/** A series' buckets over up to STATS_EXPORT_DAYS_MAX local days. */
+export const adminExportSeriesQuery = z
+  .object({
+    ...statsRange,
+    seat_id: z.coerce.number().int().positive().optional(),
+  })
+  .superRefine(rangeCheck(STATS_EXPORT_DAYS_MAX));
+
+/** The overview's per-seat table, as shown (today at tz_offset_min). */
+export const adminExportSeatsQuery = z.object({
+  tz_offset_min: z.coerce.number().int().min(-TZ_OFFSET_MIN_MAX).max(TZ_OFFSET_MIN_MAX).default(0),
+});
+
+/** The audit log with the list's filters, newest first, every row. */
+export const adminExportAuditQuery = z.object({
+  actor: z.string().trim().max(ACCOUNT_MAX).optional(),
+  action: auditAction.optional(),
+  target_type: auditTargetType.optional(),
+  target_id: z.coerce.number().int().positive().optional(),
+  since: z.coerce.number().int().nonnegative().optional(),
+  until: z.coerce.number().int().nonnegative().optional(),
+});

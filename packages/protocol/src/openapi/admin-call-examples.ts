@@ -6,6 +6,7 @@ import type {
   OutboxItem,
   Overview,
   OverviewFigures,
+  StatsSeries,
 } from '../calls/admin.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../codes.js';
 import type { CallExamples, RefusalExample } from './call-examples.js';
@@ -468,4 +469,99 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
     ],
     refusals: [seatToken(w)],
   }),
+  '/v1/admin/stats/series': (w) => ({
+    success: [
+      {
+        summary: "One seat's day by hour in a half-hour zone",
+        request: {
+          time_zone: 'Asia/Kolkata',
+          from: '2026-03-08',
+          to: '2026-03-08',
+          seat_id: w.admin.seatId,
+        },
+        token: w.admin.token,
+        response: statsSeries(w),
+      },
+    ],
+    refusals: [
+      refusal(
+        w,
+        'A time zone the server does not know',
+        { time_zone: 'Mars/Olympus', from: '2026-03-08', to: '2026-03-08' },
+        '100001',
+        {
+          msg: `${ERROR_MESSAGES['100001']}: time_zone`,
+          data: { fields: [{ path: 'time_zone', message: 'unknown time zone' }] },
+        },
+      ),
+      refusal(
+        w,
+        'A range over 92 days',
+        { time_zone: 'UTC', from: '2026-01-01', to: '2026-06-30' },
+        '100001',
+        {
+          msg: `${ERROR_MESSAGES['100001']}: to`,
+          data: { fields: [{ path: 'to', message: 'at most 92 days' }] },
+        },
+      ),
+      seatToken(w, { time_zone: 'UTC', from: '2026-03-08', to: '2026-03-08' }),
+    ],
+  }),
+  '/v1/admin/stats/seat': (w) => ({
+    success: [
+      {
+        summary: "A seat's busiest hours this week and its longest waits",
+        request: {
+          time_zone: 'Europe/Berlin',
+          from: '2026-03-02',
+          to: '2026-03-08',
+          seat_id: w.admin.seatId,
+        },
+        token: w.admin.token,
+        response: {
+          seat_id: w.admin.seatId,
+          busiest_hours: Array.from({ length: 24 }, (_, hour) => ({
+            hour,
+            messages_in: hour === 10 ? 3 : 0,
+            messages_out: hour === 10 ? 2 : 0,
+          })),
+          waiting_longest: [{ waiting_since: w.now - 90 * MINUTE, unanswered: 2 }],
+        },
+      },
+    ],
+    refusals: [
+      refusal(
+        w,
+        'No such seat',
+        { time_zone: 'UTC', from: '2026-03-08', to: '2026-03-08', seat_id: 999_999 },
+        '400001',
+      ),
+      seatToken(w, { time_zone: 'UTC', from: '2026-03-08', to: '2026-03-08', seat_id: 1 }),
+    ],
+  }),
 };
+
+/** A day of one seat in Asia/Kolkata: 24 hours from 18:30 UTC the day before. */
+function statsSeries(w: ExampleWorld): StatsSeries {
+  const start = Date.UTC(2026, 2, 7, 18, 30);
+  return {
+    at: w.now,
+    time_zone: 'Asia/Kolkata',
+    from: '2026-03-08',
+    to: '2026-03-08',
+    bucket: 'hour',
+    seat_id: w.admin.seatId,
+    buckets: Array.from({ length: 24 }, (_, h) => ({
+      start: start + h * 60 * MINUTE,
+      end: start + (h + 1) * 60 * MINUTE,
+      messages_in: h === 10 ? 3 : 0,
+      messages_out: h === 10 ? 2 : 0,
+      waiting: 0,
+      first_responses: h === 10 ? 2 : 0,
+      first_response_median_ms: h === 10 ? 4 * MINUTE : null,
+      first_response_p90_ms: h === 10 ? 6 * MINUTE : null,
+      engine_characters: (h === 10 ? { libretranslate: 120 } : {}) as Record<string, number>,
+      memory_characters: h === 10 ? 40 : 0,
+    })),
+  };
+}

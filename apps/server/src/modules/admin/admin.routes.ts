@@ -3,11 +3,13 @@ import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SeatsService } from '../seats/seats.service.js';
 import type { AdminAuthService, AuthAdmin } from './admin-auth.service.js';
 import type { AdminConsoleService } from './admin-console.service.js';
+import type { AdminStatsService } from './admin-stats.service.js';
 import type { AuditService, Actor } from './audit.service.js';
 
 export interface AdminRouteServices {
   adminAuth: AdminAuthService;
   adminConsole: AdminConsoleService;
+  adminStats: AdminStatsService;
   audit: AuditService;
   seats: SeatsService;
   accounts: AccountsService;
@@ -81,6 +83,8 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
     s.adminConsole.retryOutbox(input.outbox_id, actorOf(admin)),
   );
   calls.authed('/v1/admin/audit/list', (input) => s.audit.list(input));
+  calls.authed('/v1/admin/stats/series', (input) => s.adminStats.series(input));
+  calls.authed('/v1/admin/stats/seat', (input) => s.adminStats.seat(input));
   const missing = calls.missing();
   if (missing.length) throw new Error(`admin calls without a route: ${missing.join(', ')}`);
 }

@@ -57,4 +57,27 @@ export const translationRepository = {
       )
       .execute();
   },
+
+  /** Adds characters to a seat's quarter hour of an engine (the owner's charts). */
+  async addSlotUsage(
+    db: Db,
+    row: {
+      slot: number;
+      seat_id: number;
+      engine: string;
+      characters: number;
+      memory_characters: number;
+    },
+  ) {
+    await db
+      .insertInto('translation_slots')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['slot', 'seat_id', 'engine']).doUpdateSet((eb) => ({
+          characters: eb('translation_slots.characters', '+', row.characters),
+          memory_characters: eb('translation_slots.memory_characters', '+', row.memory_characters),
+        })),
+      )
+      .execute();
+  },
 };

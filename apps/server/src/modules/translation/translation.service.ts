@@ -87,6 +87,9 @@ function dominant(items: { length: number; language: string | null }[]): string 
 }
 
 /** Characters of one engine in one call: sent to it, or answered by the shared memory. */
+/** The quarter hour of `translation_slots` (every zone's offset is a multiple of it). */
+export const TRANSLATION_SLOT_MS = 15 * 60_000;
+
 interface Usage {
   engine: string;
   characters: number;
@@ -187,7 +190,7 @@ export class TranslationService {
       }
     }
     if (pending.length > 0) throw await this.translateFailure(attempts, { source, target });
-    await this.recordUsage(usage);
+    await this.recordUsage(seatId, usage);
 
     const translations = input.texts.map((t) => results.get(t)!);
     let customerLanguage = toListedCode(session?.customer_language);
@@ -212,16 +215,18 @@ export class TranslationService {
     };
   }
 
-  /** Characters of this hour: sent to an engine, or answered by the shared memory. */
-  private async recordUsage(usage: Usage[]) {
-    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  /**
+   * Characters of this hour (the overview) and of this quarter hour and seat (the owner's
+   * charts): sent to an engine, or answered by the shared memory.
+   */
+  private async recordUsage(seatId: number, usage: Usage[]) {
+    const now = Date.now();
+    const hour = Math.floor(now / 3_600_000) * 3_600_000;
+    const slot = Math.floor(now / TRANSLATION_SLOT_MS) * TRANSLATION_SLOT_MS;
     for (const u of usage) {
-      await translationRepository.addUsage(this.db, {
-        hour,
-        engine: u.engine,
-        characters: u.characters,
-        memory_characters: u.memory,
-      });
+      const counts = { engine: u.engine, characters: u.characters, memory_characters: u.memory };
+      await translationRepository.addUsage(this.db, { hour, ...counts });
+      await translationRepository.addSlotUsage(this.db, { slot, seat_id: seatId, ...counts });
     }
   }
 

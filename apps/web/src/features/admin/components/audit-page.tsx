@@ -9,6 +9,7 @@ import { auditQuery, rowsOf } from '../api/admin-queries';
 import { changedFields, formatDateTime, showValue } from '../admin-format';
 import { AdminTable, type AdminColumn } from './admin-table';
 import { PageHeader } from './page-header';
+import { ExportButton } from './export-button';
 
 type TargetType = AuditEntry['target_type'];
 
@@ -53,15 +54,14 @@ export function AuditPage() {
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const [debouncedActor] = useDebouncedValue(actor.trim(), 300);
-  const query = useInfiniteQuery(
-    auditQuery({
-      actor: debouncedActor || undefined,
-      action: action ?? undefined,
-      target_type: targetType ?? undefined,
-      since: dayStart(since),
-      until: dayStart(until, 1),
-    }),
-  );
+  const filters = {
+    actor: debouncedActor || undefined,
+    action: action ?? undefined,
+    target_type: targetType ?? undefined,
+    since: dayStart(since),
+    until: dayStart(until, 1),
+  };
+  const query = useInfiniteQuery(auditQuery(filters));
   const rows = rowsOf(query.data);
   const total = query.data?.pages[0]?.total ?? 0;
   const clear = () => {
@@ -178,6 +178,7 @@ export function AuditPage() {
         <Button variant="subtle" onClick={clear} data-testid="audit-filter-clear">
           {t('audit.filters.clear')}
         </Button>
+        <ExportButton kind="audit" filters={filters} />
       </Group>
       <AdminTable
         label={t('routes.audit')}

@@ -1,6 +1,6 @@
 import '../mantine-admin-styles';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Center, Group, Loader, Tabs, Text } from '@mantine/core';
+import { Badge, Center, Group, Loader, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { OverviewSeat } from '@parley/protocol';
 import { overviewQuery } from '../api/admin-queries';
@@ -9,6 +9,10 @@ import { AdminTable, type AdminColumn } from './admin-table';
 import { OutboxTable } from './outbox-table';
 import { OverviewFigures, TranslationFigures } from './overview-figures';
 import { PageHeader } from './page-header';
+import { ExportButton } from './export-button';
+import { SeatStatsButton } from './seat-stats-dialog';
+import { StatsCharts } from './stats-charts';
+import { tzOffsetMin } from '../api/admin-queries';
 
 function SeatFigures({ seats }: { seats: OverviewSeat[] }) {
   const { t, i18n } = useTranslation('admin');
@@ -68,6 +72,11 @@ function SeatFigures({ seats }: { seats: OverviewSeat[] }) {
     },
     { key: 'pending', header: t('overview.columns.pending'), render: (s) => n(s.outbox_pending) },
     {
+      key: 'charts',
+      header: <VisuallyHidden>{t('stats.seat.open')}</VisuallyHidden>,
+      render: (s) => <SeatStatsButton seat={s} />,
+    },
+    {
       key: 'failed',
       header: t('overview.columns.failed'),
       render: (s) => <span data-testid="overview-seat-failed">{n(s.outbox_failed)}</span>,
@@ -112,6 +121,7 @@ export function OverviewPage() {
       />
       <OverviewFigures totals={overview.totals} />
       <TranslationFigures usage={overview.translation} />
+      <StatsCharts />
       <Tabs
         defaultValue="seats"
         keepMounted={false}
@@ -124,6 +134,9 @@ export function OverviewPage() {
           <Tabs.Tab value="outbox" data-testid="overview-tab-outbox">
             {t('outbox.title')}
           </Tabs.Tab>
+          <Group ml="auto" pb={4}>
+            <ExportButton kind="seats" tzOffsetMin={tzOffsetMin()} />
+          </Group>
         </Tabs.List>
         <Tabs.Panel
           value="seats"

@@ -4,6 +4,7 @@ import { createStore, useStore } from '../../../lib/create-store';
 import { adminLoginEnded } from '../api/admin-client';
 import { AdminPushConnection, adminRealtimeUrl } from '../api/admin-push';
 import { refetchScopes, setOverview, tzOffsetMin } from '../api/admin-queries';
+import { refreshStats } from '../api/stats-queries';
 
 const onlineStore = createStore(false);
 
@@ -12,7 +13,7 @@ export const useAdminLive = () => useStore(onlineStore);
 
 /**
  * Holds the admin push socket while the admin area is open with a token: pushed overviews go
- * into the overview query, "lists changed" hints refetch those lists, and each (re)connect
+ * into the overview query (and the charts refetch their current bucket), "lists changed" hints refetch those lists, and each (re)connect
  * refetches every admin list shown (nothing is replayed).
  */
 export function useAdminPush(token: string | null): void {
@@ -24,7 +25,10 @@ export function useAdminPush(token: string | null): void {
       { token, tz_offset_min: tzOffsetMin() },
       {
         onReady: () => refetchScopes(client, ['seats', 'accounts', 'outbox', 'audit']),
-        onOverview: (overview) => setOverview(client, overview),
+        onOverview: (overview) => {
+          setOverview(client, overview);
+          void refreshStats(client, overview.at).catch(() => undefined);
+        },
         onChanged: (scopes) => refetchScopes(client, scopes),
         onOnline: (online) => onlineStore.set(online),
         onExpired: adminLoginEnded,

@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  ADMIN_EXPORT_PATHS,
+  adminExportAuditQuery,
+  adminExportSeatsQuery,
+  adminExportSeriesQuery,
+} from '@parley/protocol';
+import { parseBody } from '../../lib/validate.js';
+import type { AdminAuthService } from './admin-auth.service.js';
+import type { AdminExportService } from './admin-export.service.js';
+import { csvLine } from './csv.js';
+
+export interface AdminExportServices {
+  adminAuth: AdminAuthService;
+  adminExport: AdminExportService;
+}
+
+function sendCsv(reply: FastifyReply, name: string, rows: AsyncIterable<unknown[]>) {
+  async function* lines() {
+    for await (const row of rows) yield csvLine(row);
+  }
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(lines()));
+}
+
+/**
+ * The CSV exports: GET with the admin token in `Authorization` (the console fetches them and
+ * saves the answer as a file, so no token ever goes in a URL). The token and the filters are
+ * checked before the first byte; the rows then stream as the database yields them.
+ */
+export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) {
+  app.get(ADMIN_EXPORT_PATHS.series, async (request, reply) => {
+    await s.adminAuth.authenticateHeader(request.headers.authorization);
+    const q = parseBody<ReturnType<typeof adminExportSeriesQuery.parse>>(
+      adminExportSeriesQuery,
+      request.query,
+    );
+    await s.adminExport.requireSeat(q.seat_id ?? null);
+    const who = q.seat_id ? `seat-${q.seat_id}` : 'all';
+    return sendCsv(reply, `parley-series-${who}-${q.from}-${q.to}.csv`, s.adminExport.series(q));
+  });
+  app.get(ADMIN_EXPORT_PATHS.seats, async (request, reply) => {
+    await s.adminAuth.authenticateHeader(request.headers.authorization);
+    const q = parseBody<ReturnType<typeof adminExportSeatsQuery.parse>>(
+      adminExportSeatsQuery,
+      request.query,
+    );
+    return sendCsv(reply, 'parley-seats.csv', s.adminExport.seats(q.tz_offset_min));
+  });
+  app.get(ADMIN_EXPORT_PATHS.audit, async (request, reply) => {
+    await s.adminAuth.authenticateHeader(request.headers.authorization);
+    const q = parseBody<ReturnType<typeof adminExportAuditQuery.parse>>(
+      adminExportAuditQuery,
+      request.query,
+    );
+    return sendCsv(reply, 'parley-audit.csv', s.adminExport.audit(q));
+  });
+}

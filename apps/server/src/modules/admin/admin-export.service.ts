@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+import type { adminExportAuditQuery, adminExportSeriesQuery } from '@parley/protocol';
+import type { Db } from '../../db/database.js';
+import { addDays, bucketsOf, daysBetween, localDate, offsetAt } from '../../lib/time-zone.js';
+import { auditRepository } from './admin.repository.js';
+import type { AdminConsoleService } from './admin-console.service.js';
+import type { AdminStatsService } from './admin-stats.service.js';
+import { adminStatsRepository } from './admin-stats.repository.js';
+
+/** Days of a series read at once: the file grows a month at a time, never whole in memory. */
+const SERIES_CHUNK_DAYS = 31;
+const AUDIT_BATCH = 500;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The zone's wall clock of an instant, 'YYYY-MM-DD HH:MM'. */
+function localTime(timeZone: string, at: number): string {
+  const wall = at + offsetAt(timeZone, at) * 60_000;
+  return `${localDate(timeZone, at)} ${new Date(wall).toISOString().slice(11, 16)}`;
+}
+
+/** The rows of the CSV exports, produced as they are read (the routes stream them). */
+export class AdminExportService {
+  constructor(
+    private readonly db: Db,
+    private readonly stats: AdminStatsService,
+    private readonly console: AdminConsoleService,
+  ) {}
+
+  requireSeat(seatId: number | null) {
+    return this.stats.requireSeat(seatId);
+  }
+
+  /** A series' buckets, a month of days at a time; one column per engine used in the range. */
+  async *series(q: z.output<typeof adminExportSeriesQuery>): AsyncGenerator<unknown[]> {
+    const seatId = q.seat_id ?? null;
+    const all = bucketsOf(q.time_zone, q.from, q.to);
+    const engines = await adminStatsRepository.engines(
+      this.db,
+      all[0]!.start,
+      all[all.length - 1]!.end,
+      seatId,
+    );
+    yield [
+      'start_utc',
+      'local_time',
+      'messages_in',
+      'messages_out',
+      'waiting',
+      'first_responses',
+      'first_response_median_ms',
+      'first_response_p90_ms',
+      ...engines.map((e) => `characters_${e}`),
+      'memory_characters',
+    ];
+    const days = daysBetween(q.from, q.to) + 1;
+    const single = days === 1;
+    for (let d = 0; d < days; d += SERIES_CHUNK_DAYS) {
+      const from = addDays(q.from, d);
+      const to = single ? q.to : addDays(q.from, Math.min(d + SERIES_CHUNK_DAYS, days) - 1);
+      // Chunks of more than one day are read by day, as the whole range would be.
+      const chunk = await this.stats.seriesOf(
+        { timeZone: q.time_zone, from, to, seatId },
+        Date.now(),
+        !single,
+      );
+      for (const b of chunk.buckets) {
+        yield [
+          iso(b.start),
+          localTime(q.time_zone, b.start),
+          b.messages_in,
+          b.messages_out,
+          b.waiting,
+          b.first_responses,
+          b.first_response_median_ms,
+          b.first_response_p90_ms,
+          ...engines.map((e) => b.engine_characters[e] ?? 0),
+          b.memory_characters,
+        ];
+      }
+    }
+  }
+
+  /** The overview's per-seat table, as the console shows it. */
+  async *seats(tzOffsetMin: number): AsyncGenerator<unknown[]> {
+    const overview = await this.console.overview(tzOffsetMin);
+    yield [
+      'seat_id',
+      'account',
+      'nickname',
+      'online',
+      'frozen',
+      'messages_in_today',
+      'messages_out_today',
+      'waiting_chats',
+      'longest_wait_ms',
+      'median_first_response_ms',
+      'first_responses_24h',
+      'outbox_pending',
+      'outbox_failed',
+    ];
+    for (const s of overview.seats) {
+      yield [
+        s.seat_id,
+        s.account,
+        s.nickname,
+        s.online,
+        s.frozen,
+        s.messages_in_today,
+        s.messages_out_today,
+        s.waiting_chats,
+        s.longest_wait_ms,
+        s.median_first_response_ms,
+        s.first_responses_24h,
+        s.outbox_pending,
+        s.outbox_failed,
+      ];
+    }
+  }
+
+  /** The audit log with the list's filters, newest first, read by keyset in batches. */
+  async *audit(filter: z.output<typeof adminExportAuditQuery>): AsyncGenerator<unknown[]> {
+    yield [
+      'audit_id',
+      'at_utc',
+      'actor_type',
+      'actor',
+      'action',
+      'target_type',
+      'target_id',
+      'target',
+      'before',
+      'after',
+    ];
+    let before: number | null = null;
+    for (;;) {
+      const rows = await auditRepository.page(this.db, filter, before, AUDIT_BATCH);
+      for (const r of rows) {
+        yield [
+          r.id,
+          iso(Number(r.at)),
+          r.actor_type,
+          r.actor,
+          r.action,
+          r.target_type,
+          r.target_id,
+          r.target,
+          r.before,
+          r.after,
+        ];
+      }
+      if (rows.length < AUDIT_BATCH) return;
+      before = rows[rows.length - 1]!.id;
+    }
+  }
+}
