@@ -5,8 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './loopback.js';
+import { freePort, listenOnLoopback } from './loopback.js';
 
 export const APY_BIN = '/usr/bin/apertium-apy';
 export const APY_MODES = '/usr/share/apertium/modes';
@@ -28,7 +29,7 @@ main()
 `;
 
 /** The translation config of a test app that translates with `apy` alone. */
-export function apertiumTranslation(apy: Apertium) {
+export function apertiumTranslation(apy: { url: string }) {
   return {
     providers: [{ name: 'apertium' as const, url: apy.url }],
     timeoutMs: 10_000,
@@ -90,4 +91,70 @@ export async function startApertium(): Promise<Apertium> {
   }
   await stop();
   throw new Error(`Apertium APY did not start on ${url}:\n${log}`);
+}
+
+/** A paragraph holding a lone full stop: how the adapter joins texts into one APY request. */
+const JOINED = /\n{2,}\.\n{2,}/;
+
+export interface ApyProxy {
+  url: string;
+  /** The `q` of every /translate request APY was sent through the proxy, in order. */
+  translated: string[];
+  /** The next joined request's answer loses one separator, as an engine that altered it. */
+  breakNextJoined(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * A recording HTTP proxy in front of the real APY: forwards every request as it is and
+ * answers APY's own answer, so a test can count the engine requests the server made.
+ */
+export async function recordingProxy(apy: Apertium): Promise<ApyProxy> {
+  const translated: string[] = [];
+  let breakJoined = false;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks).toString('utf8');
+      const q = new URLSearchParams(body).get('q');
+      if (req.url === '/translate' && q !== null) translated.push(q);
+      const answer = await fetch(`${apy.url}${req.url}`, {
+        method: req.method,
+        headers: { 'content-type': req.headers['content-type'] ?? 'text/plain' },
+        ...(req.method === 'POST' ? { body } : {}),
+      });
+      let text = await answer.text();
+      if (breakJoined && q !== null && JOINED.test(q) && answer.status === 200) {
+        breakJoined = false;
+        const json = JSON.parse(text) as { responseData: { translatedText: string } };
+        json.responseData.translatedText = json.responseData.translatedText.replace(JOINED, ' ');
+        text = JSON.stringify(json);
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(text);
+    })().catch(() => {
+      res.writeHead(502).end();
+    });
+  });
+  const url = await listenOnLoopback(server);
+  return {
+    url,
+    translated,
+    breakNextJoined: () => {
+      breakJoined = true;
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** APY's own translation of one text sent alone (straight to APY, not through a proxy). */
+export async function translateAlone(apy: Apertium, text: string, langpair: string) {
+  const res = await fetch(`${apy.url}/translate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ langpair, q: text, format: 'txt', markUnknown: 'no' }).toString(),
+  });
+  const json = (await res.json()) as { responseData: { translatedText: string } };
+  return json.responseData.translatedText;
 }

@@ -4,14 +4,26 @@ import { LISTED_CODES } from './languages.js';
 import {
   Cached,
   TranslationProviderError,
+  chunk,
   type ProviderLanguages,
   type ProviderTranslation,
   type SourceLanguage,
   type TranslationProvider,
 } from './provider.js';
 
-/** APY translates one text per request; this many run at once. */
+/**
+ * APY takes one text per request, so a batch is joined into one text (see translateJoined).
+ * APY cuts a request into at most 10 pieces of 501 to 1,000 characters when busy (4 KiB when
+ * not) and drops what is left, so a joined request stays well under 5,000 characters.
+ */
+const MAX_TEXTS = 100;
+const MAX_CHARS = 4_500;
+/** Joined requests at once (APY runs one pipeline per pair: more would only queue there). */
+const JOINED_CONCURRENCY = 2;
+/** Requests at once when a batch goes one text per request. */
 const CONCURRENCY = 4;
+/** What the separator adds per text, for the size of a joined request. */
+const SEPARATOR_CHARS = 5;
 const PAIRS_TTL_MS = 10 * 60_000;
 
 /** ISO 639-3 codes (Apertium's) of the protocol's base languages. */
@@ -76,6 +88,25 @@ interface Pair {
   target: string;
 }
 
+/** A paragraph with a lone full stop, its newline run longer than any in `texts` (at least 2). */
+export function separatorFor(texts: string[]): string {
+  let longest = 0;
+  for (const text of texts) {
+    for (const run of text.match(/\n+/g) ?? []) longest = Math.max(longest, run.length);
+  }
+  const newlines = '\n'.repeat(Math.max(2, longest + 1));
+  return `${newlines}.${newlines}`;
+}
+
+/** Runs `work` on every item, at most `limit` at once. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 /** Apertium APY (https://wiki.apertium.org/wiki/Apertium-apy): /translate, /listPairs. */
 export class ApertiumProvider implements TranslationProvider {
   readonly name = 'apertium';
@@ -133,15 +164,59 @@ export class ApertiumProvider implements TranslationProvider {
     if (!pair) {
       throw new TranslationProviderError(this.name, 'unsupported_pair', `${source} -> ${target}`);
     }
-    const out: ProviderTranslation[] = new Array(texts.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < texts.length) {
-        const i = next++;
-        out[i] = { text: await this.translateOne(texts[i]!, pair, signal), detectedSource: null };
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, texts.length) }, worker));
+    // Whitespace around a text is kept aside: only its core goes out, and a core never starts
+    // or ends with a newline, so the separator's newlines are all the separator's own.
+    const parts = texts.map((text) => {
+      const lead = /^\s*/u.exec(text)![0];
+      const core = text.slice(lead.length).trimEnd();
+      return { lead, core, trail: text.slice(lead.length + core.length) };
+    });
+    const cores = parts.map((p, i) => ({ i, core: p.core })).filter((c) => c.core !== '');
+    const done: string[] = parts.map((p) => p.core);
+    const batches = chunk(cores, (c) => c.core.length + SEPARATOR_CHARS, MAX_TEXTS, MAX_CHARS);
+    await pool(batches, JOINED_CONCURRENCY, async (batch) => {
+      const own = batch.map((c) => c.core);
+      const answers =
+        (await this.translateJoined(own, pair, signal)) ??
+        (await this.translateEach(own, pair, signal));
+      batch.forEach((c, k) => (done[c.i] = answers[k]!));
+    });
+    return parts.map((p, i) => ({ text: p.lead + done[i]! + p.trail, detectedSource: null }));
+  }
+
+  /**
+   * The texts in one request, joined by a paragraph that holds a lone full stop: a paragraph
+   * break ends a sentence, so no transfer rule reaches across it and each text is translated
+   * as when sent alone; the full stop is where APY prefers to cut a long request into pieces.
+   * The separator's newline run is longer than any in the texts, so no text contains it.
+   * Null when the answer does not split back into as many parts, cleanly: the caller then
+   * sends this batch one text per request.
+   */
+  private async translateJoined(
+    texts: string[],
+    pair: Pair,
+    signal?: AbortSignal,
+  ): Promise<string[] | null> {
+    if (texts.length === 1) return [await this.translateOne(texts[0]!, pair, signal)];
+    const separator = separatorFor(texts);
+    const answer = await this.translateOne(texts.join(separator), pair, signal);
+    const split = answer.split(separator);
+    if (
+      split.length !== texts.length ||
+      split.some((s) => s.startsWith('\n') || s.endsWith('\n'))
+    ) {
+      return null;
+    }
+    return split;
+  }
+
+  private async translateEach(texts: string[], pair: Pair, signal?: AbortSignal) {
+    const out: string[] = new Array(texts.length);
+    await pool(
+      texts.map((text, i) => ({ text, i })),
+      CONCURRENCY,
+      async ({ text, i }) => (out[i] = await this.translateOne(text, pair, signal)),
+    );
     return out;
   }
 

@@ -20,7 +20,12 @@ export interface ProviderLanguages {
 /** A translation engine: DeepL, LibreTranslate, Apertium APY. */
 export interface TranslationProvider {
   readonly name: string;
-  /** One translation per text, in order. Throws TranslationProviderError. */
+  /**
+   * One translation per text, in order, in as few requests as the engine's API allows.
+   * Throws TranslationProviderError. All or nothing: DeepL and LibreTranslate answer a request
+   * whole or not at all (no per-text error), so a failure fails the call and the service hands
+   * every pending text to the next engine; nothing of the failed call is remembered.
+   */
   translate(
     texts: string[],
     source: SourceLanguage,
