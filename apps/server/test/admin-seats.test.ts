@@ -275,6 +275,39 @@ describe('seats/update and resetPassword', () => {
   });
 });
 
+describe('presence', () => {
+  const listed = async (account: string) =>
+    (await adminCall(t, '/v1/admin/seats/list', { keyword: account }, token)).data.list.find(
+      (s: { account: string }) => s.account === account,
+    ) as { last_seen_at: number | null; online: boolean };
+
+  it('a seat that signs in is seen at once, not "never signed in" until a heartbeat', async () => {
+    const before = Date.now();
+    await createSeat(t, 'seen-at-login');
+    const seat = await listed('seen-at-login');
+    expect(seat.last_seen_at).not.toBeNull();
+    expect(seat.last_seen_at!).toBeGreaterThanOrEqual(before);
+  });
+
+  it('its push socket opening moves last_seen_at and makes it online (heartbeat 10 min away)', async () => {
+    const seat = await createSeat(t, 'seen-by-socket');
+    await t.db
+      .updateTable('seats')
+      .set({ last_seen_at: null })
+      .where('id', '=', seat.seatId)
+      .execute();
+    expect((await listed('seen-by-socket')).last_seen_at).toBeNull();
+    const before = Date.now();
+    const socket = await PushClient.open(base, { token: seat.token });
+    sockets.push(socket);
+    await socket.waitFor('ready');
+    await expect
+      .poll(async () => (await listed('seen-by-socket')).last_seen_at ?? 0)
+      .toBeGreaterThanOrEqual(before);
+    expect((await listed('seen-by-socket')).online).toBe(true);
+  });
+});
+
 describe('seats/freeze', () => {
   it("freezing ends the seat's logins and closes its push socket at once; unfreezing lets it in again", async () => {
     const seat = await createSeat(t, 'frozen-op');
