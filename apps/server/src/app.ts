@@ -7,6 +7,7 @@ import { TelegramInbound } from './channels/telegram/telegram-inbound.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
 import { PlatformAdapter } from './channels/platform/platform-adapter.js';
 import { platformRoutes } from './channels/platform/platform.routes.js';
+import { LISTEN_TEXT } from './start-banner.js';
 import { SandboxAdapter } from './channels/sandbox/sandbox-adapter.js';
 import { sandboxRoutes } from './channels/sandbox/sandbox.routes.js';
 import { EventsPruner } from './jobs/events-pruner.js';
@@ -99,6 +100,16 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      hooks: {
+        // Fastify says "Server listening at" once per network interface: at debug; the start
+        // banner (main.ts) says where Parley listens, once.
+        logMethod(args, method, level) {
+          const quiet =
+            level === 30 && typeof args[0] === 'string' && args[0].startsWith(LISTEN_TEXT);
+          if (quiet) return this.debug(args[0] as string);
+          return method.apply(this, args);
+        },
+      },
       ...(options.logStream && { stream: options.logStream }),
       ...(config.logFormat === 'pretty' && !options.logStream
         ? {

@@ -107,8 +107,6 @@ export class AuthService {
       created_at: now,
       expires_at: expiresAt,
     });
-    // Signing in is being seen: the owner's console no longer says "never signed in".
-    await seatsRepository.touch(this.db, [seat.id], now);
     const accounts = await accountsRepository.listBySeat(this.db, seat.id);
     return toUserInfo(seat, accounts, token, expiresAt);
   }
