@@ -101,14 +101,16 @@ test('an administrator creates a seat, gives it an account, the seat works, free
   await expect(row.getByTestId('seat-chats')).toHaveText('1');
   await expect(row.getByTestId('seat-waiting')).toContainText('1');
 
-  // Freezing: the seat's console asks it to log in again at once, without any click there.
+  // Freezing: the seat's console says at once, without any click there, that its account is
+  // frozen (200002), not that its login expired.
   await row.getByTestId('seat-freeze').click();
   await page.getByTestId('seat-freeze-confirm').click();
   await expect(page.getByTestId('seat-freeze-dialog')).toBeHidden();
   await expect(row.getByTestId('seat-status')).toHaveAttribute('data-status', 'frozen');
   const expired = seatPage.getByTestId('login-expired-modal');
   await expect(expired).toBeVisible({ timeout: 5_000 });
-  await expect(expired).toContainText(OTHER_MESSAGES.loginExpired);
+  await expect(expired).toContainText(errorText('en', '200002'));
+  await expect(expired).not.toContainText(OTHER_MESSAGES.loginExpired);
   // And it cannot sign in again: the frozen account's coded error, translated.
   await expired.getByTestId('confirm-ok').click();
   await expect(seatPage).toHaveURL(/\/login$/);

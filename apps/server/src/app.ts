@@ -5,6 +5,7 @@ import { BatchSender } from './jobs/batch-sender.js';
 import type { TelegramPoller } from './channels/telegram/telegram-poller.js';
 import { CHANNEL_MODULES } from './channels/registry.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
+import { LISTEN_TEXT } from './start-banner.js';
 import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
@@ -100,6 +101,16 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      hooks: {
+        // Fastify says "Server listening at" once per network interface: at debug; the start
+        // banner (main.ts) says where Parley listens, once.
+        logMethod(args, method, level) {
+          const quiet =
+            level === 30 && typeof args[0] === 'string' && args[0].startsWith(LISTEN_TEXT);
+          if (quiet) return this.debug(args[0] as string);
+          return method.apply(this, args);
+        },
+      },
       ...(options.logStream && { stream: options.logStream }),
       ...(config.logFormat === 'pretty' && !options.logStream
         ? {

@@ -2,12 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, listen } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { REFUSE_BEFORE_CLOSE_MS, drainAndClose } from './plugins/health.js';
-import {
-  DEMO_ACCOUNT,
-  DEMO_ADMIN_ACCOUNT,
-  DEMO_ADMIN_PASSWORD,
-  DEMO_PASSWORD,
-} from './demo/demo.js';
+import { DEMO_ACCOUNT, DEMO_ADMIN_ACCOUNT } from './demo/demo.js';
+import { startBanner } from './start-banner.js';
 
 async function main() {
   const config = loadConfig();
@@ -66,13 +62,8 @@ async function main() {
     }
     return;
   }
-  console.log(`Parley listening on http://localhost:${port}`);
-  if (demo.loaded) {
-    console.log(`Demo workspace loaded: log in as ${DEMO_ACCOUNT} / ${DEMO_PASSWORD}`);
-    console.log(
-      `Demo administrator: http://localhost:${port}/admin/login as ${DEMO_ADMIN_ACCOUNT} / ${DEMO_ADMIN_PASSWORD}`,
-    );
-  }
+  const sandbox = app.parley.services.sandbox !== null;
+  console.log(startBanner({ port, demo: demo.loaded, sandbox }));
 }
 
 main().catch((err: unknown) => {

@@ -44,6 +44,27 @@ const unique = nextPhone('+7').slice(2, 8);
 const num = (tail: string) => `+7${unique}${tail}`;
 
 describe('addressBook', () => {
+  it("with session_id: that chat only if it is the seat's (a chat's link), else an empty list", async () => {
+    const seat = await createSeat(t, 'ab-link', 1);
+    const other = await createSeat(t, 'ab-link-other', 1);
+    const mine = await chatWith(seat.phones[0]!, num('5100'));
+    const theirs = await chatWith(other.phones[0]!, num('5200'));
+    await chatWith(seat.phones[0]!, num('5300'));
+
+    const found = await book(seat, { session_id: mine });
+    expect(found.code).toBe('000000');
+    expect(found.data.list.map((e: { session_id: number }) => e.session_id)).toEqual([mine]);
+    expect(found.data.total).toBe(1);
+    // Another seat's chat, or one that does not exist: nothing of it.
+    for (const id of [theirs, 999_999_999]) {
+      const none = await book(seat, { session_id: id });
+      expect(none.code).toBe('000000');
+      expect(none.data).toEqual({ list: [], total: 0, next_cursor: null });
+    }
+    // Not an id: the parameter error, translated, nothing listed.
+    expect((await book(seat, { session_id: 'x' })).code).toBe('100001');
+  });
+
   it('lists every chat of the seat across accounts by customer number, with its group', async () => {
     const seat = await createSeat(t, 'ab-order', 2);
     const [lineA, lineB] = seat.phones as [string, string];

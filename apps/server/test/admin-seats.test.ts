@@ -275,6 +275,34 @@ describe('seats/update and resetPassword', () => {
   });
 });
 
+describe('presence', () => {
+  const listed = async (account: string) =>
+    (await adminCall(t, '/v1/admin/seats/list', { keyword: account }, token)).data.list.find(
+      (s: { account: string }) => s.account === account,
+    ) as { last_seen_at: number | null; online: boolean };
+
+  // A console opens its push socket as it signs in: from then on the owner sees it (online,
+  // last seen now), not "never signed in" until the next heartbeat; a login alone (no socket)
+  // is not "online" (the test above).
+  it('its push socket opening moves last_seen_at at once and makes it online (heartbeat 10 min away)', async () => {
+    const seat = await createSeat(t, 'seen-by-socket');
+    await t.db
+      .updateTable('seats')
+      .set({ last_seen_at: null })
+      .where('id', '=', seat.seatId)
+      .execute();
+    expect((await listed('seen-by-socket')).last_seen_at).toBeNull();
+    const before = Date.now();
+    const socket = await PushClient.open(base, { token: seat.token });
+    sockets.push(socket);
+    await socket.waitFor('ready');
+    await expect
+      .poll(async () => (await listed('seen-by-socket')).last_seen_at ?? 0)
+      .toBeGreaterThanOrEqual(before);
+    expect((await listed('seen-by-socket')).online).toBe(true);
+  });
+});
+
 describe('seats/freeze', () => {
   it("freezing ends the seat's logins and closes its push socket at once; unfreezing lets it in again", async () => {
     const seat = await createSeat(t, 'frozen-op');
@@ -291,7 +319,7 @@ describe('seats/freeze', () => {
     // The heartbeat is 10 minutes away: the freeze itself closed it.
     expect(await socket.waitFor('error')).toMatchObject({ code: '400002' });
     expect((await socket.waitForClose(2000)).code).toBe(4001);
-    expect((await t.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe('400002');
+    expect((await t.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe('200002');
     expect(
       (await t.call('/v1/seat/chat/login', { account: 'frozen-op', password: PASSWORD })).code,
     ).toBe('200002');

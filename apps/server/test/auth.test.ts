@@ -88,14 +88,19 @@ describe('login', () => {
     expect((await t.call(LOGIN, { account: 'carol', password: PASSWORD })).code).toBe('000000');
   });
 
-  it('200002 for a frozen seat; its tokens stop working (400002); unfreezing restores login', async () => {
+  it('200002 for a frozen seat, at login and for its tokens; unfreezing restores login', async () => {
     const seat = await createSeat(t, 'dave');
     await t.services.seats.setFrozen('dave', true);
     const frozen = await t.call(LOGIN, { account: 'dave', password: PASSWORD });
     expect(frozen.code).toBe('200002');
     expect(frozen.msg).toBe('Cannot login, account is frozen');
-    expect((await t.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe('400002');
+    // Its open console is told the account is frozen, not that its login expired.
+    const call = await t.call('/v1/seat/chat/getGroupList', {}, seat.token);
+    expect(call.code).toBe('200002');
+    expect(call.msg).toBe('Cannot login, account is frozen');
     await t.services.seats.setFrozen('dave', false);
+    // The freeze ended that login: once thawed, its old token has expired.
+    expect((await t.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe('400002');
     expect((await t.call(LOGIN, { account: 'dave', password: PASSWORD })).code).toBe('000000');
   });
 });

@@ -174,7 +174,7 @@ describe('logout', () => {
     await t.db.updateTable('seats').set({ frozen: 1 }).where('id', '=', frozen.seatId).execute();
     await sleep(REVOCATION_TRUST_MS + REVOCATION_CHECK_MS);
     expect((await groupList(revoked.token)).code).toBe('400002');
-    expect((await groupList(frozen.token)).code).toBe('400002');
+    expect((await groupList(frozen.token)).code).toBe('200002');
     // Another seat's login lives on.
     const other = await createSeat(t, 'still-here');
     expect((await groupList(other.token)).code).toBe('000000');

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,18 +28,19 @@ describe('the built server', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {
       const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
+        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 40_000);
         child.stdout.on('data', () => {
           const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
-          if (m && out.includes('Demo administrator')) {
+          if (m && out.includes('/admin/login')) {
             clearTimeout(timer);
             resolve(Number(m[1]));
           }
         });
       });
-      expect(out).toContain('Demo workspace loaded: log in as demo / parley-demo');
+      expect(out).toContain(`Console:  http://localhost:${port}/login  (demo: demo / parley-demo)`);
+      expect(out).toContain(`Sandbox:  http://localhost:${port}/sandbox`);
       expect(out).toContain(
-        `Demo administrator: http://localhost:${port}/admin/login as admin / parley-admin`,
+        `Admin:    http://localhost:${port}/admin/login  (demo: admin / parley-admin)`,
       );
       const res = await fetch(`http://127.0.0.1:${port}/v1/seat/chat/login`, {
         method: 'POST',
@@ -81,7 +83,7 @@ describe('the built server', () => {
       const logins = lines.filter((l) => l.includes('/v1/seat/chat/login'));
       expect(logins).toHaveLength(2);
       expect(logins[1]).toMatch(/POST \/v1\/seat\/chat\/login \d{3} 100005 [\d.]+ ms/);
-      expect(lines.filter((l) => /healthz|getGroupList|sandbox/.test(l))).toEqual([]);
+      expect(lines.filter((l) => /healthz|getGroupList|\/v1\/sandbox/.test(l))).toEqual([]);
       expect(lines.filter((l) => /incoming request|request completed/.test(l))).toEqual([]);
     } finally {
       await run.stop();
@@ -104,6 +106,49 @@ describe('the built server', () => {
       expect(entries.some((e) => e.msg.startsWith('demo workspace loaded'))).toBe(true);
       expect(run.stdout()).not.toContain(DEMO_PASSWORD);
       expect(run.stdout()).not.toContain(DEMO_ADMIN_PASSWORD);
+    } finally {
+      await run.stop();
+    }
+  });
+
+  it('a quiet terminal: "listening" once on every interface, the addresses, one line per message sent', async () => {
+    // 0.0.0.0: Fastify would say "Server listening at" once per network interface.
+    const run = await startBuilt({ HOST: '0.0.0.0' });
+    try {
+      const token = await run.login();
+      const groups = (await run.call('/v1/seat/chat/getGroupList', token, {})) as unknown as {
+        data: { group_list: { group_id: number }[] };
+      };
+      let chat: { send_phone: string; receiver_phone: string } | undefined;
+      for (const g of groups.data.group_list) {
+        const page = (await run.call('/v1/seat/chat/getGroupInfo', token, {
+          group_id: g.group_id,
+        })) as unknown as {
+          data: {
+            account_list: { send_phone: string; receiver_phone: string; blocked: boolean }[];
+          };
+        };
+        chat = page.data.account_list.find((c) => !c.blocked);
+        if (chat) break;
+      }
+      expect(chat).toBeDefined();
+      const sent = await run.call('/v1/seat/chat/message', token, {
+        send_phone: chat!.send_phone,
+        receiver_phone: chat!.receiver_phone,
+        content: 'A quiet terminal',
+        client_msg_id: randomUUID(),
+      });
+      expect(sent.code).toBe('000000');
+      // The delivery (the sandbox answers at once) has had its time to be logged.
+      await new Promise((r) => setTimeout(r, 1500));
+      const out = await run.stop();
+      const lines = out.split('\n').filter((l) => l.trim() !== '');
+      expect(lines.filter((l) => /listening/i.test(l))).toHaveLength(1);
+      expect(out).toMatch(/Console: +http:\/\/localhost:\d+\/login/);
+      expect(out).toMatch(/Sandbox: +http:\/\/localhost:\d+\/sandbox/);
+      expect(out).toMatch(/Admin: +http:\/\/localhost:\d+\/admin\/login/);
+      expect(lines.filter((l) => l.includes('/v1/seat/chat/message'))).toHaveLength(1);
+      expect(lines.filter((l) => /outbox item delivered/.test(l))).toEqual([]);
     } finally {
       await run.stop();
     }
@@ -175,7 +220,7 @@ async function startBuilt(env: Record<string, string>) {
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 40_000);
     child.stdout.on('data', () => {
       const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
       if (m) {

@@ -311,7 +311,7 @@ describe('upload: refused, nothing stored', () => {
     });
   });
 
-  it('no token, a bad token, a frozen seat: 400002, nothing stored', async () => {
+  it('no token, a bad token: 400002; a frozen seat: 200002; nothing stored', async () => {
     const frozen = await createSeat(t, 'up-frozen');
     await t.services.seats.setFrozen('up-frozen', true);
     await expectNothingStored(async () => {
@@ -320,7 +320,7 @@ describe('upload: refused, nothing stored', () => {
       expect(none.status).toBe(200);
       expect(none.msg).toBe('Missing authentication information');
       expect((await upload(t, 'not-a-token', 'image', { name: 'photo.png' })).code).toBe('400002');
-      expect((await upload(t, frozen.token, 'image', { name: 'photo.png' })).code).toBe('400002');
+      expect((await upload(t, frozen.token, 'image', { name: 'photo.png' })).code).toBe('200002');
     });
   });
 });

@@ -4,7 +4,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_MESSAGES, OTHER_MESSAGES, UI_LANGUAGES } from '@parley/protocol';
-import { findProblems, loadLocales } from './i18n-check-core.mjs';
+import { findEuropeanPortuguese, findProblems, loadLocales } from './i18n-check-core.mjs';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'locales');
 const locales = loadLocales(dir, UI_LANGUAGES);
@@ -16,6 +16,9 @@ const problems = [
     otherMessages: Object.keys(OTHER_MESSAGES),
   }),
   ...findProblems(adminLocales).map((p) => `admin/${p}`),
+  // One Portuguese: Brazilian (pt serves Brazil).
+  ...findEuropeanPortuguese(locales.pt ?? {}),
+  ...findEuropeanPortuguese(adminLocales.pt ?? {}).map((p) => `admin/${p}`),
 ];
 if (problems.length > 0) {
   console.error(`i18n check failed (${problems.length} problems):`);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_MESSAGES, OTHER_MESSAGES, UI_LANGUAGES } from '@parley/protocol';
 // @ts-expect-error plain ESM script without types
-import { findProblems, loadLocales } from './i18n-check-core.mjs';
+import { findEuropeanPortuguese, findProblems, loadLocales } from './i18n-check-core.mjs';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'locales');
 const catalogue = {
@@ -43,5 +43,28 @@ describe('i18n completeness', () => {
     const problems = findProblems({ en: { 'common:a': 'A' } }, catalogue);
     expect(problems).toContain('en: missing errors:500005');
     expect(problems).toContain('en: missing messages:appOpenInAnotherTab');
+  });
+
+  it('pt is Brazilian throughout: no European form in the console or the admin console', () => {
+    const locales = loadLocales(dir, UI_LANGUAGES);
+    const admin = loadLocales(join(dir, 'admin'), UI_LANGUAGES);
+    expect(findEuropeanPortuguese(locales.pt)).toEqual([]);
+    expect(findEuropeanPortuguese(admin.pt)).toEqual([]);
+  });
+
+  it('refuses the European forms once found (Contactos, telefónica, Registo, a carregar…)', () => {
+    const problems = findEuropeanPortuguese({
+      'addressBook:title': 'Contactos',
+      'admin:phones': 'Contas telefónicas',
+      'admin:audit': 'Registo',
+      'admin:loading': 'A carregar…',
+      'ok:title': 'Contatos, contas telefônicas, registro, carregando',
+    });
+    expect(problems.map((p: string) => p.split(' has ')[0])).toEqual([
+      'pt: addressBook:title',
+      'pt: admin:phones',
+      'pt: admin:audit',
+      'pt: admin:loading',
+    ]);
   });
 });

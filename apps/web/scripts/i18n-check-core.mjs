@@ -68,3 +68,42 @@ export function findProblems(locales, { errorCodes = [], otherMessages = [] } = 
   }
   return problems;
 }
+
+/**
+ * `pt` serves Brazil: forms of European Portuguese the Brazilian reader would notice, each with
+ * the Brazilian one. Matched as whole words, case-insensitively.
+ */
+export const EUROPEAN_PORTUGUESE = [
+  ['contacto(s)', /\bcontact(o|os|ar|ado|ada|ados|adas)\b/i, 'contato(s), contatar'],
+  ['telefónico/a', /\btelefónic[oa]s?\b/i, 'telefônico/a'],
+  ['registo(s)', /\bregistos?\b/i, 'registro(s)'],
+  ['palavra-passe', /\bpalavras?-passe\b/i, 'senha'],
+  ['consola', /\bconsolas?\b/i, 'console'],
+  ['ecrã', /\becrãs?\b/i, 'tela'],
+  ['utilizador', /\butilizador(a|es|as)?\b/i, 'usuário'],
+  ['ficheiro', /\bficheiros?\b/i, 'arquivo'],
+  ['secção', /\bsecç(ão|ões)\b/i, 'seção'],
+  ['equipa', /\bequipas?\b/i, 'equipe'],
+  ['telemóvel', /\btelemóve(l|is)\b/i, 'celular'],
+  ['gerir', /\bgerir\b/i, 'gerenciar'],
+  ['guardar/guardado', /\bguard(ar|ado|ada|ados|adas)\b/i, 'salvar, salvo'],
+  ['facto', /\bfactos?\b/i, 'fato'],
+  ['actual/activo', /\bact(ual|ivo|iva|ivos|ivas|ivar|ualizar)\b/i, 'atual, ativo'],
+  [
+    'a + infinitive (a carregar)',
+    /(^|\b(está|estão|estou) )a (carregar|enviar|traduzir|religar|consultar|iniciar|gravar|ligar)\b/iu,
+    'gerund (carregando)',
+  ],
+];
+
+/** The European forms found in `strings` (key → text), as problems. */
+export function findEuropeanPortuguese(strings) {
+  const problems = [];
+  for (const [key, text] of Object.entries(strings)) {
+    if (typeof text !== 'string') continue;
+    for (const [name, pattern, brazilian] of EUROPEAN_PORTUGUESE) {
+      if (pattern.test(text)) problems.push(`pt: ${key} has "${name}" (Brazil: ${brazilian})`);
+    }
+  }
+  return problems;
+}

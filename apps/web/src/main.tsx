@@ -21,7 +21,7 @@ ensureTranslateDefaults();
 onStorageClear(clearStoredOutboxes);
 onStorageClear(clearSoundMuted);
 configureApi({
-  onExpired: () => void expiredGuard.trigger(),
+  onExpired: (reason) => void expiredGuard.trigger(reason),
   onError: (message, code) =>
     notifications.show({ id: `error-${code}`, color: 'red', message, autoClose: 4000 }),
   translateCode,

@@ -29,6 +29,7 @@ export interface OutboxWorkerOptions {
     error(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
     info?(obj: object, msg: string): void;
+    debug?(obj: object, msg: string): void;
   };
   /** Told how each delivery attempt ended, by channel (metrics). */
   onResult?: (channel: string, result: DeliveryOutcome) => void;
@@ -144,7 +145,8 @@ export class OutboxWorker extends WorkerLoop {
       }
       await outboxRepository.finish(this.db, row.id, 'done', null);
       this.options.onResult?.(channel, 'delivered');
-      this.options.log.info?.({ ...fields, attempts: row.attempts }, 'outbox item delivered');
+      // Routine, once per message sent: at debug (failures and retries stay at warn/info).
+      this.options.log.debug?.({ ...fields, attempts: row.attempts }, 'outbox item delivered');
       return;
     }
     if (result.retryable && row.attempts < this.options.maxAttempts) {

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.js';
 import { isDatabaseUnavailable } from '../lib/db-errors.js';
 import { AppError } from '../lib/app-error.js';
 import { hashToken, type AuthService } from '../modules/auth/auth.service.js';
+import { seatsRepository } from '../modules/seats/seats.repository.js';
 import { PollingFanOut, RedisFanOut, type FanOut } from './fan-out.js';
 import { RealtimeHub, send, type Connection } from './hub.js';
 import type { RecordingEventBus } from './recording-event-bus.js';
@@ -112,6 +113,8 @@ export async function registerRealtime(
         );
         if (closed) hub.leave(joined);
         else conn = joined;
+        // Seen as its socket opens, not only at the next heartbeat (up to one heartbeat later).
+        if (!closed) await seatsRepository.touch(db, [seatId], Date.now());
       })().catch((err: unknown) => {
         app.log.error({ err }, 'push socket hello failed');
         socket.close(1011, 'server error');

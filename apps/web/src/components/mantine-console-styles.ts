@@ -10,6 +10,7 @@ import '@mantine/core/styles/CheckboxCard.layer.css';
 import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/Avatar.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Burger.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/Drawer.layer.css';
 import '@mantine/core/styles/Grid.layer.css';

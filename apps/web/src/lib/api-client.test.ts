@@ -55,6 +55,24 @@ describe('callApi', () => {
     expect(h.onError).not.toHaveBeenCalled();
   });
 
+  it("a frozen seat's signed-in call (200002) opens the dialog saying so, without a toast", async () => {
+    vi.stubGlobal('fetch', answer({ code: '200002', msg: 'frozen', data: null }));
+    const h = hooks();
+    await expect(callApi('/v1/seat/chat/getGroupList', {})).rejects.toThrow(ApiError);
+    expect(h.onExpired).toHaveBeenCalledWith('frozen');
+    expect(h.onError).not.toHaveBeenCalled();
+  });
+
+  it('a frozen seat signing in (200002) is told by the login form, not the dialog', async () => {
+    vi.stubGlobal('fetch', answer({ code: '200002', msg: 'frozen', data: null }));
+    const h = hooks();
+    await expect(callApi('/v1/seat/chat/login', { account: 'a', password: 'b' })).rejects.toThrow(
+      ApiError,
+    );
+    expect(h.onExpired).not.toHaveBeenCalled();
+    expect(h.onError).toHaveBeenCalledTimes(1);
+  });
+
   it('shows server busy on a network error', async () => {
     vi.stubGlobal(
       'fetch',

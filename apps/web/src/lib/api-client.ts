@@ -8,9 +8,12 @@ import {
 import { ApiError, classifyEnvelope, errorText, stripEmpty } from './api-core';
 import { readToken } from './storage';
 
+/** Why a signed-in console's login ended: expired (400002) or its seat frozen (200002). */
+export type LoginEnded = 'expired' | 'frozen';
+
 export interface ApiHooks {
-  /** Opens the single "login expired" confirmation. */
-  onExpired: () => void;
+  /** Opens the single "login expired" confirmation (or "account frozen", for a frozen seat). */
+  onExpired: (reason: LoginEnded) => void;
   /** Shows an error toast. */
   onError: (message: string, code: string) => void;
   /** Translates an error code (undefined when there is no translation). */
@@ -35,10 +38,15 @@ export function settle<T>(decoded: unknown, notify: boolean, expiredDialog = tru
   const outcome = classifyEnvelope<T>(decoded);
   if (outcome.kind === 'success') return outcome.data;
   if (outcome.kind === 'expired') {
-    if (expiredDialog) hooks.onExpired();
+    if (expiredDialog) hooks.onExpired('expired');
     throw new ApiError(ERROR_CODES.TOKEN_EXPIRED, 'Token expired');
   }
   const message = errorText(outcome.code, outcome.msg, hooks.translateCode);
+  // A signed-in call of a frozen seat: the same single dialog, saying the account is frozen.
+  if (outcome.code === ERROR_CODES.ACCOUNT_FROZEN && expiredDialog) {
+    hooks.onExpired('frozen');
+    throw new ApiError(outcome.code, message, outcome.data);
+  }
   if (notify) hooks.onError(message, outcome.code);
   throw new ApiError(outcome.code, message, outcome.data);
 }
@@ -64,6 +72,12 @@ function abortError(err: unknown): DOMException {
   if (err instanceof DOMException && err.name === 'AbortError') return err;
   return new DOMException('The request was cancelled', 'AbortError');
 }
+
+/** The calls made without a login (CALLS' `auth: false`, not imported: it holds every schema). */
+const SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  '/v1/seat/chat/login',
+  '/v1/seat/chat/token_login',
+]);
 
 export interface CallOptions {
   /** Show the generic error toast (default true). */
@@ -112,5 +126,7 @@ export async function callApi<P extends CallPath>(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onOuterAbort);
   }
-  return settle<CallResponse<P>>(decoded, notify, options.expiredDialog ?? true);
+  // Login answers 200002 itself (its form says so): only signed-in calls open the dialog.
+  const signedIn = !SIGN_IN_PATHS.has(path);
+  return settle<CallResponse<P>>(decoded, notify, signedIn && (options.expiredDialog ?? true));
 }

@@ -11,6 +11,10 @@ export interface ConsoleState {
   userTimeType: UserTimeType;
   reply: 0 | 1;
   tagsView: TagsViewEntry[];
+  /** The chat a link named is not (or no longer) one of the seat's: the pane says so. */
+  missingChat: number | null;
+  /** The groups drawer of a narrow console is open. */
+  groupsDrawer: boolean;
 }
 
 function initialState(): ConsoleState {
@@ -20,6 +24,8 @@ function initialState(): ConsoleState {
     userTimeType: DEFAULT_USER_TIME_TYPE,
     reply: readReply(),
     tagsView: readItem('tagsView') ?? [],
+    missingChat: null,
+    groupsDrawer: false,
   };
 }
 
@@ -51,15 +57,24 @@ export function refreshSelectedGroup(group: Group): void {
 
 export function selectUser(user: SessionItem | null): void {
   consoleStore.set((s) => {
-    if (!user) return { ...s, selectedUser: null };
+    if (!user) return { ...s, selectedUser: null, missingChat: null };
     const entry: TagsViewEntry = { ...user, un_read_count: 0 };
     const tagsView = [entry, ...s.tagsView.filter((t) => t.session_id !== user.session_id)].slice(
       0,
       TAGS_MAX,
     );
     writeItem('tagsView', tagsView);
-    return { ...s, selectedUser: user, tagsView };
+    return { ...s, selectedUser: user, tagsView, missingChat: null };
   });
+}
+
+/** A chat's link named a chat that is not the seat's (or was removed): nothing is open. */
+export function showMissingChat(sessionId: number): void {
+  consoleStore.set((s) => ({ ...s, selectedUser: null, missingChat: sessionId }));
+}
+
+export function setGroupsDrawer(groupsDrawer: boolean): void {
+  consoleStore.set((s) => ({ ...s, groupsDrawer }));
 }
 
 export function removeTag(sessionId: number): void {

@@ -78,6 +78,8 @@ export const addressBookRequest = z.object({
     .max(ADDRESS_BOOK_PAGE_SIZE_MAX)
     .default(ADDRESS_BOOK_PAGE_SIZE_DEFAULT),
   cursor: z.string().max(200).optional(),
+  /** Only this chat, if it is the seat's (a chat's link: the console's `?chat=` resolves it). */
+  session_id: id.optional(),
 });
 export const addressBookEntry = sessionItem.extend({
   group_name: z.string(),

@@ -7,6 +7,8 @@ export interface BookFilter {
   seatId: number;
   /** Substring of the customer number or of the remark (case-insensitive). */
   keyword?: string;
+  /** Only this chat (still only if it is the seat's). */
+  sessionId?: number;
 }
 
 /** Position in the book's order: customer number, then chat id. */
@@ -17,6 +19,7 @@ export interface BookKey {
 
 function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: BookFilter) {
   const conditions = [eb('sessions.seat_id', '=', f.seatId)];
+  if (f.sessionId !== undefined) conditions.push(eb('sessions.id', '=', f.sessionId));
   if (f.keyword) {
     const pattern = containsPattern(f.keyword.toLowerCase());
     conditions.push(

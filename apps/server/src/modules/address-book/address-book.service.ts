@@ -21,7 +21,7 @@ export class AddressBookService {
     input: CallRequest<'/v1/seat/chat/addressBook'>,
   ): Promise<CallResponse<'/v1/seat/chat/addressBook'>> {
     const after = input.cursor ? toBookKey(decodeCursor(input.cursor, bookKey)) : null;
-    const filter = { seatId, keyword: input.keyword || undefined };
+    const filter = { seatId, keyword: input.keyword || undefined, sessionId: input.session_id };
     const [rows, total] = await Promise.all([
       addressBookRepository.page(this.db, filter, after, input.page_size + 1),
       addressBookRepository.count(this.db, filter),

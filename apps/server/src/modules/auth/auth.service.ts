@@ -184,7 +184,8 @@ export class AuthService {
 
   /**
    * Unknown, expired and revoked tokens all answer 400002 (the client re-logs in). A frozen
-   * seat's tokens answer 400002 too, so the console returns to login, which then says 200002.
+   * seat's tokens answer 200002: its open console says the account is frozen (logging in
+   * again would not help), not that the login expired.
    */
   private async authenticateToken(token: string) {
     if (token.length > 256) throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
@@ -196,7 +197,8 @@ export class AuthService {
     // A logout or a revocation seen while the row is read must not be cached over.
     const generation = this.tokens.generation;
     const row = await authRepository.findToken(this.db, tokenHash);
-    if (!row || row.revoked_at !== null || row.expires_at <= now || row.frozen) {
+    if (row?.frozen) throw new AppError(ERROR_CODES.ACCOUNT_FROZEN);
+    if (!row || row.revoked_at !== null || row.expires_at <= now) {
       throw new AppError(ERROR_CODES.TOKEN_EXPIRED);
     }
     const valid = { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at };

@@ -1,4 +1,5 @@
-import { Badge, Group, Text, ThemeIcon, Tabs } from '@mantine/core';
+import { Badge, Burger, Group, Text, ThemeIcon, Tabs } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../components/language-switcher';
@@ -10,24 +11,47 @@ import { OfflineIndicator } from '../../features/realtime/components/offline-ind
 import { SoundToggle } from '../../features/realtime/components/sound-toggle';
 import { MessageSearchButton } from '../../features/search/components/message-search-button';
 import { TranslationSettingsButton } from '../../features/translation/components/translation-settings-button';
+import { setGroupsDrawer, useConsole } from '../../stores/console.store';
+import { useConsoleWidth } from './use-console-width';
 import classes from './app-header.module.css';
 
+/**
+ * The console's header. Narrower than 1280 px its buttons show their icons alone (named for
+ * screen readers and on hover); on a phone it wraps onto a second line rather than overlap
+ * or cut a label. Below 1200 px it opens the groups drawer.
+ */
 export function AppHeader() {
   const { t } = useTranslation();
   const { data } = useGroupList();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const width = useConsoleWidth();
+  const compact = useMediaQuery('(max-width: 1279px)', undefined, {
+    getInitialValueInEffect: false,
+  });
+  const drawerOpen = useConsole((s) => s.groupsDrawer);
   const tab = pathname.startsWith('/home/addressBook') ? 'addressBook' : 'chat';
   return (
-    <header className={classes.header}>
+    <header className={classes.header} data-testid="app-header">
       <div className={classes.start}>
-        <Group gap={8} wrap="nowrap">
+        {width !== 'wide' && tab === 'chat' && (
+          <Burger
+            size="sm"
+            opened={drawerOpen}
+            onClick={() => setGroupsDrawer(!drawerOpen)}
+            aria-label={t('header.groups')}
+            title={t('header.groups')}
+            data-testid="groups-drawer-open"
+            data-header-item
+          />
+        )}
+        <Group gap={8} wrap="nowrap" data-header-item>
           <ThemeIcon radius="md" variant="gradient" gradient={{ from: 'blue', to: 'cyan' }}>
             <Text fw={800} c="white" size="sm">
               P
             </Text>
           </ThemeIcon>
-          <Text fw={800}>{t('appName')}</Text>
+          {width !== 'phone' && <Text fw={800}>{t('appName')}</Text>}
         </Group>
         <Tabs value={tab} onChange={(v) => navigate(`/home/${v}`)} variant="pills" radius="md">
           <Tabs.List style={{ flexWrap: 'nowrap' }}>
@@ -38,22 +62,37 @@ export function AppHeader() {
       </div>
       <div className={classes.actions}>
         <OfflineIndicator />
-        <MessageSearchButton />
-        <TranslationSettingsButton />
+        <span data-header-item>
+          <MessageSearchButton compact={compact} />
+        </span>
+        <span data-header-item>
+          <TranslationSettingsButton compact={compact} />
+        </span>
         {(data?.un_read_count ?? 0) > 0 && (
-          <div className={classes.unread}>
-            <Text size="sm" c="dimmed">
-              {t('header.totalUnread')}
-            </Text>
-            <Badge color="red" data-testid="total-unread" style={{ flexShrink: 0 }}>
+          <div className={classes.unread} data-header-item>
+            {!compact && (
+              <Text size="sm" c="dimmed">
+                {t('header.totalUnread')}
+              </Text>
+            )}
+            <Badge
+              color="red"
+              data-testid="total-unread"
+              title={t('header.totalUnread')}
+              style={{ flexShrink: 0 }}
+            >
               {data?.un_read_count}
             </Badge>
             <ReadButton testId="read-all" />
           </div>
         )}
-        <LanguageSwitcher />
-        <ThemeToggle />
-        <div className={classes.operator}>
+        <span data-header-item>
+          <LanguageSwitcher />
+        </span>
+        <span data-header-item>
+          <ThemeToggle />
+        </span>
+        <div className={classes.operator} data-header-item>
           <OperatorButton settings={<SoundToggle />} />
         </div>
       </div>

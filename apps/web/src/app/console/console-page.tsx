@@ -1,7 +1,10 @@
 import '../../components/mantine-console-styles';
-import { Box } from '@mantine/core';
+import { useEffect, type ReactNode } from 'react';
+import { Box, Drawer } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { GroupList } from '../../features/groups/components/group-list';
 import { BatchReplyButton } from '../../features/batch/components/batch-reply-button';
+import { useChatUrl } from '../../features/sessions/hooks/use-chat-url';
 import { ChatPane } from './chat/chat-pane';
 import { preloadOpenChat } from './chat/lazy-open-chat';
 import { UserList } from './user-list';
@@ -9,6 +12,8 @@ import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { useProfileCardOpened } from '../../stores/profile-card.store';
 import { useSessionDialog } from '../../stores/session-dialogs.store';
+import { setGroupsDrawer, useConsole } from '../../stores/console.store';
+import { useConsoleWidth } from './use-console-width';
 import classes from './console-page.module.css';
 
 const ProfileCard = lazyComponent(
@@ -28,23 +33,59 @@ const SessionDialogs = lazyComponent(
  * The chat console: groups | users of the group | chat. It composes the features: what one
  * feature shows of another (batch reply in the group list, the customer's language in the
  * profile card) is handed in here.
+ *
+ * It folds with the width (use-console-width.ts): below 1200 px the groups are a drawer
+ * opened from the header; below 768 px the list and the chat are two screens, the chat's
+ * linked by the URL (?chat=) so the browser's back returns to the list. The hidden screen
+ * stays mounted (visibility, not display) so the list keeps its scroll.
  */
 export function ConsolePage() {
+  useChatUrl();
+  const width = useConsoleWidth();
+  const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
+  const groups = <GroupList actions={<BatchReplyButton />} />;
   return (
-    <Box className={classes.grid}>
-      <section className={classes.groups}>
-        <GroupList actions={<BatchReplyButton />} />
-      </section>
+    <Box
+      className={classes.grid}
+      data-width={width}
+      data-screen={chatOpen ? 'chat' : 'list'}
+      data-testid="console-grid"
+    >
+      {width === 'wide' ? (
+        <section className={classes.groups}>{groups}</section>
+      ) : (
+        <GroupsDrawer>{groups}</GroupsDrawer>
+      )}
       {/* On the way to a chat: its code is fetched while the pointer is over the list. */}
       <section className={classes.users} onPointerEnter={preloadOpenChat} onFocus={preloadOpenChat}>
         <UserList />
       </section>
-      <section className={classes.chat}>
+      <section className={classes.chat} id="chat-pane">
         <ChatPane />
       </section>
       <LazyProfileCard />
       <LazySessionDialogs />
     </Box>
+  );
+}
+
+/** The groups of a narrow console; picking a group closes it. */
+function GroupsDrawer({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('groups');
+  const opened = useConsole((s) => s.groupsDrawer);
+  const groupId = useConsole((s) => s.selectedGroup?.group_id ?? null);
+  useEffect(() => setGroupsDrawer(false), [groupId]);
+  return (
+    <Drawer
+      opened={opened}
+      onClose={() => setGroupsDrawer(false)}
+      size={300}
+      padding={0}
+      title={t('title')}
+      styles={{ body: { height: 'calc(100% - 60px)' } }}
+    >
+      {children}
+    </Drawer>
   );
 }
 

@@ -8,10 +8,28 @@ import { TagsView } from '../../../features/chat/components/tags-view';
 import { MessageListSkeleton } from '../../../features/chat/components/message-list-skeleton';
 import { LineIcon } from '../../../components/line-icon';
 import { OpenChat } from './lazy-open-chat';
+import { BackToList } from './back-to-list';
 
 export function ChatPane() {
   const { t } = useTranslation('chat');
   const user = useConsole((s) => s.selectedUser);
+  const missing = useConsole((s) => s.missingChat);
+
+  if (!user && missing !== null) {
+    return (
+      <Stack h="100%" gap={0} data-testid="chat-pane" data-empty="true">
+        <BackToList />
+        <Box flex={1} mih={0}>
+          <EmptyState
+            testId="chat-not-found"
+            icon={<ChatIcon />}
+            title={t('chatNotFound.title')}
+            text={t('chatNotFound.text')}
+          />
+        </Box>
+      </Stack>
+    );
+  }
 
   if (!user) {
     return (

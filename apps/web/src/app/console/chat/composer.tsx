@@ -1,5 +1,5 @@
 import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { Group, Stack, Textarea } from '@mantine/core';
+import { Stack, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TEXT_MAX, type QuickReply, type SessionItem } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
@@ -19,6 +19,8 @@ import { pastedFiles } from '../../../features/chat/hooks/use-file-drop';
 import type { VoiceNote } from '../../../features/chat/hooks/use-voice-recorder';
 import { AttachButton } from '../../../features/chat/components/attach-button';
 import { VoiceRecorder } from '../../../features/chat/components/voice-recorder';
+import { LineIcon } from '../../../components/line-icon';
+import classes from './composer.module.css';
 
 interface Props {
   user: SessionItem;
@@ -98,38 +100,55 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
       <SlashSuggestions slash={slash} />
       <ComposerTranslationPreview outgoing={outgoing} />
       {attachment && <PendingMaterial item={attachment} onRemove={() => setAttachment(null)} />}
-      <Group gap="xs" align="flex-end" wrap="nowrap">
-        <EmojiPicker disabled={disabled} onPick={insert} />
-        <QuickReplyButton disabled={disabled} onInsert={insert} />
-        <AttachButton disabled={disabled} onFiles={onFiles} />
-        <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
-        <Textarea
-          ref={inputRef}
-          {...slash.inputProps}
-          flex={1}
-          autosize
-          minRows={1}
-          maxRows={6}
-          maxLength={MESSAGE_TEXT_MAX}
-          value={text}
-          disabled={disabled}
-          placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
-          onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-          data-testid="composer-input"
-          aria-label={t('composer.placeholder')}
-        />
-        <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
-        <ThrottledButton
-          onClick={submit}
-          disabled={disabled || (!text.trim() && !attachment)}
-          loading={translating}
-          data-testid="composer-send"
-        >
-          {t('composer.send')}
-        </ThrottledButton>
-      </Group>
+      {/* Tools | text | voice | send; on a narrow pane the tools and voice move above the text
+          (composer.module.css), so the text box keeps its width on a phone. */}
+      <div className={classes.fold}>
+        <div className={classes.row} data-testid="composer-row">
+          <div className={classes.tools}>
+            <EmojiPicker disabled={disabled} onPick={insert} />
+            <QuickReplyButton disabled={disabled} onInsert={insert} />
+            <AttachButton disabled={disabled} onFiles={onFiles} />
+            <ComposerTranslateToggle outgoing={outgoing} disabled={disabled} />
+          </div>
+          <Textarea
+            ref={inputRef}
+            {...slash.inputProps}
+            className={classes.text}
+            autosize
+            minRows={1}
+            maxRows={6}
+            maxLength={MESSAGE_TEXT_MAX}
+            value={text}
+            disabled={disabled}
+            placeholder={disabled ? t('composer.disabled') : t('composer.placeholder')}
+            onChange={(e) => setText(e.currentTarget.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+            data-testid="composer-input"
+            aria-label={t('composer.placeholder')}
+          />
+          <div className={classes.voice}>
+            <VoiceRecorder disabled={disabled} onRecorded={onVoice} />
+          </div>
+          <div className={classes.send}>
+            <ThrottledButton
+              onClick={submit}
+              disabled={disabled || (!text.trim() && !attachment)}
+              loading={translating}
+              data-testid="composer-send"
+              aria-label={t('composer.send')}
+              className={classes.sendButton}
+            >
+              {/* On a narrow pane the icon alone (composer.module.css): the text keeps its room. */}
+              <span className={classes.sendLabel}>{t('composer.send')}</span>
+              <LineIcon size={18} className={classes.sendIcon} aria-hidden>
+                <path d="M22 2 11 13" />
+                <path d="M22 2 15 22l-4-9-9-4z" />
+              </LineIcon>
+            </ThrottledButton>
+          </div>
+        </div>
+      </div>
     </Stack>
   );
 }

@@ -12,6 +12,7 @@ import { ChatDropZone } from '../../../features/chat/components/chat-drop-zone';
 import { TagsView } from '../../../features/chat/components/tags-view';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
+import { BackToList } from './back-to-list';
 
 /**
  * The open chat: header, messages, composer. Its code (the message list, the composer and
@@ -32,15 +33,17 @@ export function OpenChat({ user }: { user: SessionItem }) {
       <Group
         px="md"
         py="xs"
+        gap="xs"
         justify="space-between"
         wrap="nowrap"
         style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
       >
+        <BackToList />
         {/* The customer's profile card opens from the header. */}
         <UnstyledButton
           onClick={openProfileCard}
           data-testid="chat-header-profile"
-          style={{ minWidth: 0 }}
+          style={{ minWidth: 0, flex: 1 }}
         >
           <Text fw={700} data-testid="chat-title">
             {user.receiver_phone}

@@ -97,7 +97,7 @@ export function AccountsPage() {
     {
       key: 'chats',
       header: t('accounts.columns.chats'),
-      width: '8%',
+      width: '11%',
       render: (a) => (
         <span data-testid="account-chats">{formatNumber(a.chats, i18n.language)}</span>
       ),
@@ -105,7 +105,7 @@ export function AccountsPage() {
     {
       key: 'actions',
       header: t('accounts.columns.actions'),
-      width: '28%',
+      width: '25%',
       render: (a) => (
         <Group gap={4} wrap="nowrap">
           <Button
@@ -189,6 +189,7 @@ export function AccountsPage() {
         rows={rows}
         total={total}
         columns={columns}
+        minWidth={1100}
         rowKey={(a) => a.account_id}
         rowTestId={(a) => `account-row-${a.send_phone}`}
         hasNextPage={query.hasNextPage}

@@ -25,6 +25,11 @@ interface Props<T> {
   fetchNextPage: () => unknown;
   loading: boolean;
   empty: ReactNode;
+  /**
+   * The narrowest the table lays out (px): on a narrower screen it scrolls sideways within
+   * itself, so no header runs into the next nor a count is cut (percent widths are of this).
+   */
+  minWidth?: number;
 }
 
 type RowContext = { rowTestId?: (row: unknown) => string };
@@ -47,6 +52,7 @@ export function AdminTable<T>({
   fetchNextPage,
   loading,
   empty,
+  minWidth = 1000,
 }: Props<T>) {
   const endReached = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -60,7 +66,7 @@ export function AdminTable<T>({
           highlightOnHover
           aria-label={label}
           aria-rowcount={total + 1}
-          style={{ ...props.style, tableLayout: 'fixed', width: '100%' }}
+          style={{ ...props.style, tableLayout: 'fixed', width: '100%', minWidth }}
         />
       ),
       TableHead: (props) => <Table.Thead {...props} style={{ ...props.style, zIndex: 1 }} />,
@@ -73,7 +79,7 @@ export function AdminTable<T>({
         />
       ),
     }),
-    [label, total],
+    [label, total, minWidth],
   );
 
   if (loading) {
@@ -98,7 +104,12 @@ export function AdminTable<T>({
         fixedHeaderContent={() => (
           <Table.Tr aria-rowindex={1} style={{ background: 'var(--mantine-color-body)' }}>
             {columns.map((c) => (
-              <Table.Th key={c.key} style={{ width: c.width }} scope="col">
+              // A header wraps between its words, never inside one.
+              <Table.Th
+                key={c.key}
+                style={{ width: c.width, whiteSpace: 'normal', overflowWrap: 'normal' }}
+                scope="col"
+              >
                 {c.header}
               </Table.Th>
             ))}
@@ -106,7 +117,8 @@ export function AdminTable<T>({
         )}
         itemContent={(_, row) =>
           columns.map((c) => (
-            <Table.Td key={c.key} style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            // A long value (numbers, a list of phones) wraps rather than being cut.
+            <Table.Td key={c.key} style={{ overflow: 'hidden', overflowWrap: 'anywhere' }}>
               {c.render(row)}
             </Table.Td>
           ))

@@ -64,7 +64,7 @@ export function SeatsPage() {
     {
       key: 'account',
       header: t('seats.columns.account'),
-      width: '14%',
+      width: '12%',
       render: (s) => (
         <Text fw={600} size="sm" data-testid="seat-account">
           {s.account}
@@ -74,7 +74,7 @@ export function SeatsPage() {
     {
       key: 'nickname',
       header: t('seats.columns.nickname'),
-      width: '13%',
+      width: '11%',
       render: (s) => (
         <Text size="sm" data-testid="seat-nickname">
           {s.nickname}
@@ -84,13 +84,13 @@ export function SeatsPage() {
     {
       key: 'status',
       header: t('seats.columns.status'),
-      width: '13%',
+      width: '11%',
       render: (s) => <Presence seat={s} />,
     },
     {
       key: 'phones',
       header: t('seats.columns.phones'),
-      width: '15%',
+      width: '14%',
       render: (s) => (
         <Text size="sm" data-testid="seat-phones" title={s.phone_accounts.join(', ')}>
           {s.phone_accounts.length ? s.phone_accounts.join(', ') : '—'}
@@ -100,19 +100,19 @@ export function SeatsPage() {
     {
       key: 'chats',
       header: t('seats.columns.chats'),
-      width: '7%',
+      width: '8%',
       render: (s) => <span data-testid="seat-chats">{formatNumber(s.open_chats, lang)}</span>,
     },
     {
       key: 'unread',
       header: t('seats.columns.unread'),
-      width: '7%',
+      width: '10%',
       render: (s) => <span data-testid="seat-unread">{formatNumber(s.unread, lang)}</span>,
     },
     {
       key: 'waiting',
       header: t('seats.columns.waiting'),
-      width: '12%',
+      width: '10%',
       render: (s) => (
         <Text size="sm" data-testid="seat-waiting">
           {formatNumber(s.waiting_chats, lang)}
@@ -201,6 +201,7 @@ export function SeatsPage() {
         rows={rows}
         total={total}
         columns={columns}
+        minWidth={1400}
         rowKey={(s) => s.seat_id}
         rowTestId={(s) => `seat-row-${s.account}`}
         hasNextPage={query.hasNextPage}

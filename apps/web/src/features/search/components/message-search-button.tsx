@@ -7,8 +7,9 @@ const MessageSearchDialog = lazyDialog(
   async () => (await import('./message-search-dialog')).MessageSearchDialog,
 );
 
-/** The header's entry to message search; the dialog keeps its word and results while closed. */
-export function MessageSearchButton() {
+/** The header's entry to message search; the dialog keeps its word and results while closed.
+ * `compact`: the icon alone (a narrow header), named by its label for screen readers. */
+export function MessageSearchButton({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation('search');
   const [opened, setOpened] = useState(false);
   return (
@@ -17,11 +18,14 @@ export function MessageSearchButton() {
         variant="default"
         size="compact-sm"
         radius="md"
+        aria-label={t('open')}
+        title={compact ? t('open') : undefined}
+        styles={compact ? { section: { marginInline: 0 } } : undefined}
         leftSection={<SearchIcon />}
         onClick={() => setOpened(true)}
         data-testid="message-search-open"
       >
-        {t('open')}
+        {compact ? null : t('open')}
       </Button>
       <MessageSearchDialog opened={opened} onClose={() => setOpened(false)} />
     </>

@@ -12,7 +12,7 @@ export function TimeTabs() {
   const reply = useConsole((s) => s.reply);
   const { data } = useGroupList();
   return (
-    <div>
+    <div data-testid="time-tabs">
       <Tabs
         value={String(userTimeType)}
         onChange={(v) => setUserTimeType(v === '2' ? 2 : 1)}

@@ -40,7 +40,9 @@ export function useOpenChat(): (session: SessionItem, msgId?: number) => Promise
       // At the message, or at the newest ones even if the chat was open at a search hit.
       if (msgId !== undefined) jumpToMessage(session.session_id, msgId);
       else clearJump();
-      if (!window.location.pathname.startsWith('/home/chat')) await navigate('/home/chat');
+      if (!window.location.pathname.startsWith('/home/chat')) {
+        await navigate(`/home/chat?chat=${session.session_id}`);
+      }
     },
     [qc, navigate, selectUser],
   );

@@ -9,8 +9,9 @@ const TranslationSettingsDialog = lazyComponent(
   async () => (await import('./translation-settings-dialog')).TranslationSettingsDialog,
 );
 
-/** The header's entry to the translation settings; lit while translation is on. */
-export function TranslationSettingsButton() {
+/** The header's entry to the translation settings; lit while translation is on.
+ * `compact`: the icon alone (a narrow header), named by its label for screen readers. */
+export function TranslationSettingsButton({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation('translation');
   const enabled = useTranslationSettings((s) => s.isEnable);
   const [opened, setOpened] = useState(false);
@@ -20,12 +21,15 @@ export function TranslationSettingsButton() {
         variant={enabled ? 'light' : 'default'}
         size="compact-sm"
         radius="md"
+        aria-label={t('open')}
+        title={compact ? t('open') : undefined}
+        styles={compact ? { section: { marginInline: 0 } } : undefined}
         leftSection={<TranslateIcon size={14} />}
         onClick={() => setOpened(true)}
         data-testid="translation-settings-open"
         data-enabled={enabled ? 'true' : 'false'}
       >
-        {t('open')}
+        {compact ? null : t('open')}
       </Button>
       {opened && <TranslationSettingsDialog onClose={() => setOpened(false)} />}
     </>

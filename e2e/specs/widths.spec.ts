@@ -1,0 +1,160 @@
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures';
+import { signIn } from '../support/app';
+import { receiveChat } from '../support/chats';
+import { adminLogin } from '../support/admin';
+import { UI_LANGS, type UiLang } from '../support/locales';
+import { REPO_ROOT } from '../support/server';
+
+/** PARLEY_SCREENSHOTS=1 saves the phone and 1024 px layouts in English to docs/screenshots/. */
+const SHOTS = process.env.PARLEY_SCREENSHOTS === '1';
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots', name) });
+};
+
+/**
+ * Issue 26: every width from a phone to a desktop works, in every language. One login per
+ * console, the language and theme switched through their stored items, the viewport resized
+ * in the same page.
+ */
+const WIDTHS = [360, 390, 768, 1024, 1280] as const;
+const HEIGHT = 800;
+/** Below this width the list and the chat are two screens (home-layout.module.css). */
+const PHONE_MAX = 767;
+
+/** Both themes are covered: light in half of the languages, dark in the other half. */
+const themeOf = (lang: UiLang) => (lang === 'pt' || lang === 'ru' ? 'dark' : 'light');
+
+async function useLanguage(page: Page, lang: UiLang): Promise<void> {
+  await page.evaluate(
+    ([l, theme]) => {
+      localStorage.setItem('language', JSON.stringify(l));
+      localStorage.setItem('theme', JSON.stringify(theme));
+    },
+    [lang, themeOf(lang)],
+  );
+}
+
+/** The page scrolls sideways (scrollWidth beyond the viewport). */
+const sidewaysScroll = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.scrollingElement ?? document.documentElement;
+    return el.scrollWidth > window.innerWidth ? `${el.scrollWidth} > ${window.innerWidth}` : null;
+  });
+
+/**
+ * Pairs of visible boxes among `selector`'s matches that overlap (by more than half a pixel),
+ * described by their test id or text.
+ */
+const overlaps = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    const name = (el: Element) =>
+      el.getAttribute('data-testid') ??
+      `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+    const boxes = Array.from(document.querySelectorAll(sel))
+      .map((el) => ({ el, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0);
+    const out: string[] = [];
+    for (let i = 0; i < boxes.length; i += 1) {
+      for (let j = i + 1; j < boxes.length; j += 1) {
+        const a = boxes[i]!;
+        const b = boxes[j]!;
+        if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+        const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+        const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+        if (x > 0.5 && y > 0.5) out.push(`${name(a.el)} × ${name(b.el)} (${x.toFixed(0)} px)`);
+      }
+    }
+    return out;
+  }, selector);
+
+/** Visible elements among `selector`'s matches whose text is cut (wider than their box). */
+const cut = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    return Array.from(document.querySelectorAll<HTMLElement>(sel))
+      .filter((el) => el.getClientRects().length > 0 && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `"${(el.textContent ?? '').trim()}" ${el.scrollWidth} > ${el.clientWidth}`);
+  }, selector);
+
+/** The console header's items, and the composer row's. */
+const HEADER_ITEMS =
+  '[data-testid="app-header"] [data-header-item], [data-testid="app-header"] [role="tab"]';
+const COMPOSER_ITEMS = '[data-testid="composer-row"] > *';
+
+test('the console and the admin console fit every width from 360 to 1280 px in every language', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  test.setTimeout(420_000);
+  const chat = await receiveChat(parley, freshSeat, ['Olá, tudo bem? Uma pergunta sobre o pedido']);
+  await signIn(page, freshSeat.account, freshSeat.password);
+  await adminLogin(page);
+
+  for (const lang of UI_LANGS) {
+    await useLanguage(page, lang);
+    for (const width of WIDTHS) {
+      const where = `/home/chat in ${lang} at ${width}px`;
+      await page.setViewportSize({ width, height: HEIGHT });
+      await page.goto(`/home/chat?chat=${chat.session_id}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      const input = page.getByTestId('composer-input');
+      await expect(input).toBeVisible();
+      expect.soft(await sidewaysScroll(page), `${where}: sideways scroll`).toBeNull();
+      expect.soft(await overlaps(page, HEADER_ITEMS), `${where}: header`).toEqual([]);
+      expect.soft(await overlaps(page, COMPOSER_ITEMS), `${where}: composer row`).toEqual([]);
+      expect
+        .soft(await cut(page, `${HEADER_ITEMS}, [data-testid="time-tabs"] [role="tab"]`), where)
+        .toEqual([]);
+      const inputWidth = (await input.boundingBox())!.width;
+      expect
+        .soft(inputWidth, `${where}: composer width`)
+        .toBeGreaterThanOrEqual(width >= 1024 ? 320 : 200);
+      if (lang === 'en' && (width === 390 || width === 1024))
+        await shot(page, `console-chat-${width}.png`);
+      if (width >= 1024) {
+        // The seat's name is whole where the header has room for it.
+        expect.soft(await cut(page, '[data-testid="user-menu"] span[title]'), where).toEqual([]);
+      }
+
+      if (width <= PHONE_MAX) {
+        // Two screens: the chat hides the list; back (button, then the browser's) returns.
+        await expect(page.getByTestId('user-list')).toBeHidden();
+        await page.getByTestId('chat-back').click();
+        await expect(page.getByTestId('user-list')).toBeVisible();
+        await expect(input).toBeHidden();
+        expect.soft(await sidewaysScroll(page), `${where}, the list: sideways scroll`).toBeNull();
+        if (lang === 'en' && width === 390) await shot(page, 'console-list-390.png');
+        expect.soft(await overlaps(page, HEADER_ITEMS), `${where}, the list: header`).toEqual([]);
+        // The groups fold into a drawer opened from the header.
+        await expect(page.getByTestId('group-list')).toBeHidden();
+        await page.getByTestId('groups-drawer-open').click();
+        await expect(page.getByTestId('group-list')).toBeVisible();
+        if (lang === 'en' && width === 390) await shot(page, 'console-groups-390.png');
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('group-list')).toBeHidden();
+      } else {
+        await expect(page.getByTestId('user-list')).toBeVisible();
+      }
+    }
+
+    // The admin console: its pages never scroll sideways; their table headers are whole.
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: HEIGHT });
+      for (const section of ['overview', 'seats', 'accounts', 'audit'] as const) {
+        const where = `/admin/${section} in ${lang} at ${width}px`;
+        await page.goto(`/admin/${section}`);
+        await expect(page.getByTestId('admin-shell')).toBeVisible();
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        await expect(page.locator('table th').first()).toBeVisible();
+        expect.soft(await sidewaysScroll(page), `${where}: sideways scroll`).toBeNull();
+        if (lang === 'en' && width === 1024 && section === 'seats')
+          await shot(page, 'admin-seats-1024.png');
+        if (width >= 1024) {
+          expect.soft(await cut(page, 'table th, table td'), `${where}: cut cells`).toEqual([]);
+        }
+      }
+    }
+  }
+});
