@@ -18,7 +18,9 @@ const { loadConfig } = await import(new URL('config.js', dist));
 const { openDatabase } = await import(new URL('db/database.js', dist));
 const { loadDemo } = await import(new URL('demo/demo.js', dist));
 const { AdminStatsService } = await import(new URL('modules/admin/admin-stats.service.js', dist));
-const { AdminConsoleService } = await import(new URL('modules/admin/admin-console.service.js', dist));
+const { AdminConsoleService } = await import(
+  new URL('modules/admin/admin-console.service.js', dist)
+);
 
 const argv = process.argv.slice(2);
 const pgUrl = argv.includes('--pg') ? argv[argv.indexOf('--pg') + 1] : null;
@@ -38,7 +40,13 @@ const handle = await openDatabase(config);
 const demo = await loadDemo(handle.db);
 const stats = new AdminStatsService(handle.db);
 const overview = new AdminConsoleService(handle.db, null, null, null);
-const seat = (await handle.db.selectFrom('seats').select('id').where('account', '=', 'demo').executeTakeFirstOrThrow()).id;
+const seat = (
+  await handle.db
+    .selectFrom('seats')
+    .select('id')
+    .where('account', '=', 'demo')
+    .executeTakeFirstOrThrow()
+).id;
 
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const month = { timeZone: 'Asia/Kolkata', from: day(-29), to: day(0) };
@@ -59,7 +67,9 @@ const results = {
   'overview (ceiling)': await time(() => overview.overview(330)),
   '30 days, every seat': await time(() => stats.seriesOf({ ...month, seatId: null })),
   '30 days, one seat': await time(() => stats.seriesOf({ ...month, seatId: seat })),
-  'today by hour, every seat': await time(() => stats.seriesOf({ ...month, from: day(0), seatId: null })),
+  'today by hour, every seat': await time(() =>
+    stats.seriesOf({ ...month, from: day(0), seatId: null }),
+  ),
   'live update (the current hour)': await time(() =>
     stats.seriesOf({ ...month, from: day(0), seatId: null, since: Date.now() - 1 }),
   ),

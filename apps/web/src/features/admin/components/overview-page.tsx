@@ -72,14 +72,14 @@ function SeatFigures({ seats }: { seats: OverviewSeat[] }) {
     },
     { key: 'pending', header: t('overview.columns.pending'), render: (s) => n(s.outbox_pending) },
     {
-      key: 'charts',
-      header: <VisuallyHidden>{t('stats.seat.open')}</VisuallyHidden>,
-      render: (s) => <SeatStatsButton seat={s} />,
-    },
-    {
       key: 'failed',
       header: t('overview.columns.failed'),
       render: (s) => <span data-testid="overview-seat-failed">{n(s.outbox_failed)}</span>,
+    },
+    {
+      key: 'charts',
+      header: <VisuallyHidden>{t('stats.seat.open')}</VisuallyHidden>,
+      render: (s) => <SeatStatsButton seat={s} />,
     },
   ];
   return (

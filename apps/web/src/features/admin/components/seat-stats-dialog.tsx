@@ -68,6 +68,7 @@ function SeatHours({ seatId }: { seatId: number }) {
           {t('stats.seat.busiest')} · {t('stats.ranges.30d')}
         </Text>
         <UplotChart
+          xLabel={t('stats.seat.hour')}
           x={x}
           series={series}
           formatX={hourLabel}

@@ -188,6 +188,7 @@ function ChartTable({
 
 /** The four charts of one series (every seat or one), two a row from 1024 px. */
 export function StatsChartGrid({ data }: { data: StatsSeries }) {
+  const { t } = useTranslation('admin');
   const defs = useChartDefs(data);
   const label = useBucketLabel(data);
   const theme = useMantineTheme();
@@ -216,6 +217,7 @@ export function StatsChartGrid({ data }: { data: StatsSeries }) {
             {def.title}
           </Text>
           <UplotChart
+            xLabel={t('stats.when')}
             x={x}
             series={def.series}
             formatX={formatX}

@@ -22,6 +22,8 @@ export interface UplotChartProps {
   ink: string;
   grid: string;
   height?: number;
+  /** The legend's name of the x value (the hovered bucket). */
+  xLabel: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function UplotChart({
   ink,
   grid,
   height = 190,
+  xLabel,
 }: UplotChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -54,10 +57,10 @@ export function UplotChart({
         },
         axes: [
           { ...axis, values: (_u, splits) => splits.map((s) => formatX(s)), space: 60 },
-          { ...axis, values: (_u, splits) => splits.map((s) => formatY(s)), size: 60 },
+          { ...axis, values: (_u, splits) => splits.map((s) => formatY(s)), size: 76 },
         ],
         series: [
-          { label: '', value: (_u, v) => (v === null ? '' : formatX(v)) },
+          { label: xLabel, value: (_u, v) => (v === null ? '' : formatX(v)) },
           ...series.map((s) => ({
             label: s.label,
             stroke: s.color,
@@ -85,6 +88,6 @@ export function UplotChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [x, series, formatX, formatY, ink, grid, height]);
+  }, [x, series, formatX, formatY, ink, grid, height, xLabel]);
   return <div ref={box} aria-hidden="true" style={{ width: '100%', minHeight: height }} />;
 }
