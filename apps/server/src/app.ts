@@ -85,7 +85,7 @@ declare module 'fastify' {
   }
 }
 
-/** The CLI command that makes an administrator (README, "Administration"). */
+/** The CLI command that makes an administrator (README, "Admin CLI"). */
 export const ADMIN_CREATE_COMMAND =
   "npm run parley -- admin:create <account> --password '<password>' (in the container: node apps/server/dist/cli/main.js admin:create …)";
 

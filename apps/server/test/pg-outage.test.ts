@@ -228,6 +228,18 @@ describe('PostgreSQL away, then back', () => {
         expect(await health()).toEqual({ status: 503, body: '{"status":"database unavailable"}' }),
       { timeout: ANSWER_WITHIN_MS, interval: 50 },
     );
+    // Any call, not only sends: a login (the throttle is counted in the database).
+    const login = await fetch(`${server.base}/v1/seat/chat/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'outage', password: 'correct-horse-1' }),
+    });
+    expect(login.status).toBe(200);
+    expect(await login.json()).toEqual({
+      code: '500005',
+      msg: 'Server busy',
+      data: { reason: 'database unavailable' },
+    });
     await sleep(Math.max(0, stoppedAt + 4_000 - Date.now()));
     expect(await health()).toEqual({ status: 503, body: '{"status":"database unavailable"}' });
     expect(server.child.exitCode).toBeNull();

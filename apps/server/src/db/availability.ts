@@ -29,10 +29,6 @@ export class DatabaseAvailability {
     private readonly log: Log,
   ) {}
 
-  get unavailable(): boolean {
-    return !this.reachable;
-  }
-
   /**
    * A query failed: when it could not reach the database, the database is marked away (said
    * once). Answers whether that was the cause (the caller need not log it again).
