@@ -35,7 +35,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     child.once('exit', (code) => resolve(code)),
   );
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 20_000);
+    // A first start migrates an empty database: 20 s under a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 45_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
