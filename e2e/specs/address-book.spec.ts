@@ -115,7 +115,7 @@ test.describe('address book', () => {
     await expect(entry(page, num('002'))).toContainText(vip.group.group_name);
     await entry(page, num('002')).getByTestId('address-book-open-chat').click();
 
-    await expect(page).toHaveURL(/\/home\/chat$/);
+    await expect(page).toHaveURL(new RegExp(`/home/chat\\?chat=${second.session_id}$`));
     await expect(groupItem(page, vip.group.group_id)).toHaveAttribute('data-active', 'true');
     await expect(userItem(page, second.session_id)).toHaveAttribute('data-active', 'true');
     await expect(page.getByTestId('chat-title')).toHaveText(num('002'));

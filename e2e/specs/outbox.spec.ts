@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, restartableTest, expect } from '../support/fixtures';
 import { call } from '../support/api';
-import { login, toast } from '../support/app';
+import { CHAT_URL, login, toast } from '../support/app';
 import { bubble, openChat, openFreshChat, storedTexts, uniqueText } from '../support/chat';
 
 /**
@@ -205,7 +205,7 @@ test('logging out with unsent messages warns first; confirming discards them', a
   await warning.getByTestId('confirm-cancel').click();
   await expect(warning).toHaveCount(0);
   await expect(bubble(page, text)).toHaveCount(1);
-  await expect(page).toHaveURL(/\/home\/chat$/);
+  await expect(page).toHaveURL(CHAT_URL);
 
   await page.getByTestId('user-menu').click();
   await page.getByTestId('logout').click();

@@ -2,7 +2,8 @@ import type { Locator, Page } from '@playwright/test';
 import { SUCCESS_CODE, type ApiEnvelope, type UserInfo } from '@parley/protocol';
 import { expect } from './fixtures';
 
-export const CHAT_URL = /\/home\/chat$/;
+/** The chat console, with or without an open chat (?chat=<session_id>). */
+export const CHAT_URL = /\/home\/chat(\?chat=\d+)?$/;
 
 /**
  * Signs in through the login screen and waits for the chat console: for tests where the

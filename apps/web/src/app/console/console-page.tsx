@@ -14,6 +14,8 @@ import { useProfileCardOpened } from '../../stores/profile-card.store';
 import { useSessionDialog } from '../../stores/session-dialogs.store';
 import { setGroupsDrawer, useConsole } from '../../stores/console.store';
 import { useConsoleWidth } from './use-console-width';
+import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortcuts';
+import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
 import classes from './console-page.module.css';
 
 const ProfileCard = lazyComponent(
@@ -41,6 +43,7 @@ const SessionDialogs = lazyComponent(
  */
 export function ConsolePage() {
   useChatUrl();
+  const [help, setHelp] = useConsoleShortcuts();
   const width = useConsoleWidth();
   const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
   const groups = <GroupList actions={<BatchReplyButton />} />;
@@ -57,7 +60,12 @@ export function ConsolePage() {
         <GroupsDrawer>{groups}</GroupsDrawer>
       )}
       {/* On the way to a chat: its code is fetched while the pointer is over the list. */}
-      <section className={classes.users} onPointerEnter={preloadOpenChat} onFocus={preloadOpenChat}>
+      <section
+        className={classes.users}
+        id="chat-list"
+        onPointerEnter={preloadOpenChat}
+        onFocus={preloadOpenChat}
+      >
         <UserList />
       </section>
       <section className={classes.chat} id="chat-pane">
@@ -65,6 +73,7 @@ export function ConsolePage() {
       </section>
       <LazyProfileCard />
       <LazySessionDialogs />
+      <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />
     </Box>
   );
 }

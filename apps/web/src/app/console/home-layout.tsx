@@ -7,6 +7,7 @@ import { useOutbox } from './use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
 import { AppHeader } from './app-header';
+import { SkipLinks } from '../../features/shortcuts/skip-links';
 import { useOfflineCode } from './use-offline-code';
 import classes from './home-layout.module.css';
 
@@ -26,6 +27,7 @@ function HomeShell() {
   useRealtime();
   return (
     <div className={classes.shell}>
+      <SkipLinks />
       <AppHeader />
       <main className={classes.main}>
         <Outlet />

@@ -20,6 +20,7 @@ import type { VoiceNote } from '../../../features/chat/hooks/use-voice-recorder'
 import { AttachButton } from '../../../features/chat/components/attach-button';
 import { VoiceRecorder } from '../../../features/chat/components/voice-recorder';
 import { LineIcon } from '../../../components/line-icon';
+import { COMPOSER_ID } from '../../../lib/keyboard';
 import classes from './composer.module.css';
 
 interface Props {
@@ -113,6 +114,7 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
           <Textarea
             ref={inputRef}
             {...slash.inputProps}
+            id={COMPOSER_ID}
             className={classes.text}
             autosize
             minRows={1}

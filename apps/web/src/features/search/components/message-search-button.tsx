@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useWindowEvent } from '@mantine/hooks';
 import { lazyDialog } from '../../../lib/lazy-component';
+import { dialogOpen, isTyping } from '../../../lib/keyboard';
 
 const MessageSearchDialog = lazyDialog(
   async () => (await import('./message-search-dialog')).MessageSearchDialog,
@@ -12,6 +14,13 @@ const MessageSearchDialog = lazyDialog(
 export function MessageSearchButton({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation('search');
   const [opened, setOpened] = useState(false);
+  // Ctrl/⌘+K opens search (not while typing in a field, nor over another dialog).
+  useWindowEvent('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'k') return;
+    if (isTyping(e) || dialogOpen()) return;
+    e.preventDefault();
+    setOpened(true);
+  });
   return (
     <>
       <Button
