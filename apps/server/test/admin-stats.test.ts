@@ -387,7 +387,7 @@ async function csv(
 ) {
   const res = await t.app.inject({
     method: 'GET',
-    url: `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+    url: `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
     headers: auth ? { authorization: `Bearer ${auth}` } : {},
   });
   return res;

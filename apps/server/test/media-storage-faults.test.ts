@@ -40,7 +40,7 @@ beforeAll(async () => {
     mediaDir,
     logLevel: 'info',
     logFormat: 'json',
-    ops: { metricsToken: METRICS_TOKEN, shutdownTimeoutMs: 10_000 },
+    ops: { metricsToken: METRICS_TOKEN, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
   });
   const stream = { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) };
   const app = await buildApp(config, { logStream: stream });
