@@ -28,7 +28,7 @@ import { TelegramService } from './channels/telegram/telegram.service.js';
 import { TelegramBotsService } from './channels/telegram/telegram-bots.service.js';
 import { TelegramChannel } from './channels/telegram/telegram-channel.js';
 import { TelegramCredentials } from './channels/telegram/telegram-credentials.js';
-import { ChannelRegistry } from './channels/registry.js';
+import { ChannelRegistry } from './channels/adapter-registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { PlatformService } from './channels/platform/platform.service.js';
 import { SandboxService, sandboxEnabled } from './channels/sandbox/sandbox.service.js';

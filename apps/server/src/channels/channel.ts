@@ -1,10 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ChannelName, MessageType } from '@parley/protocol';
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { CallRegistry } from '../plugins/calls.js';
-import type { Services } from '../services.js';
 import type { PhoneAccountRow } from '../db/schema.js';
 import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
 
@@ -69,25 +65,4 @@ export interface ChannelAdapter {
   canOpenChat?(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean>;
   /** The account's credentials on this channel, for the admin console and the CLI. Absent: none. */
   readonly credentials?: ChannelCredentials;
-}
-
-/** What a channel's folder is handed where the app is wired (app.ts, once per channel). */
-export interface ChannelMountContext {
-  app: FastifyInstance;
-  config: Config;
-  db: Db;
-  /** The seat calls (a channel's own /v1/seat/... calls). */
-  calls: CallRegistry;
-  services: Services;
-}
-
-/**
- * A channel: its folder under channels/ and one line in channels/registry.ts. `mount` adds
- * its inbound routes or polling, registers its outbound adapter (delivery and receipts,
- * credentials, whether it can open a chat) and starts and stops its jobs with the app; it
- * answers the jobs tests may reach (app.parley.jobs).
- */
-export interface ChannelModule {
-  readonly name: ChannelName;
-  mount(ctx: ChannelMountContext): Promise<Record<string, unknown>>;
 }

@@ -1,5 +1,5 @@
 import type { MessageStatus } from '@parley/protocol';
-import type { ChannelRegistry } from '../channels/registry.js';
+import type { ChannelRegistry } from '../channels/adapter-registry.js';
 import type { DeliveryResult, OutboundItem } from '../channels/channel.js';
 import { WorkerLoop } from './worker-loop.js';
 import type { Db, DialectName } from '../db/database.js';

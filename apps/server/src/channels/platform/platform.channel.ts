@@ -1,4 +1,4 @@
-import type { ChannelModule } from '../channel.js';
+import type { ChannelModule } from '../channel-module.js';
 import { PlatformAdapter } from './platform-adapter.js';
 import { platformRoutes } from './platform.routes.js';
 import {

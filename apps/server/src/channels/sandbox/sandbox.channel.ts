@@ -1,4 +1,4 @@
-import type { ChannelModule } from '../channel.js';
+import type { ChannelModule } from '../channel-module.js';
 import { SandboxAdapter } from './sandbox-adapter.js';
 import { sandboxRoutes } from './sandbox.routes.js';
 

@@ -1,4 +1,4 @@
-import type { ChannelModule } from '../channel.js';
+import type { ChannelModule } from '../channel-module.js';
 import { TelegramInbound } from './telegram-inbound.js';
 import { TelegramPoller } from './telegram-poller.js';
 import { telegramRoutes } from './telegram.routes.js';
