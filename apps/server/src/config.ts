@@ -227,7 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: v.PARLEY_OUTBOX_RETRY_BASE_MS,
       leaseMs: v.PARLEY_OUTBOX_LEASE_MS,
       unverifiedMaxBytes: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_MAX_MB * MB),
-      unverifiedPerAddressMaxBytes: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB * MB),
+      unverifiedPerAddressMaxBytes: Math.round(
+        v.PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB * MB,
+      ),
     },
     sandbox: v.PARLEY_SANDBOX,
     realtime: {

@@ -173,7 +173,9 @@ describe('the PostgreSQL connection pool', () => {
 describe('the pool gauge', () => {
   it('counts no request waiting for a connection on an idle server', async () => {
     const token = 'pool-metrics-token-0123456789';
-    const m = await createTestApp({ ops: { metricsToken: token, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 } });
+    const m = await createTestApp({
+      ops: { metricsToken: token, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
+    });
     try {
       const scrape = async () => {
         const res = await m.app.inject({

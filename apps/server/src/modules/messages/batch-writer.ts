@@ -1,4 +1,4 @@
-import type { ChannelName } from '../../channels/channel.js';
+import type { ChannelName } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import { BatchCommit } from '../../lib/group-commit.js';

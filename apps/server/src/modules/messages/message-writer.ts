@@ -1,5 +1,4 @@
-import type { CallRequest, MessageType } from '@parley/protocol';
-import type { ChannelName } from '../../channels/channel.js';
+import type { CallRequest, ChannelName, MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import { notFound } from '../../lib/app-error.js';
