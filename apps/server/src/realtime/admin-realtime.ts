@@ -9,7 +9,7 @@ import {
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { isDatabaseUnavailable } from '../lib/db-errors.js';
+import { helloFault } from './hello-fault.js';
 import { checkOrigin } from './origin.js';
 import { AppError } from '../lib/app-error.js';
 import type { AdminAuthService } from '../modules/admin/admin-auth.service.js';
@@ -170,11 +170,9 @@ export function registerAdminRealtime(
           admin = await adminAuth.authenticate(input.token);
         } catch (err) {
           if (!(err instanceof AppError)) {
-            // Not a refusal of the token (the database away, a fault): the client tries again.
-            const busy = isDatabaseUnavailable(err);
-            const coded = new AppError(busy ? ERROR_CODES.SERVER_BUSY : ERROR_CODES.SERVICE_ERROR);
-            send(socket, { kind: 'error', code: coded.code, msg: coded.message });
-            return socket.close(busy ? 1013 : 1011, busy ? 'try again later' : 'server error');
+            const fault = helloFault(err);
+            send(socket, fault.frame);
+            return socket.close(fault.close, fault.reason);
           }
           send(socket, { kind: 'error', code: err.code, msg: err.message });
           return socket.close(ADMIN_PUSH_CLOSE.TOKEN_EXPIRED, 'not signed in');

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { checkOrigin } from './origin.js';
 import type { Db } from '../db/database.js';
-import { isDatabaseUnavailable } from '../lib/db-errors.js';
+import { helloFault } from './hello-fault.js';
 import { AppError } from '../lib/app-error.js';
 import { hashToken, type AuthService } from '../modules/auth/auth.service.js';
 import { seatsRepository } from '../modules/seats/seats.repository.js';
@@ -96,11 +96,9 @@ export async function registerRealtime(
           seatId = (await auth.authenticate(input.token)).seatId;
         } catch (err) {
           if (!(err instanceof AppError)) {
-            // Not a refusal of the token (the database away, a fault): the client tries again.
-            const busy = isDatabaseUnavailable(err);
-            const coded = new AppError(busy ? ERROR_CODES.SERVER_BUSY : ERROR_CODES.SERVICE_ERROR);
-            send(socket, { kind: 'error', code: coded.code, msg: coded.message });
-            return socket.close(busy ? 1013 : 1011, busy ? 'try again later' : 'server error');
+            const fault = helloFault(err);
+            send(socket, fault.frame);
+            return socket.close(fault.close, fault.reason);
           }
           send(socket, { kind: 'error', code: err.code, msg: err.message });
           return socket.close(4001, 'not signed in');
