@@ -306,13 +306,22 @@ export const ENV = {
       z.array(
         z.union([
           z.literal('*'),
-          z
-            .url({ protocol: /^https?$/ })
-            .refine((raw) => {
-              const u = new URL(raw);
-              return u.pathname === '/' && !u.search;
-            }, 'is not an origin (scheme://host[:port], e.g. https://chat.example.com)')
-            .transform((raw) => new URL(raw).origin),
+          z.string().transform((raw, ctx) => {
+            let url: URL | null = null;
+            try {
+              url = new URL(raw);
+            } catch {
+              // not a URL
+            }
+            if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
+              ctx.addIssue({
+                code: 'custom',
+                message: 'is not an origin (scheme://host[:port], e.g. https://chat.example.com)',
+              });
+              return z.NEVER;
+            }
+            return url.origin;
+          }),
         ]),
       ),
     ),

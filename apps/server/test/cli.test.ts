@@ -96,11 +96,14 @@ describe('admin CLI', () => {
     const login = await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'secret-pass' });
     expect((await cli('seat:freeze', 'ops5')).status).toBe(EXIT.OK);
     expect((await cli('seat:list')).out).toMatch(/ops5\tops5\tfrozen/);
-    expect((await t.call('/v1/seat/chat/getGroupList', {}, login.data.token)).code).toBe('400002');
+    // A frozen seat's token says so (200002), as its login does.
+    expect((await t.call('/v1/seat/chat/getGroupList', {}, login.data.token)).code).toBe('200002');
     expect(
       (await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'secret-pass' })).code,
     ).toBe('200002');
     expect((await cli('seat:unfreeze', 'ops5')).status).toBe(EXIT.OK);
+    // Unfrozen, the tokens of before the freeze stay ended.
+    expect((await t.call('/v1/seat/chat/getGroupList', {}, login.data.token)).code).toBe('400002');
     const again = await t.call('/v1/seat/chat/login', { account: 'ops5', password: 'secret-pass' });
     expect(again.code).toBe('000000');
     expect((await cli('seat:reset-password', 'ops5', '--password', 'new-secret-1')).status).toBe(

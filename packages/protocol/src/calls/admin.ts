@@ -390,7 +390,11 @@ export const timeZone = z
 export const localDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD')
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'no such day');
+  .refine((d) => {
+    // An impossible date (month 00) parses to NaN: toISOString would throw on it.
+    const at = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(at) && new Date(at).toISOString().startsWith(d);
+  }, 'no such day');
 
 const count = z.number().int().nonnegative();
 export const statsBucket = z.object({
