@@ -86,14 +86,14 @@ export async function createServices(
   /** Counts the translation engines' work (metrics); none in the CLI. */
   translationMeter: TranslationMeter | null = null,
 ): Promise<Services> {
-  const events = new SeatEvents(bus);
+  // The URL secret may live in the database (shared by every instance): read it once here.
+  const urls = new MediaUrls(await resolveMediaSecret(db, config));
+  const events = new SeatEvents(bus, urls);
   const channels = new ChannelRegistry();
   const outbox = new OutboxWriter(channels);
   // Which seats' list versions this instance may trust unasked (fed on PostgreSQL by app.ts).
   const listVersions = new KnownVersions();
   const groups = new GroupsService(db, events, listVersions);
-  // The URL secret may live in the database (shared by every instance): read it once here.
-  const urls = new MediaUrls(await resolveMediaSecret(db, config));
   const media = new MediaService(
     db,
     new LocalMediaStorage(config.mediaDir),
@@ -153,7 +153,7 @@ export async function createServices(
     ),
     batches: new BatchesService(db, media),
     search: new SearchService(db, urls),
-    addressBook: new AddressBookService(db),
+    addressBook: new AddressBookService(db, urls),
     channels,
     outbox,
     platform,

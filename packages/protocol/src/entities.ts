@@ -81,6 +81,17 @@ export const sessionItem = z.object({
   is_top: z.boolean(),
   remark: z.string(),
   blocked: z.boolean(),
+  /**
+   * The name the customer's channel gives them (a Telegram profile's first and last name, the
+   * platform's `name`); null when none was given. A client shows the remark, else this name,
+   * else the number.
+   */
+  customer_name: z.string().nullable(),
+  /**
+   * The channel's photo of the customer (a signed media URL, like a message's; it expires at
+   * the end of the next UTC day); null: none, a client draws the initials.
+   */
+  avatar_url: z.string().nullable(),
   /** user_time_type the chat falls in: 1 active in the last 24 hours, 2 earlier. */
   user_time_type: z.union([z.literal(1), z.literal(2)]),
   /** The customer's language for translation (null until set). */

@@ -30,6 +30,8 @@ export const CHAT_PAGE_SIZE_MAX = 200;
 
 /** Text message, remark and account limits. */
 export const MESSAGE_TEXT_MAX = 4096;
+/** A customer's name as a channel gives it (longer names are cut, never refused). */
+export const CUSTOMER_NAME_MAX = 128;
 export const REMARK_MAX = 100;
 export const PASSWORD_MIN = 8;
 export const ACCOUNT_MAX = 64;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { epochMs, id, messageStatus, messageType, phone } from './entities.js';
+import { CUSTOMER_NAME_MAX } from './limits.js';
 
 /**
  * The messaging platform's side of Parley (docs/platform-api.md): signed requests to
@@ -23,12 +24,30 @@ export const PLATFORM_SIGNATURE_MAX_AGE_MS = 5 * 60_000;
 /** The platform's id of a message: the inbound API stores each (account, id) once. */
 const platformMsgId = z.string().trim().min(1).max(128);
 
+/**
+ * The customer's display name as the channel knows it: trimmed, control characters dropped,
+ * cut to CUSTOMER_NAME_MAX characters; an empty one is no name (the last one given stays).
+ */
+export const customerName = z
+  .string()
+  .max(1024)
+  .transform((raw) =>
+    // eslint-disable-next-line no-control-regex
+    [...raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim()]
+      .slice(0, CUSTOMER_NAME_MAX)
+      .join('')
+      .trim(),
+  )
+  .optional();
+
 /** A customer's message. Media: `media.data` base64 (JSON) or a multipart `file` part. */
 export const platformMessage = z.object({
   id: platformMsgId,
   /** The Parley phone account the customer wrote to. */
   account: phone,
   customer: phone,
+  /** The customer's name on the platform (shown to the seat when it set no remark). */
+  name: customerName,
   type: messageType,
   /** Text, or the caption of a media message. */
   content: z.string().max(4096).default(''),
@@ -151,6 +170,8 @@ export type SandboxEntry = z.infer<typeof sandboxEntry>;
 export const sandboxSend = z.object({
   account: phone,
   customer: phone,
+  /** The name the customer plays under (the platform's `name`). */
+  name: customerName,
   type: messageType.default('text'),
   content: z.string().max(4096).default(''),
   media: z

@@ -12,6 +12,14 @@ import type { ChannelCredentials } from '../modules/accounts/channel-credentials
  */
 export type { ChannelName };
 
+/*
+ * And how a customer's message comes in, whatever the channel: MessagesService.receive, with
+ * `customerName`, the display name the channel gives the customer (a Telegram profile's
+ * names, the platform's `name`), kept on the chat and shown unless the seat set a remark;
+ * what a channel learns of a customer later (a profile photo, stored as a media of the seat)
+ * goes to MessagesService.updateCustomer.
+ */
+
 export interface OutboundMedia {
   media_id: string;
   mime: string;

@@ -81,6 +81,10 @@ export interface SessionsTable {
   last_type: 'text' | 'image' | 'audio' | 'video' | 'file' | null;
   customer_language: string | null;
   blocked: number;
+  /** The name the customer's channel gives them (migration 032; null: none given). */
+  customer_name: Generated<string | null>;
+  /** The channel's photo of the customer: a media of the chat's seat (migration 032). */
+  customer_avatar: Generated<string | null>;
 }
 
 export interface MessagesTable {

@@ -1,6 +1,8 @@
 import { RECENT_WINDOW_MS, SUCCESS_CODE } from '@parley/protocol';
 import type { KnownVersions } from './known-versions.js';
 
+const DAY_MS = 24 * 3600_000;
+
 /**
  * A success answer already serialised (the whole envelope): sendSuccess sends its text as it
  * is. The list calls answer a repeated poll of unchanged data from such bytes.
@@ -66,8 +68,11 @@ export class ListCache {
     const cached = this.get(key, version, now);
     if (cached) return cached;
     const answer = SerializedAnswer.of(await read(now));
-    // Until the oldest recent chat of the list turns 24 hours old (it changes tab).
-    this.set(key, version, edge === null ? Infinity : edge + RECENT_WINDOW_MS, answer);
+    // Until the oldest recent chat of the list turns 24 hours old (it changes tab), and no
+    // later than the UTC day's end: the customers' photo URLs in it are signed by the day.
+    const dayEnd = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    const tabEnd = edge === null ? Infinity : edge + RECENT_WINDOW_MS;
+    this.set(key, version, Math.min(tabEnd, dayEnd), answer);
     return answer;
   }
 

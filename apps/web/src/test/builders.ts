@@ -59,6 +59,8 @@ export function sessionItem(session_id: number, patch: Partial<SessionItem> = {}
     is_top: false,
     remark: '',
     blocked: false,
+    customer_name: null,
+    avatar_url: null,
     user_time_type: 1,
     customer_language: null,
     last_message: null,

@@ -76,6 +76,8 @@ function session(w: ExampleWorld, overrides: Partial<SessionItem> = {}): Session
     is_top: false,
     remark: '',
     blocked: false,
+    customer_name: null,
+    avatar_url: null,
     user_time_type: 1,
     customer_language: 'ES',
     last_message: {

@@ -195,6 +195,7 @@ export class PlatformService {
               ...(input.sent_at !== undefined ? { at: Math.min(input.sent_at, Date.now()) } : {}),
               externalId: input.id,
               account,
+              ...(input.name ? { customerName: input.name } : {}),
             },
             trx,
           );

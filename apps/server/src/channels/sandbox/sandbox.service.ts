@@ -143,6 +143,7 @@ export class SandboxService {
       id: `sandbox-${randomUUID()}`,
       account: input.account,
       customer: input.customer,
+      ...(input.name ? { name: input.name } : {}),
       type: input.type,
       content: input.content,
       ...(input.media ? { media: input.media } : {}),

@@ -1,5 +1,5 @@
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
-import type { MediaKind, MessageType } from '@parley/protocol';
+import { CUSTOMER_NAME_MAX, type MediaKind, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import { inTransaction } from '../../lib/tx.js';
@@ -25,6 +25,23 @@ export function chatIdOf(customerNumber: string, recorded: string | null | undef
   if (recorded) return recorded;
   const digits = customerNumber.replace(/^\+/, '').replace(/^0+(?=[0-9])/, '');
   return digits;
+}
+
+/**
+ * The name a Telegram user shows: first and last name, else @username (null: neither). What
+ * the seat sees for the customer unless it gave them a remark.
+ */
+export function telegramDisplayName(user: {
+  first_name?: string | null;
+  last_name?: string | null;
+  username?: string | null;
+}): string | null {
+  const full = [user.first_name, user.last_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  if (full) return full.slice(0, CUSTOMER_NAME_MAX);
+  return user.username ? `@${user.username}` : null;
 }
 
 interface Picked {
@@ -125,6 +142,7 @@ export class TelegramInbound {
           content,
           ...(mediaId ? { mediaId, type } : {}),
           at: Math.min(msg.date * 1000, Date.now()),
+          customerName: telegramDisplayName(from) ?? undefined,
         },
         trx,
       );
@@ -220,6 +238,12 @@ export class TelegramInbound {
           { photo_media_id: stored.mediaId },
           Date.now(),
         );
+        // The chat's face: its rows, header and card show the photo from now on.
+        await this.messages.updateCustomer({
+          sendPhone,
+          receiverPhone: customer,
+          avatarMediaId: stored.mediaId,
+        });
       }
     } catch (err) {
       this.log.warn({ err, account: sendPhone }, 'telegram profile photo not fetched');

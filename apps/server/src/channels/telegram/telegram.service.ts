@@ -4,6 +4,8 @@ import type { TelegramProfileRow } from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import type { MediaUrls } from '../../modules/media/media-urls.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
+import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
+import { telegramDisplayName } from './telegram-inbound.js';
 import { toTgUserInfo } from './telegram.presenter.js';
 import { telegramRepository, type ProfileFields } from './telegram.repository.js';
 
@@ -101,11 +103,21 @@ export class TelegramService {
     if (account.channel !== 'telegram') {
       throw invalidField('account', `${accountPhone} is not a Telegram account`);
     }
-    return telegramRepository.upsert(
+    const profile = await telegramRepository.upsert(
       this.db,
       { sendPhone: accountPhone, receiverPhone: customerPhone },
       fields,
       Date.now(),
     );
+    // The chat shows the recorded name, as it shows the one a message brings.
+    const name = telegramDisplayName(profile);
+    if (account.seat_id !== null && name) {
+      await sessionsRepository.setCustomer(
+        this.db,
+        { seatId: account.seat_id, sendPhone: accountPhone, receiverPhone: customerPhone },
+        { customer_name: name },
+      );
+    }
+    return profile;
   }
 }

@@ -5,7 +5,7 @@ import { containsPattern } from '../../lib/like.js';
 
 export interface BookFilter {
   seatId: number;
-  /** Substring of the customer number or of the remark (case-insensitive). */
+  /** Substring of the customer number, the remark or the channel's name (case-insensitive). */
   keyword?: string;
   /** Only this chat (still only if it is the seat's). */
   sessionId?: number;
@@ -27,6 +27,7 @@ function applyFilter(eb: ExpressionBuilder<Database, 'sessions'>, f: BookFilter)
         // Numbers are digits and '+': nothing to fold.
         sql<boolean>`${sql.ref('sessions.receiver_phone')} like ${pattern} escape '\\'`,
         sql<boolean>`lower(${sql.ref('sessions.remark')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('sessions.customer_name')}) like ${pattern} escape '\\'`,
       ]),
     );
   }

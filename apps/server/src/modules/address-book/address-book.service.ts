@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RECENT_WINDOW_MS, id, type CallRequest, type CallResponse } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { MediaUrls } from '../media/media-urls.js';
 import { toAddressBookEntry } from './address-book.presenter.js';
 import { addressBookRepository, type BookKey } from './address-book.repository.js';
 
@@ -10,11 +11,14 @@ const bookKey = z.tuple([z.string().max(32), id]);
 const toBookKey = ([receiverPhone, id]: [string, number]): BookKey => ({ receiverPhone, id });
 
 export class AddressBookService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly urls: MediaUrls,
+  ) {}
 
   /**
    * Every chat of the seat (one entry per account and customer), by customer number, with its
-   * group; filtered by number or remark; `total` counts all matches, not only this page.
+   * group; filtered by number, remark or the customer's name; `total` counts all matches, not only this page.
    */
   async list(
     seatId: number,
@@ -30,7 +34,7 @@ export class AddressBookService {
     const last = page[page.length - 1];
     const recentSince = Date.now() - RECENT_WINDOW_MS;
     return {
-      list: page.map((row) => toAddressBookEntry(row, recentSince)),
+      list: page.map((row) => toAddressBookEntry(row, recentSince, this.urls)),
       total,
       next_cursor:
         rows.length > input.page_size && last ? encodeCursor([last.receiver_phone, last.id]) : null,

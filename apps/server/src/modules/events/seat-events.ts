@@ -5,6 +5,7 @@ import { groupListOf } from '../groups/group-list.js';
 import { toSessionItem } from '../sessions/sessions.presenter.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { currentRequestId } from '../../lib/request-context.js';
+import type { MediaUrls } from '../media/media-urls.js';
 import { silentEventBus, type EventBus, type ManyEvent } from './event-bus.js';
 
 /**
@@ -12,7 +13,11 @@ import { silentEventBus, type EventBus, type ManyEvent } from './event-bus.js';
  * the transaction that made the change (the event commits with it) and the seat it belongs to.
  */
 export class SeatEvents {
-  constructor(private readonly bus: EventBus = silentEventBus) {}
+  constructor(
+    private readonly bus: EventBus = silentEventBus,
+    /** Signs a chat's customer photo (absent: chats are pushed without one). */
+    private readonly urls?: MediaUrls,
+  ) {}
 
   /**
    * The chat as getGroupInfo lists it, or null when it is gone. `known`: the chat as the change
@@ -20,7 +25,7 @@ export class SeatEvents {
    */
   private async session(db: Db, seatId: number, sessionId: number, known?: SessionRow) {
     const row = known ?? (await sessionsRepository.findForSeat(db, seatId, sessionId));
-    return row ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS) : null;
+    return row ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS, this.urls) : null;
   }
 
   /** `row`: the chat as the change left it, when the caller has it (saves reading it again). */
@@ -43,7 +48,7 @@ export class SeatEvents {
     const events = items.map((i) => ({
       seatId: i.seatId,
       type: 'message.created' as const,
-      data: { message: i.message, session: toSessionItem(i.row, recentSince) },
+      data: { message: i.message, session: toSessionItem(i.row, recentSince, this.urls) },
       requestId: i.requestId,
     }));
     return this.publishAll(db, events);
@@ -88,7 +93,7 @@ export class SeatEvents {
     row: SessionRow,
   ): EventPayload<'message.created'> | null {
     if (!this.bus.recorded) return null;
-    return { message, session: toSessionItem(row, Date.now() - RECENT_WINDOW_MS) };
+    return { message, session: toSessionItem(row, Date.now() - RECENT_WINDOW_MS, this.urls) };
   }
 
   /** Events such a statement recorded for these seats have committed: push them. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { MEDIA_PATH_PREFIX, SANDBOX_PATHS } from '@parley/protocol';
 
 const DAY_SECONDS = 24 * 3600;
@@ -12,6 +12,17 @@ export interface MediaSignature {
 }
 
 export type SignatureCheck = 'ok' | 'invalid' | 'expired';
+
+/**
+ * What PostgreSQL needs to sign a media URL as urlsFor does, inside a statement that builds a
+ * chat's answer (sessionItemSql): HMAC-SHA256's inner and outer padded keys (hex) and the
+ * expiry. The secret itself never enters a statement.
+ */
+export interface SqlSigning {
+  ipad: string;
+  opad: string;
+  exp: number;
+}
 
 /**
  * Signed media URLs: `<img>` and `<audio>` cannot send the token, so each URL carries an
@@ -30,6 +41,16 @@ export class MediaUrls {
     const query = `seat=${seatId}&exp=${exp}&sig=${this.sign(seatId, mediaId, exp)}`;
     const base = `${MEDIA_PATH_PREFIX}${encodeURIComponent(mediaId)}`;
     return { url: `${base}?${query}`, thumb_url: hasThumb ? `${base}/thumb?${query}` : null };
+  }
+
+  /** The padded keys of this secret for a statement that signs (RFC 2104), today's expiry. */
+  sqlSigning(): SqlSigning {
+    let key = Buffer.from(this.secret);
+    if (key.length > 64) key = createHash('sha256').update(key).digest();
+    const block = Buffer.alloc(64);
+    key.copy(block);
+    const pad = (byte: number) => Buffer.from(block.map((b) => b ^ byte)).toString('hex');
+    return { ipad: pad(0x36), opad: pad(0x5c), exp: this.expiry() };
   }
 
   check(s: MediaSignature): SignatureCheck {

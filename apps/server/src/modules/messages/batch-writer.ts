@@ -148,6 +148,7 @@ export class BatchWriter extends CheckedWriter {
       db,
       texts,
       channels,
+      this.parts.media.urls.sqlSigning(),
     )) {
       const send = byOrd.get(ord)!;
       answers[ord] = textRow(send, id, session_id);
@@ -179,6 +180,8 @@ export class BatchWriter extends CheckedWriter {
       last_type: 'text',
       customer_language: null,
       blocked: 0,
+      customer_name: null,
+      customer_avatar: null,
     });
   }
 

@@ -5,6 +5,7 @@ import { NUMBERED_EVENTS_SQL } from '../events/events.repository.js';
 import type { MessageRow, NewMessage, PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { sql } from 'kysely';
 import { sessionItemSql } from '../sessions/sessions.presenter.js';
+import type { SqlSigning } from '../media/media-urls.js';
 import { chatMessageAssignedSql } from './messages.presenter.js';
 import { sendRulesSql, type SendContext, type SendContextSql } from './send-rules.js';
 
@@ -92,6 +93,9 @@ const TEXT_SEND_CONTEXT: SendContextSql = {
  * fields, from the presenters' field lists (CHAT_MESSAGE_ASSIGNED, SESSION_ITEM_COLUMNS).
  * The events are numbered as eventsRepository.appendMany numbers them (NUMBERED_EVENTS_SQL).
  */
+/** The customer's photo URL is signed in the statement (MediaUrls.sqlSigning): $4..$6. */
+const SIGNING_PARAMS = { ipad: '$4::text', opad: '$5::text', exp: '$6::bigint' };
+
 const sendTextsStatement = preparedStatement<{
   ord: number;
   channel: string;
@@ -142,7 +146,7 @@ const sendTextsStatement = preparedStatement<{
     select w.seat_id, w.ord, 'message.created' as type,
       (w.event || jsonb_build_object(
         'message', (w.event -> 'message') || ${chatMessageAssignedSql('w.i')},
-        'session', (w.event -> 'session') || ${sessionItemSql('w.u')}))::text as data,
+        'session', (w.event -> 'session') || ${sessionItemSql('w.u', SIGNING_PARAMS)}))::text as data,
       $2::bigint as at, w.request_id
     from written w where w.event is not null),
   ${NUMBERED_EVENTS_SQL}
@@ -166,6 +170,8 @@ export const messagesRepository = {
     db: Db,
     sends: TextSend[],
     queued: readonly string[],
+    /** Signs the chats' customer photos (absent: the events carry none). */
+    signing?: SqlSigning,
   ): Promise<{ ord: number; channel: string; id: number; session_id: number }[]> {
     const now = Date.now();
     const batch = sends.map((v) => ({
@@ -181,7 +187,14 @@ export const messagesRepository = {
       request_id: v.requestId,
       event: v.event,
     }));
-    return sendTextsStatement.run(db, [JSON.stringify(batch), now, [...queued]]);
+    return sendTextsStatement.run(db, [
+      JSON.stringify(batch),
+      now,
+      [...queued],
+      signing?.ipad ?? null,
+      signing?.opad ?? null,
+      signing?.exp ?? null,
+    ]);
   },
 
   /** A send's context in one round trip (see sendContextQuery); absent parts are null. */

@@ -179,6 +179,11 @@ export class MessagesService {
       externalId?: string;
       /** The account of sendPhone, when the caller has just read it. */
       account?: PhoneAccountRow;
+      /**
+       * The customer's display name as the channel gives it (InboundCustomer): kept on the
+       * chat; absent or empty leaves the name it has.
+       */
+      customerName?: string;
     },
     db: Db = this.db,
   ): Promise<
@@ -241,11 +246,38 @@ export class MessagesService {
         time: now,
         preview: previewOf(row),
         type,
+        customerName: input.customerName || undefined,
       });
       const message = this.present(row);
       // First contact: the chat appears, then its first message.
       await this.events.messageReceived(trx, seatId, message, updated, sessionCreated);
       return { message, seatId, sessionId: session.id, sessionCreated };
+    });
+  }
+
+  /**
+   * What a channel learned of a customer apart from a message (a profile photo fetched after
+   * it, a profile recorded by hand): their name (empty: none) and their photo, a media of the
+   * seat holding the account. Kept on their chat with the account, if it has one, and pushed.
+   */
+  async updateCustomer(input: {
+    sendPhone: string;
+    receiverPhone: string;
+    name?: string;
+    avatarMediaId?: string;
+  }): Promise<void> {
+    const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
+    if (!account || account.seat_id === null) return;
+    const seatId = account.seat_id;
+    const fields = {
+      ...(input.name !== undefined ? { customer_name: input.name || null } : {}),
+      ...(input.avatarMediaId !== undefined ? { customer_avatar: input.avatarMediaId } : {}),
+    };
+    if (Object.keys(fields).length === 0) return;
+    await inTransaction(this.db, async (trx) => {
+      const chat = { seatId, sendPhone: input.sendPhone, receiverPhone: input.receiverPhone };
+      const row = await sessionsRepository.setCustomer(trx, chat, fields);
+      if (row) await this.events.sessionUpdated(trx, seatId, row.id);
     });
   }
 

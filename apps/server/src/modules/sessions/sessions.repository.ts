@@ -41,6 +41,7 @@ function applyFilter(
       eb.or([
         sql<boolean>`lower(${sql.ref('receiver_phone')}) like ${pattern} escape '\\'`,
         sql<boolean>`lower(${sql.ref('remark')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${sql.ref('customer_name')}) like ${pattern} escape '\\'`,
       ]),
     );
   }
@@ -457,7 +458,13 @@ export const sessionsRepository = {
   recordIncoming(
     db: Db,
     sessionId: number,
-    last: { time: number; preview: string; type: SessionRow['last_type'] },
+    last: {
+      time: number;
+      preview: string;
+      type: SessionRow['last_type'];
+      /** The name the channel gives the customer now (absent: the chat keeps its own). */
+      customerName?: string;
+    },
   ): Promise<SessionRow | undefined> {
     return db
       .updateTable('sessions')
@@ -467,8 +474,28 @@ export const sessionsRepository = {
         last_preview: last.preview,
         last_type: last.type,
         un_read_count: eb('un_read_count', '+', 1),
+        ...(last.customerName ? { customer_name: last.customerName } : {}),
       }))
       .where('id', '=', sessionId)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /**
+   * What a channel learned of a customer outside a message (a profile photo fetched after it,
+   * a profile recorded by hand): set on their chat with the account. Answers the changed chat.
+   */
+  setCustomer(
+    db: Db,
+    chat: { seatId: number; sendPhone: string; receiverPhone: string },
+    fields: Partial<Pick<SessionRow, 'customer_name' | 'customer_avatar'>>,
+  ): Promise<SessionRow | undefined> {
+    return db
+      .updateTable('sessions')
+      .set(fields)
+      .where('seat_id', '=', chat.seatId)
+      .where('send_phone', '=', chat.sendPhone)
+      .where('receiver_phone', '=', chat.receiverPhone)
       .returningAll()
       .executeTakeFirst();
   },

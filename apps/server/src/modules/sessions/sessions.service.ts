@@ -34,9 +34,6 @@ function isBlocked(session: SessionWithGroup): boolean {
   return session.blocked === 1 || session.group_type === 'blocked';
 }
 
-function present(row: SessionRow) {
-  return toSessionItem(row, Date.now() - RECENT_WINDOW_MS);
-}
 
 /** The user list's keyset: [is_top, latest_time, session_id]. */
 const sessionKey = z.tuple([z.number().int().min(0).max(1), epochMs, id]);
@@ -69,6 +66,10 @@ export class SessionsService {
 
   /** Pages answered before, by the seat's list version (this instance's). */
   private readonly pages: ListCache;
+
+  private present(row: SessionRow) {
+    return toSessionItem(row, Date.now() - RECENT_WINDOW_MS, this.urls);
+  }
 
   /** One change of a chat and its events, together. */
   private async change(
@@ -116,7 +117,7 @@ export class SessionsService {
     const page = rows.slice(0, input.page_size);
     const last = page[page.length - 1];
     return {
-      account_list: page.map((row) => toSessionItem(row, recentSince)),
+      account_list: page.map((row) => toSessionItem(row, recentSince, this.urls)),
       total,
       next_cursor:
         rows.length > input.page_size && last
@@ -164,7 +165,7 @@ export class SessionsService {
   ): Promise<CallResponse<'/v1/seat/chat/sessionDoTop'>> {
     await this.requireSession(seatId, input.session_id);
     const row = await this.change(seatId, input.session_id, { is_top: input.is_top ? 1 : 0 });
-    return present(row);
+    return this.present(row);
   }
 
   async setRemark(
@@ -199,7 +200,7 @@ export class SessionsService {
       throw invalidField('group_id', 'same as the current group');
     }
     const row = await this.change(seatId, session.id, { group_id: target.id }, true);
-    return present(row);
+    return this.present(row);
   }
 
   /** Idempotent: blocking a blocked chat answers it unchanged. */
@@ -208,7 +209,7 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/block'>,
   ): Promise<CallResponse<'/v1/seat/chat/block'>> {
     const session = await this.requireSession(seatId, input.session_id);
-    if (isBlocked(session)) return present(session);
+    if (isBlocked(session)) return this.present(session);
     const blocked = await this.builtIn(seatId, 'blocked');
     const row = await this.change(
       seatId,
@@ -216,7 +217,7 @@ export class SessionsService {
       { group_id: blocked.id, prev_group_id: session.group_id, blocked: 1 },
       true,
     );
-    return present(row);
+    return this.present(row);
   }
 
   /** Back to Ungrouped (product.md); idempotent: unblocking an unblocked chat answers it. */
@@ -225,7 +226,7 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/unblock'>,
   ): Promise<CallResponse<'/v1/seat/chat/unblock'>> {
     const session = await this.requireSession(seatId, input.session_id);
-    if (!isBlocked(session)) return present(session);
+    if (!isBlocked(session)) return this.present(session);
     const ungrouped = await this.builtIn(seatId, 'ungrouped');
     const row = await this.change(
       seatId,
@@ -233,7 +234,7 @@ export class SessionsService {
       { group_id: ungrouped.id, prev_group_id: null, blocked: 0 },
       true,
     );
-    return present(row);
+    return this.present(row);
   }
 
   /** Hard delete of the chat and its messages; a later message from the number starts anew. */
@@ -308,7 +309,7 @@ export class SessionsService {
         const stored = await sessionsRepository.findForSeat(trx, seatId, session.id);
         return { session: stored ?? session, message };
       });
-      return { session: present(session), message: toChatMessage(message, this.urls) };
+      return { session: this.present(session), message: toChatMessage(message, this.urls) };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       return this.replayOrExists(seatId, input.client_msg_id);
@@ -330,6 +331,6 @@ export class SessionsService {
     if (!message) return null;
     const session = await sessionsRepository.findForSeat(this.db, seatId, message.session_id);
     if (!session) return null;
-    return { session: present(session), message: toChatMessage(message, this.urls) };
+    return { session: this.present(session), message: toChatMessage(message, this.urls) };
   }
 }

@@ -13,6 +13,8 @@ const item: SessionItem = {
   is_top: false,
   remark: '',
   blocked: true,
+  customer_name: null,
+  avatar_url: null,
   user_time_type: 1,
   customer_language: null,
   last_message: null,
