@@ -172,7 +172,7 @@ test.describe('pages and empty states say what happened and offer the way out', 
       await page.getByTestId('address-book-search').fill('zz-nobody');
       const noMatches = tr(
         lang,
-        'No customer matches “{{keyword}}”. Search by part of a number or a remark.',
+        'No customer matches “{{keyword}}”. Search by part of a name, a number or a remark.',
         'addressBook',
       ).replace('{{keyword}}', 'zz-nobody');
       await expect(empty.getByRole('heading')).toHaveText(tr(lang, 'No matches', 'addressBook'));

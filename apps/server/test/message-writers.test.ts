@@ -233,6 +233,7 @@ const PHOTO = {
 const chatItem = (chat: string, group: string, last: { type: string; preview: string }) => ({
   blocked: false,
   customer_language: 'ES',
+  customer_name: null,
   group_id: group,
   is_top: false,
   last_message: { direction: 'out', ...last },

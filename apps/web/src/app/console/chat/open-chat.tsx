@@ -13,6 +13,8 @@ import { TagsView } from '../../../features/chat/components/tags-view';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { BackToList } from './back-to-list';
+import { CustomerAvatar } from '../../../features/customers/components/customer-avatar';
+import { customerNameOrNull } from '../../../features/customers/customer-name';
 
 /**
  * The open chat: header, messages, composer. Its code (the message list, the composer and
@@ -27,6 +29,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
   const disabled = groupDisabled || user.blocked;
   const sendLine = `${t('via', { phone: user.send_phone })}${user.remark ? ` · ${user.remark}` : ''}`;
   const onFiles = (files: File[]) => sendFiles(user, files);
+  const name = customerNameOrNull(user);
   return (
     <ChatDropZone enabled={!disabled} onFiles={onFiles}>
       <TagsView />
@@ -45,13 +48,32 @@ export function OpenChat({ user }: { user: SessionItem }) {
           data-testid="chat-header-profile"
           style={{ minWidth: 0, flex: 1 }}
         >
-          <Text fw={700} data-testid="chat-title">
-            {user.receiver_phone}
-          </Text>
-          {/* A long remark ends in an ellipsis on one line; the whole of it on hover. */}
-          <Text size="xs" c="dimmed" truncate title={sendLine} data-testid="chat-send-phone">
-            {sendLine}
-          </Text>
+          <Group gap="sm" wrap="nowrap">
+            <CustomerAvatar customer={user} size={38} testId="chat-avatar" />
+            <div style={{ minWidth: 0 }}>
+              {/* The remark, else the channel's name, then the number (never cut). */}
+              <Group gap={6} wrap="nowrap">
+                {name && (
+                  <Text fw={700} truncate title={name} data-testid="chat-name">
+                    {name}
+                  </Text>
+                )}
+                <Text
+                  fw={name ? 400 : 700}
+                  size={name ? 'sm' : undefined}
+                  c={name ? 'dimmed' : undefined}
+                  style={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+                  data-testid="chat-title"
+                >
+                  {user.receiver_phone}
+                </Text>
+              </Group>
+              {/* A long remark ends in an ellipsis on one line; the whole of it on hover. */}
+              <Text size="xs" c="dimmed" truncate title={sendLine} data-testid="chat-send-phone">
+                {sendLine}
+              </Text>
+            </div>
+          </Group>
         </UnstyledButton>
         <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
           {disabled && (

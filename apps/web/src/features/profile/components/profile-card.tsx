@@ -10,6 +10,8 @@ import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { openSessionDialog } from '../../../stores/session-dialogs.store';
 import { run, useSessionActions } from '../../sessions/hooks/use-session-actions';
 import { closeProfileCard, useProfileCardOpened } from '../../../stores/profile-card.store';
+import { CustomerAvatar } from '../../customers/components/customer-avatar';
+import { customerNameOrNull } from '../../customers/customer-name';
 import { RemarkField } from './remark-field';
 import { TelegramProfile } from './telegram-profile';
 
@@ -52,6 +54,7 @@ function ProfileBody({ user, LanguageField }: { user: SessionItem; LanguageField
   const actions = useSessionActions();
   const groupName = useGroupName();
   const { data } = useGroupList();
+  const name = customerNameOrNull(user);
   const group = data?.group_list.find((g) => g.group_id === user.group_id);
   const channel = readItem('userInfo')?.phone_accounts.find(
     (a) => a.send_phone === user.send_phone,
@@ -59,6 +62,20 @@ function ProfileBody({ user, LanguageField }: { user: SessionItem; LanguageField
 
   return (
     <Stack gap="lg" data-testid="profile-card">
+      <Group gap="md" wrap="nowrap">
+        <CustomerAvatar customer={user} size={56} testId="profile-avatar" />
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Text fw={700} size="lg" truncate title={name ?? undefined} data-testid="profile-name">
+            {name ?? user.receiver_phone}
+          </Text>
+          {/* The channel's own name, when a remark is shown instead. */}
+          {user.customer_name && user.customer_name !== name && (
+            <Text size="sm" c="dimmed" truncate data-testid="profile-channel-name">
+              {t('channelName', { name: user.customer_name })}
+            </Text>
+          )}
+        </Stack>
+      </Group>
       <Field label={t('number')}>
         <Text fw={700} size="lg" data-testid="profile-number">
           {user.receiver_phone}

@@ -4,7 +4,9 @@ import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { SEARCH_WORD_MIN } from '@parley/protocol';
 import { useOpenChat } from '../../sessions/hooks/use-open-chat';
+import type { AddressBookEntry } from '@parley/protocol';
 import { validSearchWord, type SearchHit } from '../api/search-queries';
+import { CustomerMatches } from './customer-matches';
 import { SearchResults } from './search-results';
 
 interface Props {
@@ -13,7 +15,8 @@ interface Props {
 }
 
 /**
- * Message search across all the seat's chats. A word shorter than the spec's minimum shows its
+ * Message search across all the seat's chats, with the customers the word names (by name,
+ * remark or number) above the hits. A word shorter than the spec's minimum shows its
  * validation message and sends nothing; a hit opens its chat at that message.
  */
 export function MessageSearchDialog({ opened, onClose }: Props) {
@@ -40,6 +43,14 @@ export function MessageSearchDialog({ opened, onClose }: Props) {
     (hit: SearchHit) => {
       onClose();
       void openChat(hit.session, hit.message.msg_id);
+    },
+    [onClose, openChat],
+  );
+
+  const onOpenCustomer = useCallback(
+    (entry: AddressBookEntry) => {
+      onClose();
+      void openChat(entry);
     },
     [onClose, openChat],
   );
@@ -74,7 +85,10 @@ export function MessageSearchDialog({ opened, onClose }: Props) {
           </Group>
         </form>
         {word ? (
-          <SearchResults word={word} onOpen={onOpen} />
+          <>
+            <CustomerMatches word={word} onOpen={onOpenCustomer} />
+            <SearchResults word={word} onOpen={onOpen} />
+          </>
         ) : (
           <Text size="sm" c="dimmed">
             {t('hint')}

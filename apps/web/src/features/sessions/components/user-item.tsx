@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { CountBadge } from '../../../components/count-badge';
 import { formatListTime } from '../../../lib/format-time';
+import { CustomerAvatar } from '../../customers/components/customer-avatar';
+import { customerNameOrNull } from '../../customers/customer-name';
 import classes from './user-item.module.css';
 
 interface Props {
@@ -20,8 +22,10 @@ export const UserItem = memo(function UserItem({ user, active, onSelect, onConte
   // A media message is named by its translated kind; the preview is only its own words.
   const kind = last && last.type !== 'text' ? t(`previewKind.${last.type}`) : '';
   const words = last?.preview ?? '';
-  // The line ends in an ellipsis when the remark or the message is long: the whole line on hover.
-  const fullLine = [user.remark, kind, words].filter(Boolean).join(' ');
+  // The remark, else the channel's name, heads the row; the number stays beside it.
+  const name = customerNameOrNull(user);
+  // The line ends in an ellipsis when the message is long: the whole line on hover.
+  const fullLine = [kind, words].filter(Boolean).join(' ');
   return (
     <UnstyledButton
       className={classes.row}
@@ -32,27 +36,43 @@ export const UserItem = memo(function UserItem({ user, active, onSelect, onConte
       data-receiver-phone={user.receiver_phone}
       data-active={active ? 'true' : 'false'}
     >
-      <Group gap={6} wrap="nowrap" justify="space-between">
-        <Text size="sm" fw={600} className={classes.phone}>
-          {user.is_top && (
-            <span className={classes.pin} title={t('pinned')} data-testid="user-pinned">
-              <PinIcon />
-            </span>
-          )}
-          {user.receiver_phone}
-        </Text>
-        <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
-          {formatListTime(user.latest_time, i18n.language)}
-        </Text>
-      </Group>
-      <Group gap={6} wrap="nowrap" justify="space-between" mt={2}>
-        <Text size="xs" c="dimmed" truncate title={fullLine} data-testid="user-preview">
-          {user.remark && <span className={classes.remark}>{user.remark}</span>}
-          {kind && <span data-testid="user-preview-kind">{kind}</span>}
-          {kind && words ? ' ' : ''}
-          {words}
-        </Text>
-        <CountBadge count={user.un_read_count} testId="user-unread" />
+      <Group gap={10} wrap="nowrap" align="center">
+        <CustomerAvatar customer={user} size={36} testId="user-avatar" />
+        <div className={classes.body}>
+          <Group gap={6} wrap="nowrap" justify="space-between">
+            <Group gap={6} wrap="nowrap" className={classes.title}>
+              {user.is_top && (
+                <span className={classes.pin} title={t('pinned')} data-testid="user-pinned">
+                  <PinIcon />
+                </span>
+              )}
+              {name && (
+                <Text size="sm" fw={600} truncate title={name} data-testid="user-name">
+                  {name}
+                </Text>
+              )}
+              <Text
+                size={name ? 'xs' : 'sm'}
+                fw={name ? 400 : 600}
+                c={name ? 'dimmed' : undefined}
+                className={classes.phone}
+              >
+                {user.receiver_phone}
+              </Text>
+            </Group>
+            <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+              {formatListTime(user.latest_time, i18n.language)}
+            </Text>
+          </Group>
+          <Group gap={6} wrap="nowrap" justify="space-between" mt={2}>
+            <Text size="xs" c="dimmed" truncate title={fullLine} data-testid="user-preview">
+              {kind && <span data-testid="user-preview-kind">{kind}</span>}
+              {kind && words ? ' ' : ''}
+              {words}
+            </Text>
+            <CountBadge count={user.un_read_count} testId="user-unread" />
+          </Group>
+        </div>
       </Group>
     </UnstyledButton>
   );
