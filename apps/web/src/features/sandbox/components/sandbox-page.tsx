@@ -45,6 +45,8 @@ export function SandboxPage() {
   const queryClient = useQueryClient();
   const [picked, setAccount] = useState<string | null>(null);
   const [customer, setCustomer] = useState(defaultCustomer);
+  // The name the customer plays under (the platform's `name`): the operator sees it.
+  const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -93,6 +95,7 @@ export function SandboxPage() {
       await sandboxSend({
         account: account!,
         customer: customer.trim(),
+        ...(name.trim() ? { name: name.trim() } : {}),
         type: file ? typeOfFile(file) : 'text',
         content: file ? '' : text,
         ...(file ? { media: { data: await readBase64(file), file_name: file.name } } : {}),
@@ -136,6 +139,14 @@ export function SandboxPage() {
           onChange={(e) => setCustomer(e.currentTarget.value)}
           error={customer.trim() && !ready && account ? t('badNumber') : undefined}
           data-testid="sandbox-customer"
+        />
+        <TextInput
+          label={t('name')}
+          placeholder={t('namePlaceholder')}
+          value={name}
+          maxLength={128}
+          onChange={(e) => setName(e.currentTarget.value)}
+          data-testid="sandbox-name"
         />
       </Group>
       <Paper withBorder p="sm">
