@@ -91,7 +91,7 @@ test('a customer’s name and initials show in the row, the header, the card and
   await expect(match.getByTestId('customer-match-name')).toHaveText(name);
   await expect(match.getByTestId('customer-match-avatar')).toHaveText('MS');
   await match.click();
-  await expect(page.getByTestId('message-search-dialog')).toHaveCount(0);
+  await expect(page.getByTestId('message-search-input')).toHaveCount(0);
   await expect(page.getByTestId('chat-name')).toHaveText(name);
 
   // The address book lists and finds the customer by name.
