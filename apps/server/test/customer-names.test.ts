@@ -240,9 +240,9 @@ describe('Telegram: the profile’s name and photo', () => {
       async () => expect((await row(customer, tgSeat))?.customer_name).toBe('@only_user'),
       { timeout: 10_000, interval: 25 },
     );
-    expect(
-      await cli('tg:profile', tgSeat.phones[0]!, customer, '--first-name', 'Boris'),
-    ).toBe(EXIT.OK);
+    expect(await cli('tg:profile', tgSeat.phones[0]!, customer, '--first-name', 'Boris')).toBe(
+      EXIT.OK,
+    );
     expect((await row(customer, tgSeat))?.customer_name).toBe('Boris');
   });
 });

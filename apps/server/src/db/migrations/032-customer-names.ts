@@ -11,10 +11,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 export function customerNamesMigration(): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable('sessions')
-        .addColumn('customer_name', 'varchar(128)')
-        .execute();
+      await db.schema.alterTable('sessions').addColumn('customer_name', 'varchar(128)').execute();
       await db.schema.alterTable('sessions').addColumn('customer_avatar', 'varchar(64)').execute();
       await sql`update sessions set
           customer_name = (

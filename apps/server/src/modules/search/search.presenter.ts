@@ -18,7 +18,10 @@ export function toSearchHits(
   for (const m of messages) {
     const session = byId.get(m.session_id);
     if (session) {
-      hits.push({ message: toChatMessage(m, urls), session: toSessionItem(session, recentSince, urls) });
+      hits.push({
+        message: toChatMessage(m, urls),
+        session: toSessionItem(session, recentSince, urls),
+      });
     }
   }
   return hits;

@@ -34,7 +34,6 @@ function isBlocked(session: SessionWithGroup): boolean {
   return session.blocked === 1 || session.group_type === 'blocked';
 }
 
-
 /** The user list's keyset: [is_top, latest_time, session_id]. */
 const sessionKey = z.tuple([z.number().int().min(0).max(1), epochMs, id]);
 const toSessionKey = ([isTop, latestTime, id]: [number, number, number]): SessionKey => ({

@@ -13,8 +13,8 @@ import { TagsView } from '../../../features/chat/components/tags-view';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { BackToList } from './back-to-list';
-import { CustomerAvatar } from '../../../features/customers/components/customer-avatar';
-import { customerNameOrNull } from '../../../features/customers/customer-name';
+import { CustomerAvatar } from '../../../components/customer-avatar';
+import { customerNameOrNull } from '../../../lib/customer-name';
 
 /**
  * The open chat: header, messages, composer. Its code (the message list, the composer and

@@ -3,7 +3,7 @@ import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { AddressBookEntry } from '@parley/protocol';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
-import { CustomerAvatar } from '../../customers/components/customer-avatar';
+import { CustomerAvatar } from '../../../components/customer-avatar';
 import classes from './address-book-item.module.css';
 
 interface Props {
@@ -31,35 +31,35 @@ export const AddressBookItem = memo(function AddressBookItem({
       data-blocked={e.blocked ? 'true' : 'false'}
     >
       <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-      <CustomerAvatar customer={e} size={40} testId="address-book-avatar" />
-      <Stack gap={2} style={{ minWidth: 0 }}>
-        <Group gap="xs" wrap="nowrap">
-          <Text fw={600} data-testid="address-book-phone">
-            {e.receiver_phone}
-          </Text>
-          {e.customer_name && (
-            <Text size="sm" truncate title={e.customer_name} data-testid="address-book-name">
-              {e.customer_name}
+        <CustomerAvatar customer={e} size={40} testId="address-book-avatar" />
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Group gap="xs" wrap="nowrap">
+            <Text fw={600} data-testid="address-book-phone">
+              {e.receiver_phone}
             </Text>
-          )}
-          {e.blocked && (
-            <Badge color="red" variant="light" size="sm" data-testid="address-book-blocked">
-              {t('blocked')}
-            </Badge>
-          )}
-        </Group>
-        <Text
-          size="sm"
-          c={e.remark ? undefined : 'dimmed'}
-          truncate
-          data-testid="address-book-remark"
-        >
-          {e.remark || t('noRemark')}
-        </Text>
-        <Text size="xs" c="dimmed" truncate>
-          {t('account', { phone: e.send_phone })} · {t('group', { name: groupName(e) })}
-        </Text>
-      </Stack>
+            {e.customer_name && (
+              <Text size="sm" truncate title={e.customer_name} data-testid="address-book-name">
+                {e.customer_name}
+              </Text>
+            )}
+            {e.blocked && (
+              <Badge color="red" variant="light" size="sm" data-testid="address-book-blocked">
+                {t('blocked')}
+              </Badge>
+            )}
+          </Group>
+          <Text
+            size="sm"
+            c={e.remark ? undefined : 'dimmed'}
+            truncate
+            data-testid="address-book-remark"
+          >
+            {e.remark || t('noRemark')}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {t('account', { phone: e.send_phone })} · {t('group', { name: groupName(e) })}
+          </Text>
+        </Stack>
       </Group>
       <Group gap="xs" wrap="nowrap">
         <Button

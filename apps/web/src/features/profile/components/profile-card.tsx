@@ -10,8 +10,8 @@ import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { openSessionDialog } from '../../../stores/session-dialogs.store';
 import { run, useSessionActions } from '../../sessions/hooks/use-session-actions';
 import { closeProfileCard, useProfileCardOpened } from '../../../stores/profile-card.store';
-import { CustomerAvatar } from '../../customers/components/customer-avatar';
-import { customerNameOrNull } from '../../customers/customer-name';
+import { CustomerAvatar } from '../../../components/customer-avatar';
+import { customerNameOrNull } from '../../../lib/customer-name';
 import { RemarkField } from './remark-field';
 import { TelegramProfile } from './telegram-profile';
 

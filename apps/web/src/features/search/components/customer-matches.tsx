@@ -3,8 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AddressBookEntry } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
-import { CustomerAvatar } from '../../customers/components/customer-avatar';
-import { customerDisplayName } from '../../customers/customer-name';
+import { CustomerAvatar } from '../../../components/customer-avatar';
+import { customerDisplayName } from '../../../lib/customer-name';
 
 /** The few customers whose name, remark or number holds the word (the address book's filter). */
 const CUSTOMER_MATCHES = 5;

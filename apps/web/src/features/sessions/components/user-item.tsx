@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { CountBadge } from '../../../components/count-badge';
 import { formatListTime } from '../../../lib/format-time';
-import { CustomerAvatar } from '../../customers/components/customer-avatar';
-import { customerNameOrNull } from '../../customers/customer-name';
+import { CustomerAvatar } from '../../../components/customer-avatar';
+import { customerNameOrNull } from '../../../lib/customer-name';
 import classes from './user-item.module.css';
 
 interface Props {

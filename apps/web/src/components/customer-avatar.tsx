@@ -1,6 +1,6 @@
 import { Avatar, type MantineSize } from '@mantine/core';
 import type { SessionItem } from '@parley/protocol';
-import { avatarColorOf, customerDisplayName, initialsOf } from '../customer-name';
+import { avatarColorOf, customerDisplayName, initialsOf } from '../lib/customer-name';
 
 type Customer = Pick<
   SessionItem,

@@ -26,7 +26,8 @@ export function initialsOf(c: Customer): string {
     .split(/\s+/)
     .filter((w) => /[\p{L}\p{N}]/u.test(w));
   const first = (w: string | undefined) => [...(w ?? '').replace(/^[^\p{L}\p{N}]+/u, '')][0] ?? '';
-  const letters = words.length > 1 ? first(words[0]) + first(words[words.length - 1]) : first(words[0]);
+  const letters =
+    words.length > 1 ? first(words[0]) + first(words[words.length - 1]) : first(words[0]);
   return letters.toLocaleUpperCase() || c.receiver_phone.replace(/\D/g, '').slice(-2);
 }
 
