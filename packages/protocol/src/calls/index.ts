@@ -162,7 +162,7 @@ export const CALLS = {
   '/v1/seat/chat/addressBook': extension(
     sessions.addressBookRequest,
     sessions.addressBookResponse,
-    'Every customer the seat chats with, across its accounts, by number; searchable by number or remark; with session_id, only that chat if it is the seat’s (an empty list otherwise).',
+    'Every customer the seat chats with, across its accounts, by number; searchable by number, remark or the channel’s name of the customer; with session_id, only that chat if it is the seat’s (an empty list otherwise).',
   ),
   '/v1/seat/chat/translate/languages': extension(
     translation.translationLanguagesRequest,

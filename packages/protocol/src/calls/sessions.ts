@@ -21,7 +21,7 @@ export const getGroupInfoRequest = z.object({
   page_size: z.number().int().min(1).max(SESSION_PAGE_SIZE_MAX).default(SESSION_PAGE_SIZE_DEFAULT),
   /** Opaque cursor from the previous page's `next_cursor`. */
   cursor: z.string().max(200).optional(),
-  /** Filters by customer number or remark (substring). */
+  /** Filters by customer number, remark or the channel’s name of the customer (substring). */
   keyword: z.string().trim().max(64).optional(),
 });
 export const getGroupInfoResponse = z.object({
@@ -67,7 +67,7 @@ export const getRemarkResponse = setRemarkResponse;
 
 /**
  * The address book: every customer the seat chats with, across its accounts (one entry per
- * chat), ordered by customer number; searchable by number or remark; keyset-paged.
+ * chat), ordered by customer number; searchable by number, remark or name; keyset-paged.
  */
 export const addressBookRequest = z.object({
   keyword: z.string().trim().max(64).optional(),

@@ -9,7 +9,7 @@ import { callApi } from '../../../lib/api-client';
 
 export type AddressBookPage = CallResponse<'/v1/seat/chat/addressBook'>;
 
-/** Every customer of the seat by number, filtered by number or remark; keyset-paged. */
+/** Every customer of the seat by number, filtered by number, remark or name; keyset-paged. */
 export function addressBookQuery(keyword: string) {
   return infiniteQueryOptions({
     queryKey: ['addressBook', keyword] as const,

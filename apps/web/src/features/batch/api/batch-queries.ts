@@ -26,7 +26,7 @@ interface ChatsPage {
 
 /**
  * Every chat of a group (both time tabs, the recent one first), keyset-paged, optionally
- * filtered by number or remark.
+ * filtered by number, remark or name.
  */
 export function groupChatsQuery(groupId: number, keyword: string) {
   return infiniteQueryOptions({
