@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PLATFORM_PATHS, type SessionItem } from '@parley/protocol';
+import { PLATFORM_PATHS, type EventPayload, type SessionItem } from '@parley/protocol';
 import { EXIT, runCli, type CliIo } from '../src/cli/run.js';
 import { customerNumberOf } from '../src/channels/telegram/telegram-inbound.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
@@ -80,7 +80,9 @@ describe('the platform webhook’s name', () => {
       'session.created',
       (d) => d.session.receiver_phone === customer,
     );
-    expect(created.data.session.customer_name).toBe('María  José');
+    expect((created.data as EventPayload<'session.created'>).session.customer_name).toBe(
+      'María  José',
+    );
     expect((await row(customer))?.customer_name).toBe('María  José');
     expect((await book(customer)).map((e) => e.customer_name)).toEqual(['María  José']);
 
@@ -188,7 +190,9 @@ describe('Telegram: the profile’s name and photo', () => {
       'session.updated',
       (d) => d.session.receiver_phone === customer && d.session.avatar_url !== null,
     );
-    expect(updated.data.session.customer_name).toBe('Anna Karenina');
+    expect((updated.data as EventPayload<'session.updated'>).session.customer_name).toBe(
+      'Anna Karenina',
+    );
     const chat = await vi.waitFor(
       async () => {
         const found = await row(customer, tgSeat);
@@ -225,8 +229,9 @@ describe('Telegram: the profile’s name and photo', () => {
       'message.created',
       (d) => d.message.content === 'Здравствуйте, Анна',
     );
-    expect(echoed.data.session.avatar_url).toBe(chat.avatar_url);
-    expect(echoed.data.session.customer_name).toBe('Anna Karenina');
+    const { session } = echoed.data as EventPayload<'message.created'>;
+    expect(session.avatar_url).toBe(chat.avatar_url);
+    expect(session.customer_name).toBe('Anna Karenina');
   });
 
   it('a profile with only a username shows @username; tg:profile names the chat too', async () => {
