@@ -48,6 +48,9 @@ interface Kit {
 
 let inboundN = 0;
 
+/** The name every kit's customer writes under: the channel's name for them reaches the chat. */
+const CUSTOMER_NAME = 'Olga';
+
 function platformKit(): Kit {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   return {
@@ -59,7 +62,12 @@ function platformKit(): Kit {
     async bind() {},
     async customerWrites(t, seat, text) {
       const customer = nextPhone('+4481');
-      const body = { id: `c-${process.pid}-${++inboundN}`, account: seat.phones[0], customer };
+      const body = {
+        id: `c-${process.pid}-${++inboundN}`,
+        account: seat.phones[0],
+        customer,
+        name: CUSTOMER_NAME,
+      };
       const res = await platformPost(
         t,
         PLATFORM_PATHS.message,
@@ -99,6 +107,7 @@ function sandboxKit(): Kit {
       const res = await sandboxAs(t, key).send({
         account: seat.phones[0],
         customer,
+        name: CUSTOMER_NAME,
         content: text,
       });
       expect(res.code).toBe('000000');
@@ -132,7 +141,7 @@ function telegramKit(): Kit {
       await t.services.telegramBots.bind(seat.phones[0]!, token);
     },
     async customerWrites(_t, seat, text) {
-      const user = { id: 6_200_000_000 + process.pid * 10 + ++userN, first_name: 'Olga' };
+      const user = { id: 6_200_000_000 + process.pid * 10 + ++userN, first_name: CUSTOMER_NAME };
       tg.pushMessage(tokens.get(seat.seatId)!, user, { text });
       return customerNumberOf(user.id);
     },
@@ -240,7 +249,7 @@ describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (chann
     );
   });
 
-  it("the customer's profile is read for the chat", async () => {
+  it("the customer's name reaches the chat, and the profile is read for it", async () => {
     const customer = await kit.customerWrites(t, seat, 'who am I');
     let sessionId = 0;
     await vi.waitFor(
@@ -252,13 +261,15 @@ describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (chann
         );
         const chat = list.data.account_list.find((c) => c.receiver_phone === customer);
         expect(chat).toBeDefined();
+        // Whatever the channel, the name it gives the customer is the chat's (MessagesService.receive).
+        expect(chat!.customer_name).toBe(CUSTOMER_NAME);
         sessionId = chat!.session_id;
       },
       { timeout: 15_000, interval: 25 },
     );
     const name = kit.profile(t, seat, sessionId);
     if (name === null) return;
-    expect(await name).toBe('Olga');
+    expect(await name).toBe(CUSTOMER_NAME);
   });
 
   it('bad credentials are refused and change nothing', async () => {
