@@ -115,7 +115,7 @@ describe('an operator replies to a message', () => {
     expect(plain.data).toMatchObject({ reply_to: null, quote: null });
   });
 
-  it("a message of another chat or another seat is refused (100001 naming reply_to); nothing is stored", async () => {
+  it('a message of another chat or another seat is refused (100001 naming reply_to); nothing is stored', async () => {
     const customer = nextPhone('+4491');
     const elsewhere = nextPhone('+4491');
     await inbound(seat, customer, { content: 'hello' });
@@ -140,7 +140,10 @@ describe('an operator replies to a message', () => {
     const customer = nextPhone('+4492');
     await inbound(seat, customer, { content: 'hi' });
     const first = await send(seat, customer, { content: 'An offer: 10% off' });
-    const reply = await send(seat, customer, { content: 'Still valid', reply_to: first.data.msg_id });
+    const reply = await send(seat, customer, {
+      content: 'Still valid',
+      reply_to: first.data.msg_id,
+    });
     expect(reply.data.quote).toMatchObject({ preview: 'An offer: 10% off', deleted: false });
     const del = await t.call(
       '/v1/seat/chat/del_message',
@@ -151,9 +154,9 @@ describe('an operator replies to a message', () => {
     const shown = (await history(seat, customer)).find((m) => m.msg_id === reply.data.msg_id)!;
     expect(shown.reply_to).toBe(first.data.msg_id);
     expect(shown.quote).toMatchObject({ msg_id: first.data.msg_id, preview: '', deleted: true });
-    expect(
-      (await send(seat, customer, { content: 'x', reply_to: first.data.msg_id })).code,
-    ).toBe('100001');
+    expect((await send(seat, customer, { content: 'x', reply_to: first.data.msg_id })).code).toBe(
+      '100001',
+    );
   });
 });
 
@@ -190,7 +193,9 @@ describe('a customer replies through the platform', () => {
     await vi.waitFor(
       () =>
         expect(
-          receiver.raw.some((r) => r.body.kind === 'message' && r.body.msg_id === answer.data.msg_id),
+          receiver.raw.some(
+            (r) => r.body.kind === 'message' && r.body.msg_id === answer.data.msg_id,
+          ),
         ).toBe(true),
       { timeout: 10_000, interval: 20 },
     );

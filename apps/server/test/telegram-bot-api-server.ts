@@ -293,7 +293,11 @@ export class TelegramBotApiServer {
         const replyTo = params.reply_to_message_id
           ? bot.chats.get(chatId)?.get(Number(params.reply_to_message_id))
           : undefined;
-        if (params.reply_to_message_id && !replyTo && params.allow_sending_without_reply !== 'true') {
+        if (
+          params.reply_to_message_id &&
+          !replyTo &&
+          params.allow_sending_without_reply !== 'true'
+        ) {
           return this.fail(res, 400, 'Bad Request: message to be replied not found');
         }
         const sent: SentMessage = {
