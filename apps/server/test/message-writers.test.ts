@@ -119,9 +119,7 @@ async function script(writer: MessageWriter, name: string) {
   answers.push(
     await send(chats.a!, { client_msg_id: 'reply', content: 'about that', reply_to: idOf('one') }),
   );
-  answers.push(
-    await send(chats.a!, { client_msg_id: 'reply-elsewhere', reply_to: idOf('image') }),
-  );
+  answers.push(await send(chats.a!, { client_msg_id: 'reply-elsewhere', reply_to: idOf('image') }));
   // Together (one batch where the writer batches): one bad send among good ones, a replay.
   answers.push(
     ...(await Promise.all([

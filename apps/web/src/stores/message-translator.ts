@@ -29,7 +29,9 @@ export function requestMessageTranslation(message: ChatMessage): 'disabled' | 'r
  * The translation shown under a message (the context menu's "Copy with translation" reads it).
  * The translation feature registers its reader; until it does, no message has one.
  */
-export type TranslationReader = (message: Pick<ChatMessage, 'session_id' | 'msg_id'>) => string | undefined;
+export type TranslationReader = (
+  message: Pick<ChatMessage, 'session_id' | 'msg_id'>,
+) => string | undefined;
 
 let reader: TranslationReader | null = null;
 

@@ -11,7 +11,9 @@ const targets = createStore<Record<number, MessageQuote>>({});
 onLogout(() => targets.set({}));
 
 /** The quote a reply to `m` shows: a text's words on one line, a file's name, a caption. */
-export function quoteOf(m: Pick<ChatMessage, 'msg_id' | 'direction' | 'type' | 'content' | 'media'>) {
+export function quoteOf(
+  m: Pick<ChatMessage, 'msg_id' | 'direction' | 'type' | 'content' | 'media'>,
+) {
   const words = m.type === 'file' && m.media ? m.media.file_name : m.content;
   return {
     msg_id: m.msg_id,

@@ -37,7 +37,11 @@ function quoteOf(row: SandboxEntryWithMedia): SandboxEntry['quote'] {
     type: row.quote_type,
     preview: deleted
       ? ''
-      : previewOf({ type: row.quote_type, content: row.quote_content ?? '', media: row.quote_media }),
+      : previewOf({
+          type: row.quote_type,
+          content: row.quote_content ?? '',
+          media: row.quote_media,
+        }),
     deleted,
   };
 }

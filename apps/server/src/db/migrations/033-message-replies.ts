@@ -17,7 +17,10 @@ export function messageRepliesMigration(): Migration {
         WHERE reply_to_id IS NOT NULL`.execute(db);
       await sql`CREATE INDEX messages_external_idx ON messages (session_id, external_id)
         WHERE external_id IS NOT NULL`.execute(db);
-      await db.schema.alterTable('sandbox_entries').addColumn('reply_to_msg_id', 'integer').execute();
+      await db.schema
+        .alterTable('sandbox_entries')
+        .addColumn('reply_to_msg_id', 'integer')
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('sandbox_entries').dropColumn('reply_to_msg_id').execute();

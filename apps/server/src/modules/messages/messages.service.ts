@@ -33,7 +33,8 @@ const ANY_KIND = MESSAGE_MEDIA.file;
  * message; `inboundId`: the key its inbound record took, when the channel's differs), left
  * out when the chat has no such message (one from before Parley saw the chat).
  */
-export type InboundQuote = { msgId: number; field: string } | { externalId: string; inboundId?: string };
+export type InboundQuote =
+  { msgId: number; field: string } | { externalId: string; inboundId?: string };
 
 export class MessagesService {
   constructor(

@@ -71,9 +71,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
         key={user.session_id}
         user={user}
         disabled={disabled}
-        onSend={(text, original) =>
-          send(user, text, original, takeReplyTarget(user.session_id))
-        }
+        onSend={(text, original) => send(user, text, original, takeReplyTarget(user.session_id))}
         onFiles={onFiles}
         onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
       />

@@ -7,7 +7,13 @@ import classes from './message-quote.module.css';
  * The quoted message above a reply (and above the composer while replying): who wrote it and
  * its words, or its kind for media without words; a retracted one as "deleted message".
  */
-export function MessageQuote({ quote, testId = 'message-quote' }: { quote: Quote; testId?: string }) {
+export function MessageQuote({
+  quote,
+  testId = 'message-quote',
+}: {
+  quote: Quote;
+  testId?: string;
+}) {
   const { t } = useTranslation('chat');
   const words = quote.deleted
     ? t('quote.deleted')

@@ -125,7 +125,9 @@ const RETRACTED = { deleted: true, content: '', media: null } satisfies Partial<
 export function withQuotesDeleted(list: ChatMessage[], msgId: number) {
   if (!list.some((m) => m.reply_to === msgId && m.quote && !m.quote.deleted)) return list;
   return list.map((m) =>
-    m.reply_to === msgId && m.quote ? { ...m, quote: { ...m.quote, preview: '', deleted: true } } : m,
+    m.reply_to === msgId && m.quote
+      ? { ...m, quote: { ...m.quote, preview: '', deleted: true } }
+      : m,
   );
 }
 
@@ -136,7 +138,9 @@ export function withoutMessage<D extends MessagePages>(data: D | undefined, msgI
 
 /** Deleted for all: the message stays in place, shown as deleted, its content withheld. */
 export function withMessageRetracted<D extends MessagePages>(data: D | undefined, msgId: number) {
-  return editMessages(data, (list) => withQuotesDeleted(replaceMessage(list, msgId, RETRACTED), msgId));
+  return editMessages(data, (list) =>
+    withQuotesDeleted(replaceMessage(list, msgId, RETRACTED), msgId),
+  );
 }
 
 /** Adds the server's copy of a sent message to the newest page (once). */
@@ -205,7 +209,9 @@ export function patchMessage(
 ): void {
   // Retracted: its replies quote a deleted message from now on.
   editChat(qc, sessionId, (l) =>
-    patch.deleted ? withQuotesDeleted(replaceMessage(l, msgId, patch), msgId) : replaceMessage(l, msgId, patch),
+    patch.deleted
+      ? withQuotesDeleted(replaceMessage(l, msgId, patch), msgId)
+      : replaceMessage(l, msgId, patch),
   );
 }
 

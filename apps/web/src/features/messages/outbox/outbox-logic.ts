@@ -1,4 +1,10 @@
-import { ERROR_CODES, messageQuote, messageType, type Media, type MessageQuote } from '@parley/protocol';
+import {
+  ERROR_CODES,
+  messageQuote,
+  messageType,
+  type Media,
+  type MessageQuote,
+} from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
 import type { LocalMessage } from '../local-messages.store';
 

@@ -5,7 +5,13 @@ import type { SandboxEntry } from '@parley/protocol';
 type Quote = NonNullable<SandboxEntry['quote']>;
 
 /** The quoted message above a reply, as the customer sees it ("You": their own message). */
-export function SandboxQuote({ quote, testId = 'sandbox-quote' }: { quote: Quote; testId?: string }) {
+export function SandboxQuote({
+  quote,
+  testId = 'sandbox-quote',
+}: {
+  quote: Quote;
+  testId?: string;
+}) {
   const { t } = useTranslation('sandbox');
   const words = quote.deleted
     ? t('quoteDeleted')
