@@ -1,6 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChat, createSeat, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
+import { PushClient } from './ws-client.js';
 
 /**
  * Mark unread (issue 26): a read chat's count becomes 1, an unread one keeps its count, and
@@ -10,12 +12,19 @@ import { createTestApp, type TestApp } from './helper.js';
 let t: TestApp;
 let seat: SeatFixture;
 let other: SeatFixture;
+let base: string;
+const clients: PushClient[] = [];
 beforeAll(async () => {
   t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   seat = await createSeat(t, 'unread-owner');
   other = await createSeat(t, 'unread-other');
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  clients.forEach((c) => c.close());
+  await t?.close();
+});
 
 const MARK = '/v1/seat/chat/markUnread';
 
@@ -72,6 +81,22 @@ describe('markUnread', () => {
     expect(opened.code).toBe('000000');
     expect((await itemOf(seat, read.sessionId))!.un_read_count).toBe(0);
     expect((await counts(seat)).recent).toBe(before.recent);
+  });
+
+  it("the seat's other consoles are told: session.updated with the count, then groups.changed as getGroupList answers", async () => {
+    const chat = await createChat(t.db, seat, { unread: 0 });
+    const console2 = await PushClient.open(base, { token: seat.token });
+    clients.push(console2);
+    await console2.waitFor('ready');
+    await t.call(MARK, { session_id: chat.sessionId }, seat.token);
+    const updated = await console2.waitForEvent(
+      'session.updated',
+      (d) => d.session.session_id === chat.sessionId,
+    );
+    expect(updated.data.session).toMatchObject({ un_read_count: 1 });
+    const groups = await console2.waitForEvent('groups.changed');
+    const list = await t.call('/v1/seat/chat/getGroupList', {}, seat.token);
+    expect(groups.data).toEqual(list.data);
   });
 
   it('an unread chat keeps its count (marking it again changes nothing)', async () => {
