@@ -93,7 +93,7 @@ describe('markUnread', () => {
       'session.updated',
       (d) => d.session.session_id === chat.sessionId,
     );
-    expect(updated.data.session).toMatchObject({ un_read_count: 1 });
+    expect(updated.data).toMatchObject({ session: { un_read_count: 1 } });
     const groups = await console2.waitForEvent('groups.changed');
     const list = await t.call('/v1/seat/chat/getGroupList', {}, seat.token);
     expect(groups.data).toEqual(list.data);
