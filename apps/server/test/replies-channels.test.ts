@@ -105,6 +105,20 @@ describe('Telegram', () => {
     }, WAIT);
     expect(second.params.reply_to_message_id).toBe(String(great.message.message_id));
     expect(second.text).toBe('Reserved');
+
+    // The customer deleted their message on Telegram (a bot is not told): the reply still
+    // goes, unquoted, instead of failing for good.
+    tg.bot(botToken)
+      .chats.get(String(user.id))!
+      .delete(great.message.message_id as number);
+    const late = await send(seat, customer, { content: 'Still here', reply_to: list[2]!.msg_id });
+    const third = await vi.waitFor(() => {
+      const log = tg.bot(botToken).sent;
+      expect(log).toHaveLength(3);
+      return log[2]!;
+    }, WAIT);
+    expect(third).toMatchObject({ text: 'Still here' });
+    expect(third.params.allow_sending_without_reply).toBe('true');
   });
 });
 

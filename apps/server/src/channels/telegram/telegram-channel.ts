@@ -106,9 +106,11 @@ export class TelegramChannel implements ChannelAdapter {
         return { ok: true, externalId: item.externalId };
       }
       // A reply quotes the customer's or the bot's message by Telegram's id of it (Bot API
-      // `reply_to_message_id`); one Telegram never had is sent unquoted.
+      // `reply_to_message_id`); one Telegram never had is sent unquoted, and one it no longer
+      // has (the customer deleted it: a bot is not told) too, rather than refused for good.
       const quoted = telegramMessageId(item.replyTo?.externalId);
-      const reply = quoted !== null ? { reply_to_message_id: quoted } : {};
+      const reply =
+        quoted !== null ? { reply_to_message_id: quoted, allow_sending_without_reply: true } : {};
       if (item.type === 'text' || !item.media) {
         const sent = await api.call<{ message_id: number }>('sendMessage', {
           chat_id: chatId,
