@@ -112,6 +112,7 @@ describe('Telegram', () => {
       .chats.get(String(user.id))!
       .delete(great.message.message_id as number);
     const late = await send(seat, customer, { content: 'Still here', reply_to: list[2]!.msg_id });
+    expect(late.data.quote).toMatchObject({ msg_id: list[2]!.msg_id });
     const third = await vi.waitFor(() => {
       const log = tg.bot(botToken).sent;
       expect(log).toHaveLength(3);
