@@ -389,3 +389,34 @@ test.describe('translation (Apertium APY)', () => {
     await expect(toasts(page)).toHaveCount(0);
   });
 });
+
+test.describe('copy with translation (issue 26)', () => {
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('a translated message copies its words and the translation shown under it; an untranslated one offers no such entry', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    const [first, second] = ['Buenos días', 'El perro come pan'] as const;
+    const chat = await receiveChat(parley, freshSeat, [first, second]);
+    await storeSettings(page, 'single');
+    await login(page, freshSeat.account, freshSeat.password);
+    await openChat(page, chat.session_id);
+    await bubble(page, first).click({ button: 'right' });
+    await page.getByTestId('message-action-translate').click();
+    await expect(translationOf(page, first)).toHaveText(ES_EN[first]!);
+
+    await bubble(page, second).click({ button: 'right' });
+    await expect(page.getByTestId('message-action-copy')).toBeVisible();
+    await expect(page.getByTestId('message-action-copy-translation')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    await bubble(page, first).click({ button: 'right' });
+    await page.getByTestId('message-action-copy-translation').click();
+    await expect(page.getByTestId('message-context-menu')).toBeHidden();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${first}\n\n${ES_EN[first]!}`,
+    );
+  });
+});

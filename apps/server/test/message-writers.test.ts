@@ -114,6 +114,12 @@ async function script(writer: MessageWriter, name: string) {
       original_content: 'rejoignez-nous',
     }),
   );
+  // A reply quotes a message of its chat; another chat's message is refused.
+  const idOf = (name: string) => [...sent].find(([, n]) => n === name)![0];
+  answers.push(
+    await send(chats.a!, { client_msg_id: 'reply', content: 'about that', reply_to: idOf('one') }),
+  );
+  answers.push(await send(chats.a!, { client_msg_id: 'reply-elsewhere', reply_to: idOf('image') }));
   // Together (one batch where the writer batches): one bad send among good ones, a replay.
   answers.push(
     ...(await Promise.all([
@@ -172,7 +178,7 @@ async function script(writer: MessageWriter, name: string) {
     if (typeof value !== 'number') return value;
     if (key === 'session_id') return chatName.get(value) ?? `other chat`;
     if (key === 'group_id') return groupName.get(value) ?? `group ${value}`;
-    if (key === 'msg_id') return msgName.get(value) ?? `other message`;
+    if (key === 'msg_id' || key === 'reply_to') return msgName.get(value) ?? `other message`;
     return value;
   };
   return {
@@ -185,6 +191,8 @@ async function script(writer: MessageWriter, name: string) {
         content: m.content,
         original_content: m.original_content,
         media: m.media && (JSON.parse(m.media) as unknown),
+        reply_to: m.reply_to_id,
+        reply_quote: m.reply_quote && (JSON.parse(m.reply_quote) as unknown),
       }),
     ),
     chats: sessions.map((s) =>
@@ -248,14 +256,28 @@ function sent(
   name: string,
   chat: string,
   group: string,
-  m: { type?: string; content?: string; original_content?: string; media?: object } = {},
+  m: {
+    type?: string;
+    content?: string;
+    original_content?: string;
+    media?: object;
+    reply?: { to: string; preview: string };
+  } = {},
 ) {
   const type = m.type ?? 'text';
   const content = m.content ?? 'hello';
   const preview = m.media && type === 'file' ? 'photo.jpg' : content;
   const fields = { type, content, original_content: m.original_content ?? null };
+  const quote = m.reply && { direction: 'out', preview: m.reply.preview, type: 'text' };
   return {
-    row: { client_msg_id: name, session_id: chat, ...fields, media: m.media ?? null },
+    row: {
+      client_msg_id: name,
+      session_id: chat,
+      ...fields,
+      media: m.media ?? null,
+      reply_to: m.reply?.to ?? null,
+      reply_quote: quote ?? null,
+    },
     event: {
       type: 'message.created',
       data: {
@@ -268,6 +290,8 @@ function sent(
           deleted: false,
           direction: 'out',
           status: 'sent',
+          reply_to: m.reply?.to ?? null,
+          quote: m.reply ? { ...quote, msg_id: m.reply.to, deleted: false } : null,
         },
         session: chatItem(chat, group, { type, preview }),
       },
@@ -286,6 +310,10 @@ const SENT = [
   sent('image', 'd', 'ungrouped', { type: 'image', content: 'a caption', media: STORED_PHOTO }),
   sent('link', 'b', 'tg_link_pushed', { content: LINK, original_content: 'rejoignez-nous' }),
   sent('one', 'a', 'ungrouped', { content: 'first' }),
+  sent('reply', 'a', 'ungrouped', {
+    content: 'about that',
+    reply: { to: 'one', preview: 'first' },
+  }),
 ];
 const groupItem = (type: string, name: string) => ({
   disabled: type === 'blocked',
@@ -315,6 +343,8 @@ const EXPECTED = {
     'foreign-media: 400001',
     'image: stored',
     'link: stored',
+    'reply: stored',
+    'reply-elsewhere: 100001',
     'batch-c: stored',
     'batch-blocked: 400003',
     'batch-d: stored',

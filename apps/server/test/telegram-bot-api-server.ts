@@ -55,6 +55,8 @@ interface Bot {
   blockedBy: Set<string>;
   /** setWebhook's URL ('' when none). */
   webhook: string;
+  /** Every message of each chat (by chat id): the customers' and the bot's, by message_id. */
+  chats: Map<string, Map<number, Record<string, unknown>>>;
 }
 
 type Failure = { error_code: number; description: string; retry_after?: number } | 'drop';
@@ -105,6 +107,7 @@ export class TelegramBotApiServer {
       getUpdatesCalls: 0,
       blockedBy: new Set(),
       webhook: '',
+      chats: new Map(),
     });
     return token;
   }
@@ -149,8 +152,25 @@ export class TelegramBotApiServer {
         ...content,
       },
     };
+    this.remember(bot, String(user.id), update.message);
     this.pushUpdate(token, update);
     return update;
+  }
+
+  /**
+   * The customer replies to a message of their chat (the Telegram app's "Reply"): the update's
+   * message carries the replied-to message as `reply_to_message`, as the Bot API sends it.
+   */
+  pushReply(token: string, user: FakeUser, replyTo: number, content: Record<string, unknown>) {
+    const quoted = this.bot(token).chats.get(String(user.id))?.get(replyTo);
+    if (!quoted) throw new Error(`no message ${replyTo} in the chat of ${user.id}`);
+    return this.pushMessage(token, user, { ...content, reply_to_message: quoted });
+  }
+
+  private remember(bot: Bot, chatId: string, message: Record<string, unknown>) {
+    const chat = bot.chats.get(chatId) ?? new Map<number, Record<string, unknown>>();
+    chat.set(message.message_id as number, message);
+    bot.chats.set(chatId, chat);
   }
 
   /** Hands an update over (again): as Telegram does when an offset was never confirmed. */
@@ -268,6 +288,18 @@ export class TelegramBotApiServer {
         if (method !== 'sendMessage' && !file) {
           return this.fail(res, 400, 'Bad Request: there is no file in the request');
         }
+        // Bot API: `reply_to_message_id` must name a message of this chat (unless
+        // allow_sending_without_reply); the sent message then carries it as reply_to_message.
+        const replyTo = params.reply_to_message_id
+          ? bot.chats.get(chatId)?.get(Number(params.reply_to_message_id))
+          : undefined;
+        if (
+          params.reply_to_message_id &&
+          !replyTo &&
+          params.allow_sending_without_reply !== 'true'
+        ) {
+          return this.fail(res, 400, 'Bad Request: message to be replied not found');
+        }
         const sent: SentMessage = {
           method,
           chat_id: chatId,
@@ -278,13 +310,15 @@ export class TelegramBotApiServer {
           params,
         };
         bot.sent.push(sent);
-        return this.ok(res, {
+        const message = {
           message_id: sent.message_id,
           date: Math.floor(Date.now() / 1000),
           chat: { id: Number(chatId), type: 'private' },
           ...(sent.text !== undefined ? { text: sent.text } : {}),
           ...(sent.caption !== undefined ? { caption: sent.caption } : {}),
-        });
+        };
+        this.remember(bot, chatId, message);
+        return this.ok(res, { ...message, ...(replyTo ? { reply_to_message: replyTo } : {}) });
       }
       default:
         return this.fail(res, 404, 'Not Found');

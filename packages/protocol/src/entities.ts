@@ -100,6 +100,20 @@ export const sessionItem = z.object({
 });
 export type SessionItem = z.infer<typeof sessionItem>;
 
+/**
+ * What a reply shows of the message it quotes, as it was when the reply was written: its
+ * direction, type and one-line preview (a text's words, a file's name, a media's caption).
+ * `deleted`: the quoted message was retracted since (shown as "deleted message", no preview).
+ */
+export const messageQuote = z.object({
+  msg_id: id,
+  direction: messageDirection,
+  type: messageType,
+  preview: z.string(),
+  deleted: z.boolean(),
+});
+export type MessageQuote = z.infer<typeof messageQuote>;
+
 export const chatMessage = z.object({
   msg_id: id,
   session_id: id,
@@ -116,6 +130,10 @@ export const chatMessage = z.object({
   created_at: epochMs,
   /** Deleted for all: the content is withheld. */
   deleted: z.boolean(),
+  /** The message of the same chat this one replies to (null: not a reply). */
+  reply_to: id.nullable(),
+  /** What the reply shows of it (null exactly when `reply_to` is). */
+  quote: messageQuote.nullable(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 

@@ -60,6 +60,17 @@ export const platformMessage = z.object({
     .optional(),
   /** When the customer sent it (epoch ms); default: when Parley took it. */
   sent_at: epochMs.optional(),
+  /**
+   * A reply: the platform's id of the quoted message of this chat (the `id` it sent for a
+   * customer's message, or the `external_id` it gave an operator's message). A quoted
+   * message Parley does not know in this chat is left out: the message is stored unquoted.
+   */
+  reply_to: platformMsgId.optional(),
+  /**
+   * A reply by Parley's id of the quoted message (the `msg_id` of an operator's message it was
+   * sent, or of a customer's message as answered). Another chat's id is refused (100001).
+   */
+  reply_to_msg_id: id.optional(),
 });
 export type PlatformMessage = z.infer<typeof platformMessage>;
 
@@ -114,6 +125,11 @@ export const platformOutbound = z.discriminatedUnion('kind', [
         duration_ms: z.number().int().nullable(),
       })
       .nullable(),
+    /**
+     * A reply: the quoted message, by Parley's id and by the platform's (`external_id`: the id
+     * the platform sent or answered for it; null when it has none). Null: not a reply.
+     */
+    reply_to: z.object({ msg_id: z.number().int(), external_id: z.string().nullable() }).nullable(),
   }),
   z.object({
     kind: z.literal('delete'),
@@ -164,6 +180,19 @@ export const sandboxEntry = z.object({
   /** A customer message the chat did not take (blocked). */
   blocked: z.boolean(),
   created_at: z.number().int(),
+  /**
+   * A reply: what it shows of the entry it quotes (`id` that entry's; null when the page never
+   * had it). `deleted`: the quoted message was retracted. Null: not a reply.
+   */
+  quote: z
+    .object({
+      id: id.nullable(),
+      direction: z.enum(['in', 'out']),
+      type: messageType,
+      preview: z.string(),
+      deleted: z.boolean(),
+    })
+    .nullable(),
 });
 export type SandboxEntry = z.infer<typeof sandboxEntry>;
 
@@ -177,5 +206,7 @@ export const sandboxSend = z.object({
   media: z
     .object({ data: z.string().min(1), file_name: z.string().max(255).optional() })
     .optional(),
+  /** A reply: the `id` of an entry of this chat (another chat's: 100001). */
+  reply_to: id.optional(),
 });
 export type SandboxSend = z.input<typeof sandboxSend>;

@@ -41,6 +41,11 @@ export type OutboundItem =
       /** Text, or the caption of a media message. */
       content: string;
       media: OutboundMedia | null;
+      /**
+       * A reply: the quoted message of the chat, by Parley's id and by the id its channel gave
+       * it (null when it has none: never delivered, or the customer's sandbox). Null: no reply.
+       */
+      replyTo?: { msgId: number; externalId: string | null } | null;
     }
   | {
       /** A message deleted "for all": retract it on the channel. */

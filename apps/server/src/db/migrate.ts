@@ -26,6 +26,7 @@ import { dropSeatPhonesIndexMigration } from './migrations/029-drop-seat-phones-
 import { searchEntriesDeferredMigration } from './migrations/030-search-entries-deferred.js';
 import { translationSlotsMigration } from './migrations/031-translation-slots.js';
 import { customerNamesMigration } from './migrations/032-customer-names.js';
+import { messageRepliesMigration } from './migrations/033-message-replies.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -58,6 +59,7 @@ class StaticProvider implements MigrationProvider {
       '030-search-entries-deferred': searchEntriesDeferredMigration(this.dialect),
       '031-translation-slots': translationSlotsMigration(),
       '032-customer-names': customerNamesMigration(),
+      '033-message-replies': messageRepliesMigration(),
     };
   }
 }

@@ -107,6 +107,13 @@ export interface MessagesTable {
   deleted_for_all: number;
   /** The channel's id of the message (the platform's for incoming, the delivery's for outgoing). */
   external_id: Generated<string | null>;
+  /** The message this one quotes (a message of the same chat); null for none. */
+  reply_to_id: Generated<number | null>;
+  /**
+   * What the quote shows, kept as the message is written (JSON of a `StoredQuote`); null with
+   * a `reply_to_id` once the quoted message is retracted ("deleted message").
+   */
+  reply_quote: Generated<string | null>;
 }
 
 /** The login throttle: attempts of one key (`account:<name>`, `ip:<address>`) in a window. */
@@ -272,6 +279,8 @@ export interface SandboxEntriesTable {
   blocked: Generated<number>;
   seen: Generated<number>;
   created_at: number;
+  /** Parley's id of the message this entry quotes (the operator's or the customer's). */
+  reply_to_msg_id: Generated<number | null>;
 }
 
 /** Which browser plays a sandbox customer: the first key that used the number (its hash). */

@@ -184,7 +184,20 @@ export class OutboxWorker extends WorkerLoop {
         open: bytes.open,
       };
     }
-    return { kind: 'message', ...base, type: found.type, content: found.content, media };
+    // A reply names its quoted message the channel's way (a retracted one is still named).
+    const quoted =
+      found.reply_to_id !== null
+        ? await platformRepository.messageWithChat(this.db, found.reply_to_id)
+        : undefined;
+    const replyTo = quoted ? { msgId: quoted.id, externalId: quoted.external_id } : null;
+    return {
+      kind: 'message',
+      ...base,
+      type: found.type,
+      content: found.content,
+      media,
+      replyTo,
+    };
   }
 
   /** Records the delivery and tells the seat's consoles when the status moved. */

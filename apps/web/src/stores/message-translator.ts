@@ -24,3 +24,28 @@ export function requestMessageTranslation(message: ChatMessage): 'disabled' | 'r
   translator?.(message);
   return 'requested';
 }
+
+/**
+ * The translation shown under a message (the context menu's "Copy with translation" reads it).
+ * The translation feature registers its reader; until it does, no message has one.
+ */
+export type TranslationReader = (
+  message: Pick<ChatMessage, 'session_id' | 'msg_id'>,
+) => string | undefined;
+
+let reader: TranslationReader | null = null;
+
+export function registerTranslationReader(fn: TranslationReader): () => void {
+  reader = fn;
+  return () => {
+    if (reader === fn) reader = null;
+  };
+}
+
+/** The translation the console shows under this message, if any (translation on). */
+export function shownTranslationOf(
+  message: Pick<ChatMessage, 'session_id' | 'msg_id'>,
+): string | undefined {
+  if (!readItem('translate')?.isEnable) return undefined;
+  return reader?.(message);
+}

@@ -25,6 +25,8 @@ export function chatMessage(msg_id: number, patch: Partial<ChatMessage> = {}): C
     status: 'sent',
     created_at: msg_id,
     deleted: false,
+    reply_to: null,
+    quote: null,
     ...patch,
   };
 }

@@ -174,6 +174,11 @@ export const CALLS = {
     auth.logoutResponse,
     'End the login of the token sent (logout), or with all_devices every login of the seat (this one included). The ended tokens answer 400002 from then on and their push sockets close.',
   ),
+  '/v1/seat/chat/markUnread': extension(
+    sessions.markUnreadRequest,
+    sessions.markUnreadResponse,
+    'Mark one of the seat’s chats unread: its unread count becomes at least 1, and the counts of its group, its time tab and the total follow (session.updated and groups.changed are pushed). Another seat’s chat answers 400001.',
+  ),
   '/v1/seat/chat/set_customer_language': extension(
     translation.setCustomerLanguageRequest,
     translation.setCustomerLanguageResponse,

@@ -64,6 +64,11 @@ export const messageRequest = z
     /** Uploaded media for image, audio, video and file messages. */
     media_id: z.string().max(128).optional(),
     client_msg_id: clientMsgId,
+    /**
+     * A reply: the `msg_id` of a message of the same chat, shown to both sides as a quote above
+     * the new one (another chat's, a hidden or a retracted message: 100001 naming `reply_to`).
+     */
+    reply_to: id.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.type === 'text' && v.content.trim() === '') {

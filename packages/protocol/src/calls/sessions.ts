@@ -57,6 +57,13 @@ export const blockResponse = sessionItem;
 export const unblockRequest = sessionRef;
 export const unblockResponse = sessionItem;
 
+/**
+ * Mark a chat unread: its unread count becomes at least 1 (one already unread keeps its count),
+ * and its group's count, the time tab's and the total follow. Opening it reads it as usual.
+ */
+export const markUnreadRequest = sessionRef;
+export const markUnreadResponse = sessionItem;
+
 export const setRemarkRequest = z.object({
   session_id: id,
   remark: z.string().trim().max(REMARK_MAX),

@@ -103,6 +103,8 @@ function message(w: ExampleWorld, overrides: Partial<ChatMessage> = {}): ChatMes
     status: 'sent',
     created_at: w.now - 5 * MINUTE,
     deleted: false,
+    reply_to: null,
+    quote: null,
     ...overrides,
   };
 }
@@ -407,6 +409,21 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       ]),
     ],
   }),
+  '/v1/seat/chat/markUnread': (w) => ({
+    success: [
+      {
+        summary: 'Mark a chat unread',
+        request: { session_id: w.sessions.main },
+        response: session(w, { un_read_count: 1 }),
+      },
+    ],
+    refusals: [
+      noChat(w),
+      badField('session_id missing', {}, [
+        ['session_id', 'Invalid input: expected number, received undefined'],
+      ]),
+    ],
+  }),
   '/v1/seat/chat/block': (w) => ({
     success: [
       {
@@ -473,6 +490,31 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
           media: exampleImage(w),
           status: 'pending',
           created_at: w.now,
+        }),
+      },
+      {
+        summary: 'Reply to a customer’s message (quoted above the new one)',
+        request: {
+          send_phone: w.phone,
+          receiver_phone: w.customer,
+          content: 'It ships tomorrow.',
+          client_msg_id: 'c-7a8b9c0d1e',
+          reply_to: w.messages.inbound,
+        },
+        response: message(w, {
+          msg_id: w.messages.outbound + 4,
+          client_msg_id: 'c-7a8b9c0d1e',
+          content: 'It ships tomorrow.',
+          status: 'pending',
+          created_at: w.now,
+          reply_to: w.messages.inbound,
+          quote: {
+            msg_id: w.messages.inbound,
+            direction: 'in',
+            type: 'text',
+            preview: w.messages.inboundText,
+            deleted: false,
+          },
         }),
       },
     ],

@@ -40,6 +40,9 @@ export class PlatformAdapter implements ChannelAdapter {
             type: item.type,
             content: item.content,
             media: await base64Of(item),
+            reply_to: item.replyTo
+              ? { msg_id: item.replyTo.msgId, external_id: item.replyTo.externalId }
+              : null,
           }
         : { kind: 'delete', ...common, external_id: item.externalId };
     const body = JSON.stringify(payload);

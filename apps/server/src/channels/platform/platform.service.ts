@@ -129,6 +129,9 @@ export class PlatformService {
         else if (name === 'file') file = value;
       }
       if (fields.sent_at !== undefined) fields.sent_at = Number(fields.sent_at);
+      if (fields.reply_to_msg_id !== undefined) {
+        fields.reply_to_msg_id = Number(fields.reply_to_msg_id);
+      }
       const durationMs = fields.duration_ms === undefined ? undefined : Number(fields.duration_ms);
       delete fields.duration_ms;
       const input = parseBody<PlatformMessage>(platformMessage, fields, {
@@ -196,6 +199,7 @@ export class PlatformService {
               externalId: input.id,
               account,
               ...(input.name ? { customerName: input.name } : {}),
+              ...replyOf(input),
             },
             trx,
           );
@@ -262,6 +266,14 @@ export class PlatformService {
     await inTransaction(this.db, (trx) => this.messages.retract(trx, message, 'channel'));
     return { msg_id: message.id };
   }
+}
+
+/** A reply's quoted message: by Parley's id, else by the platform's. */
+function replyOf(input: PlatformMessage) {
+  if (input.reply_to_msg_id !== undefined) {
+    return { replyTo: { msgId: input.reply_to_msg_id, field: 'reply_to_msg_id' } };
+  }
+  return input.reply_to !== undefined ? { replyTo: { externalId: input.reply_to } } : {};
 }
 
 /** The platform's message id, per account. */

@@ -19,6 +19,7 @@ export class SandboxAdapter implements ChannelAdapter {
       type: item.type,
       content: item.content,
       mediaId: item.media?.media_id ?? null,
+      replyToMsgId: item.replyTo?.msgId ?? null,
     });
     return { ok: true, externalId: `sandbox-${row.id}` };
   }

@@ -1,5 +1,6 @@
 import type { SandboxEntry } from '@parley/protocol';
 import type { MediaUrls } from '../../modules/media/media-urls.js';
+import { previewOf } from '../../modules/messages/messages.presenter.js';
 import type { SandboxEntryWithMedia } from './sandbox.repository.js';
 
 /**
@@ -20,5 +21,27 @@ export function toEntry(row: SandboxEntryWithMedia, urls: MediaUrls): SandboxEnt
     deleted: row.deleted === 1,
     blocked: row.blocked === 1,
     created_at: row.created_at,
+    quote: quoteOf(row),
+  };
+}
+
+/** A reply's quote: the quoted message as the chat shows it now (retracted: no preview). */
+function quoteOf(row: SandboxEntryWithMedia): SandboxEntry['quote'] {
+  if (row.reply_to_msg_id === null || row.quote_direction === null || row.quote_type === null) {
+    return null;
+  }
+  const deleted = row.quote_deleted === 1;
+  return {
+    id: row.quote_entry_id,
+    direction: row.quote_direction,
+    type: row.quote_type,
+    preview: deleted
+      ? ''
+      : previewOf({
+          type: row.quote_type,
+          content: row.quote_content ?? '',
+          media: row.quote_media,
+        }),
+    deleted,
   };
 }

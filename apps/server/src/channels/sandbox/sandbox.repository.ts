@@ -2,12 +2,31 @@ import type { Db } from '../../db/database.js';
 import type { SandboxEntriesTable, SandboxEntryRow } from '../../db/schema.js';
 import type { Insertable } from 'kysely';
 
+/**
+ * Entries with their media's name, size and length, and, for a reply, the quoted message
+ * (Parley's row: the customer's page may never have had it) and its entry in this chat.
+ */
 const withMedia = (db: Db) =>
   db
     .selectFrom('sandbox_entries as e')
     .leftJoin('media as m', 'm.media_id', 'e.media_id')
+    .leftJoin('messages as qm', 'qm.id', 'e.reply_to_msg_id')
+    .leftJoin('sandbox_entries as q', (join) =>
+      join
+        .onRef('q.msg_id', '=', 'e.reply_to_msg_id')
+        .onRef('q.send_phone', '=', 'e.send_phone')
+        .onRef('q.receiver_phone', '=', 'e.receiver_phone'),
+    )
     .selectAll('e')
-    .select(['m.file_name', 'm.size', 'm.duration_ms']);
+    .select(['m.file_name', 'm.size', 'm.duration_ms'])
+    .select([
+      'q.id as quote_entry_id',
+      'qm.direction as quote_direction',
+      'qm.type as quote_type',
+      'qm.content as quote_content',
+      'qm.media as quote_media',
+      'qm.deleted_for_all as quote_deleted',
+    ]);
 
 export type SandboxEntryWithMedia = Awaited<ReturnType<typeof sandboxRepository.findWithMedia>>;
 
@@ -41,6 +60,19 @@ export const sandboxRepository = {
   /** One entry, with its media's name, size and length. */
   findWithMedia(db: Db, id: number) {
     return withMedia(db).where('e.id', '=', id).executeTakeFirstOrThrow();
+  },
+
+  /** An entry of this chat that carries a Parley message (what a reply may quote). */
+  findInChat(db: Db, sendPhone: string, receiverPhone: string, id: number) {
+    return db
+      .selectFrom('sandbox_entries')
+      .selectAll()
+      .where('id', '=', id)
+      .where('send_phone', '=', sendPhone)
+      .where('receiver_phone', '=', receiverPhone)
+      .where('msg_id', 'is not', null)
+      .where('deleted', '=', 0)
+      .executeTakeFirst();
   },
 
   findById(db: Db, id: number) {

@@ -139,6 +139,19 @@ export class SandboxService {
     );
     await this.served(input.account);
     await this.claim(input.account, input.customer, key);
+    // A reply quotes an entry of this customer's chat that carries a message (else 100001).
+    const quoted =
+      input.reply_to === undefined
+        ? null
+        : await sandboxRepository.findInChat(
+            this.db,
+            input.account,
+            input.customer,
+            input.reply_to,
+          );
+    if (input.reply_to !== undefined && !quoted) {
+      throw invalidField('reply_to', 'not a message of this chat');
+    }
     const answer = (await this.bridge('message', {
       id: `sandbox-${randomUUID()}`,
       account: input.account,
@@ -147,6 +160,7 @@ export class SandboxService {
       type: input.type,
       content: input.content,
       ...(input.media ? { media: input.media } : {}),
+      ...(quoted ? { reply_to_msg_id: quoted.msg_id } : {}),
     })) as { msg_id: number | null; blocked: boolean };
     const mediaId =
       answer.msg_id === null ? null : await messagesRepository.mediaIdOf(this.db, answer.msg_id);
@@ -160,6 +174,7 @@ export class SandboxService {
       media_id: mediaId,
       blocked: answer.blocked ? 1 : 0,
       created_at: Date.now(),
+      reply_to_msg_id: quoted?.msg_id ?? null,
     });
     return toEntry(await sandboxRepository.findWithMedia(this.db, entry.id), this.media.urls);
   }
@@ -172,6 +187,8 @@ export class SandboxService {
     type: SandboxEntryRow['type'];
     content: string;
     mediaId: string | null;
+    /** A reply: Parley's id of the quoted message. */
+    replyToMsgId?: number | null;
   }): Promise<SandboxEntryRow> {
     const existing = await sandboxRepository.findDelivered(this.db, item.msgId);
     if (existing) return existing;
@@ -184,6 +201,7 @@ export class SandboxService {
       content: item.content,
       media_id: item.mediaId,
       created_at: Date.now(),
+      reply_to_msg_id: item.replyToMsgId ?? null,
     });
     // Stored on the platform's side: 'delivered' comes once the customer's page fetches it.
     return row;

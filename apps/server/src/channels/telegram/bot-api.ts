@@ -51,6 +51,8 @@ export interface TgMessage {
   animation?: TgFileRef;
   document?: TgFileRef;
   sticker?: TgFileRef;
+  /** The message this one replies to (Bot API: for replies in the same chat). */
+  reply_to_message?: Pick<TgMessage, 'message_id' | 'date' | 'chat'>;
 }
 
 export interface TgUpdate {

@@ -58,6 +58,15 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
   return { ok: false, retryable: true, error: `Telegram unreachable: ${reason}` };
 }
 
+/**
+ * Telegram's message id within the chat from a message's external id: an operator's delivered
+ * message keeps `message_id`, a customer's keeps `chat_id:message_id` (its inbound key).
+ */
+function telegramMessageId(externalId: string | null | undefined): number | null {
+  const id = externalId?.split(':').pop();
+  return id && /^[0-9]{1,15}$/.test(id) ? Number(id) : null;
+}
+
 /** The 'telegram' channel: operator messages and retractions through the account's bot. */
 export class TelegramChannel implements ChannelAdapter {
   readonly channel = 'telegram' as const;
@@ -96,10 +105,17 @@ export class TelegramChannel implements ChannelAdapter {
         });
         return { ok: true, externalId: item.externalId };
       }
+      // A reply quotes the customer's or the bot's message by Telegram's id of it (Bot API
+      // `reply_to_message_id`); one Telegram never had is sent unquoted, and one it no longer
+      // has (the customer deleted it: a bot is not told) too, rather than refused for good.
+      const quoted = telegramMessageId(item.replyTo?.externalId);
+      const reply =
+        quoted !== null ? { reply_to_message_id: quoted, allow_sending_without_reply: true } : {};
       if (item.type === 'text' || !item.media) {
         const sent = await api.call<{ message_id: number }>('sendMessage', {
           chat_id: chatId,
           text: item.content,
+          ...reply,
         });
         return { ok: true, externalId: String(sent.message_id) };
       }
@@ -110,7 +126,7 @@ export class TelegramChannel implements ChannelAdapter {
         fileName: item.media.file_name,
         mime: item.media.mime,
       };
-      const params: Record<string, unknown> = { chat_id: chatId };
+      const params: Record<string, unknown> = { chat_id: chatId, ...reply };
       if (item.content) params.caption = item.content;
       if (item.media.duration_ms && (field === 'voice' || field === 'audio' || field === 'video')) {
         params.duration = Math.round(item.media.duration_ms / 1000);

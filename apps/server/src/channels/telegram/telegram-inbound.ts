@@ -143,6 +143,17 @@ export class TelegramInbound {
           ...(mediaId ? { mediaId, type } : {}),
           at: Math.min(msg.date * 1000, Date.now()),
           customerName: telegramDisplayName(from) ?? undefined,
+          // Telegram's id of it, as an operator's delivered message keeps it: a reply names
+          // either by it (Bot API `reply_to_message_id` / `reply_to_message`).
+          externalId: String(msg.message_id),
+          ...(msg.reply_to_message
+            ? {
+                replyTo: {
+                  externalId: String(msg.reply_to_message.message_id),
+                  inboundId: `${msg.chat.id}:${msg.reply_to_message.message_id}`,
+                },
+              }
+            : {}),
         },
         trx,
       );

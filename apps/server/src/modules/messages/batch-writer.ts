@@ -46,8 +46,10 @@ export class BatchWriter extends CheckedWriter {
   }
 
   override async send(seatId: number, input: SendInput): Promise<MessageRow> {
+    // A reply is checked on its own: its quoted message is read first.
     if (
       input.type === 'text' &&
+      input.reply_to === undefined &&
       !hasTelegramLink(input.content) &&
       !hasTelegramLink(input.original_content)
     ) {
@@ -236,6 +238,8 @@ function textRow(send: Omit<TextSend, 'ord' | 'event'>, id: number, sessionId: n
     deleted_for_me: 0,
     deleted_for_all: 0,
     external_id: null,
+    reply_to_id: null,
+    reply_quote: null,
   };
 }
 

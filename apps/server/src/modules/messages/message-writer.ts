@@ -11,7 +11,8 @@ import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
-import { previewOf, toChatMessage } from './messages.presenter.js';
+import { invalidField } from '../../lib/app-error.js';
+import { previewOf, storedQuoteOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { firstFailure, mediaOfMessage } from './send-rules.js';
 
@@ -27,6 +28,8 @@ export interface OutgoingMessage {
   content: string;
   originalContent?: string | null | undefined;
   media: Awaited<ReturnType<MediaService['ownedFor']>> | null;
+  /** A reply: the quoted message of the same chat, and its quote as stored (storedQuoteOf). */
+  replyTo?: { id: number; quote: string } | null;
   at: number;
 }
 
@@ -99,6 +102,7 @@ export abstract class CheckedWriter implements MessageWriter {
       input.type,
       input.media_id,
     );
+    const replyTo = await this.quoted(session!.id, input.reply_to);
     try {
       return await this.commit({
         session: session!,
@@ -108,6 +112,7 @@ export abstract class CheckedWriter implements MessageWriter {
         content: input.content,
         originalContent: input.original_content,
         media,
+        replyTo,
         at: Date.now(),
       });
     } catch (err) {
@@ -124,6 +129,14 @@ export abstract class CheckedWriter implements MessageWriter {
       }
       throw err;
     }
+  }
+
+  /** A reply's quoted message: one this chat shows (else 100001 naming reply_to). */
+  private async quoted(sessionId: number, replyTo: number | undefined) {
+    if (replyTo === undefined) return null;
+    const quoted = await messagesRepository.findQuotable(this.db, sessionId, replyTo);
+    if (!quoted) throw invalidField('reply_to', 'not a message of this chat');
+    return { id: quoted.id, quote: storedQuoteOf(quoted) };
   }
 
   /** A Telegram link invites the customer over: the chat moves to TG link pushed. */
@@ -185,5 +198,7 @@ export function storedRow(out: OutgoingMessage) {
     created_at: out.at,
     deleted_for_me: 0,
     deleted_for_all: 0,
+    reply_to_id: out.replyTo?.id ?? null,
+    reply_quote: out.replyTo?.quote ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@parley/protocol';
+import type { ChatMessage, MessageQuote } from '@parley/protocol';
 import type { MessageRow } from '../../db/schema.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { toMedia, type StoredMedia } from '../media/media.presenter.js';
@@ -39,7 +39,34 @@ export function toChatMessage(row: MessageRow, urls: MediaUrls): ChatMessage {
     status: row.status,
     created_at: row.created_at,
     deleted,
+    reply_to: row.reply_to_id ?? null,
+    quote: toQuote(row),
   };
+}
+
+/** What a reply keeps of the message it quotes (`messages.reply_quote`, JSON). */
+export type StoredQuote = Pick<MessageQuote, 'direction' | 'type' | 'preview'>;
+
+/** The quote of a message about to quote `quoted` (stored as the reply is written). */
+export function storedQuoteOf(
+  quoted: Pick<MessageRow, 'direction' | 'type' | 'content' | 'media'>,
+): string {
+  const quote: StoredQuote = {
+    direction: quoted.direction,
+    type: quoted.type,
+    preview: previewOf(quoted),
+  };
+  return JSON.stringify(quote);
+}
+
+/** A reply's quote: its kept preview, or "deleted" once the quoted message was retracted. */
+function toQuote(row: Pick<MessageRow, 'reply_to_id' | 'reply_quote'>): MessageQuote | null {
+  if (row.reply_to_id === null || row.reply_to_id === undefined) return null;
+  if (row.reply_quote === null || row.reply_quote === undefined) {
+    return { msg_id: row.reply_to_id, direction: 'in', type: 'text', preview: '', deleted: true };
+  }
+  const kept = JSON.parse(row.reply_quote) as StoredQuote;
+  return { msg_id: row.reply_to_id, ...kept, deleted: false };
 }
 
 /**

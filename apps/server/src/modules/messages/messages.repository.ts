@@ -293,6 +293,60 @@ export const messagesRepository = {
     await db.updateTable('messages').set({ deleted_for_me: 1 }).where('id', '=', msgId).execute();
   },
 
+  /**
+   * A message of this chat a reply may quote: shown to the seat (not hidden for it, not
+   * retracted). Another chat's message is as absent as a missing one.
+   */
+  findQuotable(db: Db, sessionId: number, msgId: number) {
+    return db
+      .selectFrom('messages')
+      .select(['id', 'direction', 'type', 'content', 'media'])
+      .where('id', '=', msgId)
+      .where('session_id', '=', sessionId)
+      .where('deleted_for_me', '=', 0)
+      .where('deleted_for_all', '=', 0)
+      .executeTakeFirst();
+  },
+
+  /**
+   * A message of this chat named by its channel's id: the id the channel gave it (an
+   * operator's delivered message, a platform customer's message), or the id its inbound
+   * record took (`inbound_messages`: a Telegram customer's `chat:message`).
+   */
+  async findQuotableByChannelId(
+    db: Db,
+    sessionId: number,
+    ref: { channel: string; sendPhone: string; externalId: string; inboundId: string },
+  ) {
+    const byExternal = await db
+      .selectFrom('messages')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .where('external_id', '=', ref.externalId)
+      .executeTakeFirst();
+    const id =
+      byExternal?.id ??
+      (
+        await db
+          .selectFrom('inbound_messages')
+          .select('msg_id')
+          .where('channel', '=', ref.channel)
+          .where('send_phone', '=', ref.sendPhone)
+          .where('external_id', '=', ref.inboundId)
+          .executeTakeFirst()
+      )?.msg_id;
+    return id ? this.findQuotable(db, sessionId, id) : undefined;
+  },
+
+  /** The quotes of a retracted message show "deleted message" from now on. */
+  async forgetQuotesOf(db: Db, msgId: number) {
+    await db
+      .updateTable('messages')
+      .set({ reply_quote: null })
+      .where('reply_to_id', '=', msgId)
+      .execute();
+  },
+
   /** Retracted: flagged, and its content and media are dropped from storage. */
   async deleteForAll(db: Db, msgId: number) {
     await db

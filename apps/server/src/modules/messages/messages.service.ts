@@ -16,7 +16,7 @@ import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';
 import { createChat } from '../sessions/create-chat.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
-import { previewOf, toChatMessage } from './messages.presenter.js';
+import { previewOf, storedQuoteOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
@@ -25,6 +25,16 @@ import type { MessageWriter } from './message-writer.js';
 import { MESSAGE_MEDIA, mediaOfMessage } from './send-rules.js';
 
 const ANY_KIND = MESSAGE_MEDIA.file;
+
+/**
+ * The message a customer's message replies to, as its channel names it (any channel):
+ * Parley's id (refused with 100001 naming `field` when it is not a message of the chat), or
+ * the channel's own id of it (`externalId`: the id the channel gave a delivered or received
+ * message; `inboundId`: the key its inbound record took, when the channel's differs), left
+ * out when the chat has no such message (one from before Parley saw the chat).
+ */
+export type InboundQuote =
+  { msgId: number; field: string } | { externalId: string; inboundId?: string };
 
 export class MessagesService {
   constructor(
@@ -119,6 +129,8 @@ export class MessagesService {
   async retract(trx: Db, message: MessageRow, by: 'seat' | 'channel'): Promise<void> {
     const seatId = message.seat_id;
     await messagesRepository.deleteForAll(trx, message.id);
+    // Its replies now quote a deleted message (each console patches what it holds).
+    await messagesRepository.forgetQuotesOf(trx, message.id);
     if (by === 'seat') {
       const session = await sessionsRepository.findForSeat(trx, seatId, message.session_id);
       const account = session && (await accountsRepository.findByPhone(trx, session.send_phone));
@@ -184,6 +196,8 @@ export class MessagesService {
        * chat; absent or empty leaves the name it has.
        */
       customerName?: string;
+      /** A reply: the quoted message, as the channel names it. */
+      replyTo?: InboundQuote;
     },
     db: Db = this.db,
   ): Promise<
@@ -227,10 +241,13 @@ export class MessagesService {
           at: now,
         });
       }
+      const quoted = sessionCreated ? null : await this.quotedBy(trx, session.id, account, input);
       const row = await messagesRepository.insert(trx, {
         session_id: session.id,
         seat_id: seatId,
         client_msg_id: null,
+        reply_to_id: quoted?.id ?? null,
+        reply_quote: quoted ? storedQuoteOf(quoted) : null,
         direction: 'in',
         type,
         content: input.content,
@@ -253,6 +270,29 @@ export class MessagesService {
       await this.events.messageReceived(trx, seatId, message, updated, sessionCreated);
       return { message, seatId, sessionId: session.id, sessionCreated };
     });
+  }
+
+  /** The message of the chat an inbound reply quotes (null: none, or unknown to the chat). */
+  private async quotedBy(
+    trx: Db,
+    sessionId: number,
+    account: PhoneAccountRow,
+    input: { sendPhone: string; replyTo?: InboundQuote },
+  ) {
+    const ref = input.replyTo;
+    if (!ref) return null;
+    if ('msgId' in ref) {
+      const quoted = await messagesRepository.findQuotable(trx, sessionId, ref.msgId);
+      if (!quoted) throw invalidField(ref.field, 'not a message of this chat');
+      return quoted;
+    }
+    const quoted = await messagesRepository.findQuotableByChannelId(trx, sessionId, {
+      channel: account.channel,
+      sendPhone: input.sendPhone,
+      externalId: ref.externalId,
+      inboundId: ref.inboundId ?? ref.externalId,
+    });
+    return quoted ?? null;
   }
 
   /**

@@ -321,6 +321,21 @@ export const sessionsRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * A read chat of the seat marked unread (count 1); the kept counts follow by the triggers.
+   * Undefined when it is not the seat's or is unread already.
+   */
+  markUnread(db: Db, seatId: number, sessionId: number): Promise<SessionRow | undefined> {
+    return db
+      .updateTable('sessions')
+      .set({ un_read_count: 1 })
+      .where('seat_id', '=', seatId)
+      .where('id', '=', sessionId)
+      .where('un_read_count', '=', 0)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
   /** Hard delete of one chat of a seat and its messages. */
   async delete(db: Db, seatId: number, sessionId: number): Promise<number> {
     await db

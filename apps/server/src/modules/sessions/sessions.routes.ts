@@ -11,6 +11,9 @@ export function sessionsRoutes(calls: CallRegistry, sessions: SessionsService) {
   calls.authed('/v1/seat/chat/moveSessionGroup', (input, seat) =>
     sessions.move(seat.seatId, input),
   );
+  calls.authed('/v1/seat/chat/markUnread', (input, seat) =>
+    sessions.markUnread(seat.seatId, input),
+  );
   calls.authed('/v1/seat/chat/block', (input, seat) => sessions.block(seat.seatId, input));
   calls.authed('/v1/seat/chat/unblock', (input, seat) => sessions.unblock(seat.seatId, input));
   calls.authed('/v1/seat/chat/delSession', (input, seat) => sessions.remove(seat.seatId, input));

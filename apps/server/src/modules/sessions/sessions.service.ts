@@ -202,6 +202,28 @@ export class SessionsService {
     return this.present(row);
   }
 
+  /**
+   * Mark unread: the count becomes at least 1 (an unread chat keeps its count, answered as it
+   * is); the group list's counts follow in the same statement (017's triggers) and both are
+   * pushed. Opening the chat reads it as usual (getChatRecord).
+   */
+  async markUnread(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/markUnread'>,
+  ): Promise<CallResponse<'/v1/seat/chat/markUnread'>> {
+    const session = await this.requireSession(seatId, input.session_id);
+    if (session.un_read_count > 0) return present(session);
+    const row = await inTransaction(this.db, async (trx) => {
+      const marked = await sessionsRepository.markUnread(trx, seatId, session.id);
+      if (!marked) return null;
+      await this.events.sessionUpdated(trx, seatId, session.id);
+      await this.events.groupsChanged(trx, seatId);
+      return marked;
+    });
+    // Changed meanwhile (a message came, or it was deleted): answered as it is now.
+    return present(row ?? (await this.requireSession(seatId, session.id)));
+  }
+
   /** Idempotent: blocking a blocked chat answers it unchanged. */
   async block(
     seatId: number,

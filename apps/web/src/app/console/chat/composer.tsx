@@ -21,6 +21,7 @@ import { AttachButton } from '../../../features/chat/components/attach-button';
 import { VoiceRecorder } from '../../../features/chat/components/voice-recorder';
 import { LineIcon } from '../../../components/line-icon';
 import { COMPOSER_ID } from '../../../lib/keyboard';
+import { ReplyingTo } from './replying-to';
 import classes from './composer.module.css';
 
 interface Props {
@@ -101,6 +102,7 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
       <SlashSuggestions slash={slash} />
       <ComposerTranslationPreview outgoing={outgoing} />
       {attachment && <PendingMaterial item={attachment} onRemove={() => setAttachment(null)} />}
+      <ReplyingTo sessionId={user.session_id} />
       {/* Tools | text | voice | send; on a narrow pane the tools and voice move above the text
           (composer.module.css), so the text box keeps its width on a phone. */}
       <div className={classes.fold}>

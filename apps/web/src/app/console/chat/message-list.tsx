@@ -92,7 +92,9 @@ export function MessageList({ user, onRetry }: Props) {
           }}
         />
       )}
-      {menuMounted && <MessageContextMenu state={menu.state} onClose={menu.close} />}
+      {menuMounted && (
+        <MessageContextMenu state={menu.state} onClose={menu.close} canReply={!user.blocked} />
+      )}
       {!atNewest && <JumpToLatest />}
     </div>
   );

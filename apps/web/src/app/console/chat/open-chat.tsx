@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import '../../../components/mantine-console-styles';
 import { useConsole } from '../../../stores/console.store';
+import { takeReplyTarget } from '../../../stores/reply-target.store';
 import { openProfileCard } from '../../../stores/profile-card.store';
 import { ChatHeaderActions } from '../../../features/session-actions/components/chat-header-actions';
 import { UnservedPairNotice } from '../../../features/translation/components/unserved-pair-notice';
@@ -92,7 +93,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
         key={user.session_id}
         user={user}
         disabled={disabled}
-        onSend={(text, original) => send(user, text, original)}
+        onSend={(text, original) => send(user, text, original, takeReplyTarget(user.session_id))}
         onFiles={onFiles}
         onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
       />

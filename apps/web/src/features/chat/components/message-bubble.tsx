@@ -6,6 +6,7 @@ import type { DisplayMessage } from '../../messages/api/merge-messages';
 import type { LocalMessage } from '../../messages/local-messages.store';
 import { LocalMessageStatus } from './local-message-status';
 import { MessageMedia } from './message-media';
+import { MessageQuote } from './message-quote';
 import classes from './message-bubble.module.css';
 
 interface Props {
@@ -48,6 +49,7 @@ export const MessageBubble = memo(function MessageBubble({
         data-local={local ? 'true' : undefined}
         data-type={m.type}
       >
+        {m.quote && <MessageQuote quote={m.quote} />}
         {isMedia && <MessageMedia message={m} />}
         {(!isMedia || body) && (
           <Text

@@ -11,16 +11,19 @@ import { DeleteMessageDialog } from './delete-message-dialog';
 interface Props {
   state: ContextMenuState<DisplayMessage> | null;
   onClose: () => void;
+  /** False in a chat that cannot be written to (blocked). */
+  canReply?: boolean;
 }
 
-/** The right-click menu of a message bubble: copy, delete, translate. */
-export function MessageContextMenu({ state, onClose }: Props) {
+/** The right-click menu of a message bubble: copy (with its translation), reply, translate, delete. */
+export function MessageContextMenu({ state, onClose, canReply = true }: Props) {
   const { t } = useTranslation('message-actions');
   const actions = useMessageActions();
   const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const m = state?.item;
   // A local insert is not on the server yet: nothing to delete or translate there.
   const stored = m !== undefined && !('isLocalInsert' in m) ? (m as ChatMessage) : null;
+  const withTranslation = stored ? actions.translationToCopy(stored) : '';
 
   return (
     <>
@@ -33,6 +36,21 @@ export function MessageContextMenu({ state, onClose }: Props) {
               data-testid="message-action-copy"
             >
               {t('copy')}
+            </Menu.Item>
+            {withTranslation && (
+              <Menu.Item
+                onClick={() => m && void actions.copy(m, withTranslation)}
+                data-testid="message-action-copy-translation"
+              >
+                {t('copyWithTranslation')}
+              </Menu.Item>
+            )}
+            <Menu.Item
+              disabled={!stored || m.deleted || !canReply}
+              onClick={() => stored && actions.reply(stored)}
+              data-testid="message-action-reply"
+            >
+              {t('reply')}
             </Menu.Item>
             <Menu.Item
               disabled={!stored || m.deleted}

@@ -6,7 +6,9 @@ import type { ChatMessage } from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
 import { removeMessage, retractMessage } from '../../messages/api/message-cache';
 import { deleteMessage, type DeleteScope } from '../../messages/api/message-actions-api';
-import { requestMessageTranslation } from '../../../stores/message-translator';
+import { requestMessageTranslation, shownTranslationOf } from '../../../stores/message-translator';
+import { quoteOf, setReplyTarget } from '../../../stores/reply-target.store';
+import { COMPOSER_ID } from '../../../lib/keyboard';
 import { refreshLists } from '../../sessions/api/session-cache';
 
 /** What Copy needs of a message; a local insert (not stored yet) can be copied too. */
@@ -18,14 +20,29 @@ export function copyText(m: CopyableMessage): string {
   return m.content || m.media?.file_name || '';
 }
 
+/**
+ * "Copy with translation": the message's words and their translation, one after the other:
+ * an operator's translated message gives what they wrote and what the customer got; another
+ * message its text and the translation shown under it. '' when it has no translation.
+ */
+export function copyWithTranslationText(
+  m: CopyableMessage & Pick<ChatMessage, 'original_content'>,
+  shown: string | undefined,
+): string {
+  const text = copyText(m);
+  if (!text) return '';
+  if (m.original_content) return `${m.original_content}\n\n${text}`;
+  return shown ? `${text}\n\n${shown}` : '';
+}
+
 export function useMessageActions() {
   const qc = useQueryClient();
   const { t } = useTranslation('message-actions');
   return useMemo(
     () => ({
-      async copy(m: CopyableMessage) {
+      async copy(m: CopyableMessage, text = copyText(m)) {
         try {
-          await navigator.clipboard.writeText(copyText(m));
+          await navigator.clipboard.writeText(text);
           notifications.show({ message: t('copied'), autoClose: 1500 });
         } catch {
           notifications.show({ color: 'red', message: t('copyFailed') });
@@ -54,6 +71,16 @@ export function useMessageActions() {
         // The chat's last-message preview may have changed.
         refreshLists(qc, 'sessions');
         return true;
+      },
+
+      /** Quote it in the chat's composer, which takes the focus. */
+      reply(m: ChatMessage) {
+        setReplyTarget(m.session_id, quoteOf(m));
+        document.getElementById(COMPOSER_ID)?.focus();
+      },
+
+      translationToCopy(m: ChatMessage): string {
+        return copyWithTranslationText(m, shownTranslationOf(m));
       },
 
       translate(m: ChatMessage) {

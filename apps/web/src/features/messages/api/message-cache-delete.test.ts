@@ -26,4 +26,29 @@ describe('chat cache after del_message', () => {
     expect(next.pages[0]!.list[1]).toEqual({ ...msg(4, ''), deleted: true });
     expect(next.pages[0]!.list[0]).toBe(data.pages[0]!.list[0]);
   });
+
+  it('"for all": the replies quoting it show a deleted quote, in every page', () => {
+    const quote = {
+      msg_id: 2,
+      direction: 'out' as const,
+      type: 'text' as const,
+      preview: 'b',
+      deleted: false,
+    };
+    const quoting: ChatData = {
+      pages: [
+        {
+          list: [chatMessage(3, { reply_to: 2, quote }), msg(4, 'd')],
+          has_more: true,
+          has_newer: false,
+        },
+        { list: [msg(1, 'a'), msg(2, 'b')], has_more: false, has_newer: true },
+      ],
+      pageParams: [null, 3],
+    };
+    const next = withMessageRetracted(quoting, 2)!;
+    expect(next.pages[0]!.list[0]!.quote).toEqual({ ...quote, preview: '', deleted: true });
+    expect(next.pages[0]!.list[1]).toBe(quoting.pages[0]!.list[1]);
+    expect(next.pages[1]!.list[1]).toMatchObject({ deleted: true, content: '' });
+  });
 });

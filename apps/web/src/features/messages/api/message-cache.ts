@@ -121,6 +121,16 @@ export function dropMessage(list: ChatMessage[], msgId: number) {
 /** What "deleted for all" leaves: the message in place, shown as deleted, content withheld. */
 const RETRACTED = { deleted: true, content: '', media: null } satisfies Partial<ChatMessage>;
 
+/** The replies quoting a retracted message show a deleted quote (as the server now has them). */
+export function withQuotesDeleted(list: ChatMessage[], msgId: number) {
+  if (!list.some((m) => m.reply_to === msgId && m.quote && !m.quote.deleted)) return list;
+  return list.map((m) =>
+    m.reply_to === msgId && m.quote
+      ? { ...m, quote: { ...m.quote, preview: '', deleted: true } }
+      : m,
+  );
+}
+
 /** Deleted only for me: the message leaves this operator's chat. */
 export function withoutMessage<D extends MessagePages>(data: D | undefined, msgId: number) {
   return editMessages(data, (list) => dropMessage(list, msgId));
@@ -128,7 +138,9 @@ export function withoutMessage<D extends MessagePages>(data: D | undefined, msgI
 
 /** Deleted for all: the message stays in place, shown as deleted, its content withheld. */
 export function withMessageRetracted<D extends MessagePages>(data: D | undefined, msgId: number) {
-  return editMessages(data, (list) => replaceMessage(list, msgId, RETRACTED));
+  return editMessages(data, (list) =>
+    withQuotesDeleted(replaceMessage(list, msgId, RETRACTED), msgId),
+  );
 }
 
 /** Adds the server's copy of a sent message to the newest page (once). */
@@ -195,7 +207,12 @@ export function patchMessage(
   msgId: number,
   patch: Partial<ChatMessage>,
 ): void {
-  editChat(qc, sessionId, (l) => replaceMessage(l, msgId, patch));
+  // Retracted: its replies quote a deleted message from now on.
+  editChat(qc, sessionId, (l) =>
+    patch.deleted
+      ? withQuotesDeleted(replaceMessage(l, msgId, patch), msgId)
+      : replaceMessage(l, msgId, patch),
+  );
 }
 
 /** A message gone for this operator, from every view of its chat. */

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { SessionItem } from '@parley/protocol';
+import type { MessageQuote, SessionItem } from '@parley/protocol';
 import { newClientMsgId } from '../../../lib/client-msg-id';
 import { addLocal, type LocalMessage } from '../local-messages.store';
 import { discardLocal, retryLocal } from '../outbox/local-actions';
@@ -20,6 +20,8 @@ export function newLocalMessage(
     status: initialLocalStatus(),
     created_at: Date.now(),
     deleted: false,
+    reply_to: null,
+    quote: null,
     isLocalInsert: true,
     send_phone: user.send_phone,
     receiver_phone: user.receiver_phone,
@@ -34,12 +36,24 @@ export function newLocalMessage(
  * retried with the same client_msg_id, or discarded (a failed upload is uploaded again).
  */
 export function useSendMessage() {
-  /** `original`: what the operator wrote when `text` is its translation (outgoing translation). */
-  const send = useCallback((user: SessionItem, text: string, original?: string) => {
-    addLocal(
-      newLocalMessage(user, { type: 'text', content: text, original_content: original ?? null }),
-    );
-  }, []);
+  /**
+   * `original`: what the operator wrote when `text` is its translation (outgoing translation);
+   * `quote`: the message it replies to (shown above it at once, sent as `reply_to`).
+   */
+  const send = useCallback(
+    (user: SessionItem, text: string, original?: string, quote?: MessageQuote | null) => {
+      addLocal(
+        newLocalMessage(user, {
+          type: 'text',
+          content: text,
+          original_content: original ?? null,
+          reply_to: quote?.msg_id ?? null,
+          quote: quote ?? null,
+        }),
+      );
+    },
+    [],
+  );
 
   return { send, retry: retryLocal, discard: discardLocal };
 }

@@ -117,6 +117,27 @@ describe('stored outbox', () => {
     ]);
   });
 
+  it('keeps a reply with its quote; a quote that does not match its id is dropped', () => {
+    const quote = {
+      msg_id: 7,
+      direction: 'in' as const,
+      type: 'text' as const,
+      preview: 'hi',
+      deleted: false,
+    };
+    const reply = local(1, { reply_to: 7, quote });
+    expect(fromStored(JSON.stringify(toStored([reply])))).toEqual([
+      { ...reply, status: 'pending' },
+    ]);
+    const stored = toStored([reply]);
+    stored.items[0]!.quote = { ...quote, msg_id: 8 };
+    expect(fromStored(JSON.stringify(stored))[0]).toMatchObject({ reply_to: null, quote: null });
+    // An outbox kept before replies existed reads as no reply.
+    delete stored.items[0]!.reply_to;
+    delete stored.items[0]!.quote;
+    expect(fromStored(JSON.stringify(stored))[0]).toMatchObject({ reply_to: null, quote: null });
+  });
+
   it('does not keep uploads in progress (their file cannot be stored)', () => {
     const uploading = local(1, {
       type: 'audio',

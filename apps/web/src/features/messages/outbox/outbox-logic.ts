@@ -1,4 +1,10 @@
-import { ERROR_CODES, messageType, type Media } from '@parley/protocol';
+import {
+  ERROR_CODES,
+  messageQuote,
+  messageType,
+  type Media,
+  type MessageQuote,
+} from '@parley/protocol';
 import { ApiError } from '../../../lib/api-core';
 import type { LocalMessage } from '../local-messages.store';
 
@@ -72,6 +78,9 @@ export interface StoredOutboxItem {
   created_at: number;
   failed: boolean;
   error: { code: string; msg: string } | null;
+  /** A reply: the quoted message and its quote (absent in an outbox kept before replies). */
+  reply_to?: number | null;
+  quote?: MessageQuote | null;
 }
 
 export interface StoredOutbox {
@@ -96,6 +105,8 @@ export function toStored(locals: readonly LocalMessage[]): StoredOutbox {
       created_at: l.created_at,
       failed: l.status === 'failed',
       error: l.error ?? null,
+      reply_to: l.reply_to,
+      quote: l.quote,
     });
   }
   return { v: 1, items };
@@ -118,6 +129,14 @@ function validItem(v: unknown): v is StoredOutboxItem {
     typeof v.created_at === 'number' &&
     (v.type === 'text' ? true : isObj(v.media) && typeof v.media.media_id === 'string')
   );
+}
+
+/** A stored item's reply, kept only when whole (an id and its quote of that id). */
+function storedReply(i: StoredOutboxItem): Pick<LocalMessage, 'reply_to' | 'quote'> {
+  const quote = messageQuote.safeParse(i.quote);
+  return Number.isInteger(i.reply_to) && quote.success && quote.data.msg_id === i.reply_to
+    ? { reply_to: i.reply_to!, quote: quote.data }
+    : { reply_to: null, quote: null };
 }
 
 /**
@@ -145,6 +164,7 @@ export function fromStored(raw: string | null): LocalMessage[] {
     status: i.failed ? ('failed' as const) : ('pending' as const),
     created_at: i.created_at,
     deleted: false,
+    ...storedReply(i),
     isLocalInsert: true as const,
     send_phone: i.send_phone,
     receiver_phone: i.receiver_phone,

@@ -164,6 +164,8 @@ class OutboxRunner {
           original_content: local.original_content ?? undefined,
           media_id: local.media?.media_id,
           client_msg_id: cid,
+          // A reply (an outbox kept from before replies has none).
+          reply_to: local.reply_to ?? undefined,
         },
         { notify: false },
       );

@@ -5,6 +5,7 @@ import {
   Alert,
   Box,
   Button,
+  CloseButton,
   FileButton,
   Group,
   Paper,
@@ -16,7 +17,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { PHONE_PATTERN } from '@parley/protocol';
+import { PHONE_PATTERN, type SandboxEntry } from '@parley/protocol';
 import { LanguageSwitcher } from '../../../components/language-switcher';
 import { translateCode } from '../../../lib/i18n';
 import {
@@ -29,6 +30,7 @@ import {
 } from '../api/sandbox-api';
 import { defaultCustomer } from '../sandbox-key';
 import { SandboxMessage } from './sandbox-message';
+import { quoteOfEntry, SandboxQuote } from './sandbox-quote';
 
 /** How often the customer's chat is fetched again (the operator's replies, receipts). */
 const POLL_MS = 1000;
@@ -50,6 +52,8 @@ export function SandboxPage() {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The entry the next message replies to (the "Reply" of a message).
+  const [replyTo, setReplyTo] = useState<SandboxEntry | null>(null);
   const bottom = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -99,7 +103,9 @@ export function SandboxPage() {
         type: file ? typeOfFile(file) : 'text',
         content: file ? '' : text,
         ...(file ? { media: { data: await readBase64(file), file_name: file.name } } : {}),
+        ...(replyTo ? { reply_to: replyTo.id } : {}),
       });
+      setReplyTo(null);
       if (!file) setText('');
       await queryClient.invalidateQueries({ queryKey: chatKey });
     } catch (err) {
@@ -158,7 +164,7 @@ export function SandboxPage() {
               </Text>
             )}
             {chat.data?.map((entry) => (
-              <SandboxMessage key={entry.id} entry={entry} />
+              <SandboxMessage key={entry.id} entry={entry} onReply={setReplyTo} />
             ))}
             <div ref={bottom} />
           </Stack>
@@ -173,6 +179,19 @@ export function SandboxPage() {
         <Alert color="red" mt="sm" data-testid="sandbox-error">
           {error}
         </Alert>
+      )}
+      {replyTo && (
+        <Group mt="sm" gap="xs" wrap="nowrap" data-testid="sandbox-replying">
+          <Box flex={1} miw={0}>
+            <SandboxQuote quote={quoteOfEntry(replyTo)} testId="sandbox-replying-quote" />
+          </Box>
+          <CloseButton
+            size="sm"
+            onClick={() => setReplyTo(null)}
+            aria-label={t('replyCancel')}
+            data-testid="sandbox-reply-cancel"
+          />
+        </Group>
       )}
       <Group mt="sm" align="flex-end" wrap="nowrap">
         <Textarea

@@ -33,6 +33,14 @@ export function SessionActionItems({ user, onProfile }: Props) {
           {t('pin')}
         </Menu.Item>
       )}
+      {user.un_read_count === 0 && (
+        <Menu.Item
+          onClick={() => run(actions.markUnread(user))}
+          data-testid="session-action-mark-unread"
+        >
+          {t('markUnread')}
+        </Menu.Item>
+      )}
       <Menu.Item
         onClick={() => openSessionDialog('remark', user)}
         data-testid="session-action-remark"

@@ -20,6 +20,10 @@ export function setTop(session_id: number, is_top: boolean) {
   return callApi('/v1/seat/chat/sessionDoTop', { session_id, is_top });
 }
 
+export function markUnread(session_id: number) {
+  return callApi('/v1/seat/chat/markUnread', { session_id });
+}
+
 export function moveSession(session_id: number, group_id: number) {
   return callApi('/v1/seat/chat/moveSessionGroup', { session_id, group_id });
 }

@@ -1,10 +1,12 @@
 import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
-import { applySessionRemoved, applySessionUpdate } from '../api/session-cache';
+import { consoleStore, selectUser } from '../../../stores/console.store';
+import { applySessionRemoved, applySessionUpdate, refreshLists } from '../api/session-cache';
 import {
   blockOrUnblock,
   deleteSession,
+  markUnread,
   moveSession,
   remarkKey,
   setRemark,
@@ -25,6 +27,17 @@ export function useSessionActions() {
       async setBlocked(user: SessionItem, blocked: boolean) {
         const type = blocked ? 'block' : 'unblock';
         applySessionUpdate(qc, await blockOrUnblock({ type, session_id: user.session_id }));
+      },
+      /**
+       * Mark unread: the badge shows 1 and the group's, the time tab's and the total counts
+       * follow (refetched; the push brings them too). The chat, if open, closes: opening it
+       * again reads it as usual.
+       */
+      async markUnread(user: SessionItem) {
+        const updated = await markUnread(user.session_id);
+        if (consoleStore.get().selectedUser?.session_id === user.session_id) selectUser(null);
+        applySessionUpdate(qc, updated);
+        refreshLists(qc, 'groups');
       },
       async move(user: SessionItem, groupId: number) {
         applySessionUpdate(qc, await moveSession(user.session_id, groupId));

@@ -2,7 +2,11 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ChatMessage } from '@parley/protocol';
 import { consoleStore } from '../../../stores/console.store';
-import { registerMessageTranslator } from '../../../stores/message-translator';
+import {
+  registerMessageTranslator,
+  registerTranslationReader,
+} from '../../../stores/message-translator';
+import { lookupTranslation } from '../translation-index';
 import { languagesQuery } from '../api/translation-api';
 import { applyCustomerLanguage } from '../customer-language-cache';
 import { translateIncoming, translatableMessage } from '../translate-incoming';
@@ -47,6 +51,15 @@ export function useTranslationRuntime(): void {
   useQuery({ ...languagesQuery, enabled });
 
   useEffect(() => registerMessageTranslator((m) => void translateOne(qc, m)), [qc]);
+  // What "Copy with translation" copies: the translation shown under the message.
+  useEffect(
+    () =>
+      registerTranslationReader((m) => {
+        const s = translation.store.get();
+        return lookupTranslation(s.hisTranslateMsg, m.session_id, m.msg_id, s.targetLanguage)?.text;
+      }),
+    [],
+  );
 
   useEffect(() => {
     translation.prune();
