@@ -13,7 +13,6 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { HIST_SIZE, msOf } from './lib/inbound-consoles.mjs';
 import {
-  CLI_MAIN,
   createTarget,
   cpuMsOf,
   dropTarget,
@@ -80,28 +79,25 @@ async function connectConsoles(clients, sockets) {
   await Promise.all(clients.map((c, i) => c.ask({ cmd: 'connect', sockets: shares[i] })));
 }
 
-/** The seats, each with one platform account (the built CLI), a few seats at a time. */
+/** The seats, each with one platform account: the built CLI's commands, in one process. */
 async function seedSeats(env) {
-  const cli = (cliArgs) =>
-    new Promise((resolve, reject) =>
-      execFile(process.execPath, [CLI_MAIN, ...cliArgs], { env }, (err, _out, stderr) =>
-        err ? reject(new Error(`CLI ${cliArgs[0]} failed: ${stderr || err.message}`)) : resolve(),
-      ),
-    );
   const seats = Array.from({ length: SEATS }, (_, i) => ({
     account: `inb${i}`,
     phone: `+1555040${String(i).padStart(4, '0')}`,
   }));
-  // The first alone: it migrates the database.
-  for (let i = 0; i < seats.length; i += i === 0 ? 1 : 5) {
-    await Promise.all(
-      seats.slice(i, i === 0 ? 1 : i + 5).map(async ({ account, phone }) => {
-        await cli(['seat:create', account, '--password', PASSWORD]);
-        await cli(['account:add', phone, '--channel', 'platform']);
-        await cli(['account:assign', phone, account]);
-      }),
-    );
-  }
+  const commands = seats.flatMap(({ account, phone }) => [
+    ['seat:create', account, '--password', PASSWORD],
+    ['account:add', phone, '--channel', 'platform'],
+    ['account:assign', phone, account],
+  ]);
+  await new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [path.join(HERE, 'lib/seed-seats.mjs'), JSON.stringify(commands)],
+      { env },
+      (err, _out, stderr) => (err ? reject(new Error(`seeding failed: ${stderr}`)) : resolve()),
+    ),
+  );
   return seats;
 }
 
@@ -126,6 +122,7 @@ async function drive(clients, bases, seats, { rate, seconds, idPrefix, pids }) {
   const interval = 1000 / rate;
   const acks = [];
   let errors = 0;
+  const errorKinds = new Set();
   let lagMax = 0;
   const inflight = [];
   const cpuBefore = pids.map(cpuMsOf);
@@ -161,9 +158,15 @@ async function drive(clients, bases, seats, { rate, seconds, idPrefix, pids }) {
         .then((r) => r.json())
         .then((j) => {
           acks.push(epochNow() - sentAt);
-          if (j.code !== '000000') errors++;
+          if (j.code !== '000000') {
+            errors++;
+            if (errorKinds.size < 5) errorKinds.add(`code ${j.code}`);
+          }
         })
-        .catch(() => errors++),
+        .catch((err) => {
+          errors++;
+          if (errorKinds.size < 5) errorKinds.add(String(err.cause?.code ?? err.message));
+        }),
     );
   }
   await Promise.all(inflight);
@@ -206,6 +209,7 @@ async function drive(clients, bases, seats, { rate, seconds, idPrefix, pids }) {
     seconds,
     webhooks: total,
     webhook_errors: errors,
+    error_kinds: [...errorKinds],
     deliveries: delivered,
     lost,
     doubled,

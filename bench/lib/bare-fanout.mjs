@@ -92,6 +92,10 @@ const server = createServer((req, res) => {
   });
 });
 
+// As Fastify's (the server's): a keep-alive connection idle 5 s (Node's default) closes while
+// the bench's client may be reusing it, failing that request.
+server.keepAliveTimeout = 72_000;
+
 const wss = new WebSocketServer({ server, maxPayload: 4096 });
 wss.on('connection', (ws) => {
   ws.once('message', (raw) => {
