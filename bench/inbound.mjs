@@ -53,7 +53,11 @@ const CUSTOMERS_PER_SEAT = 50;
 const KNEE_P99_MS = 1000;
 
 const epochNow = () => performance.timeOrigin + performance.now();
-const loadAvg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** The consoles' processes: each holds a share of the sockets. */
 function startClients() {

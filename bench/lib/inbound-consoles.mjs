@@ -17,7 +17,9 @@ const WebSocket = require('ws');
 export const FINE = 10_000;
 export const HIST_SIZE = FINE + 60_000;
 export const bucketOf = (ms) =>
-  ms < 1000 ? Math.max(0, Math.floor(ms * 10)) : Math.min(HIST_SIZE - 1, FINE + Math.floor((ms - 1000) / 10));
+  ms < 1000
+    ? Math.max(0, Math.floor(ms * 10))
+    : Math.min(HIST_SIZE - 1, FINE + Math.floor((ms - 1000) / 10));
 export const msOf = (bucket) => (bucket < FINE ? bucket / 10 : 1000 + (bucket - FINE) * 10);
 
 const now = () => performance.timeOrigin + performance.now();

@@ -50,8 +50,7 @@ function webhook(seat: SeatFixture, customer: string, content: string, id = `gc-
 /** What the seat's console was pushed, once `count` message.created frames are in. */
 async function pushed(client: PushClient, count: number) {
   await client.until(
-    () =>
-      client.events().filter((e) => e.type === 'message.created').length >= count || undefined,
+    () => client.events().filter((e) => e.type === 'message.created').length >= count || undefined,
     `${count} message.created`,
   );
   // Anything still on its way (a second copy, the last group list) lands within this.

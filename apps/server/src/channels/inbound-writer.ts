@@ -128,7 +128,7 @@ export class InboundWriter {
   private take(): Queued[] {
     const batch: Queued[] = [];
     const chats = new Set<string>();
-    for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH; ) {
+    for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH;) {
       const q = this.queue[i]!;
       if (this.busy.has(q.chat)) {
         i += 1;
@@ -210,7 +210,9 @@ export class InboundWriter {
         await sql`rollback to inbound_message`.execute(trx);
         await sql`release inbound_message`.execute(trx);
         outcomes.push(
-          err instanceof TakenMeanwhile ? { ok: true, value: { kind: 'taken' } } : { ok: false, err },
+          err instanceof TakenMeanwhile
+            ? { ok: true, value: { kind: 'taken' } }
+            : { ok: false, err },
         );
       }
     }
