@@ -365,7 +365,11 @@ async function main() {
         let sent = r.webhooks - r.webhook_errors;
         if (KNEE === phase) {
           const steps = [];
-          for (const factor of [1.5, 2, 3, 4, 6, 8, 12]) {
+          // Up from the goal's rate while p99 stays under 1 s; down from it when it does not
+          // (a busy machine).
+          const over = r.p99 > KNEE_P99_MS || r.lost > 0;
+          const factors = over ? [0.5, 0.25, 0.125] : [1.5, 2, 3, 4, 6, 8, 12];
+          for (const factor of factors) {
             const rate = Math.round(RATE * factor);
             const k = await drive(clients, bases, seats, {
               rate,
@@ -376,14 +380,17 @@ async function main() {
             sent += k.webhooks - k.webhook_errors;
             steps.push(k);
             report(`  knee step`, k);
-            if (k.p99 > KNEE_P99_MS || k.lost > 0) break;
+            const stepOver = k.p99 > KNEE_P99_MS || k.lost > 0;
+            if (stepOver !== over) break;
           }
-          const under = steps.filter((s) => s.p99 <= KNEE_P99_MS && s.lost === 0).at(-1);
+          const all = [r, ...steps];
+          const ok = all.filter((s) => s.p99 <= KNEE_P99_MS && s.lost === 0).map((s) => s.rate);
+          const bad = all.filter((s) => s.p99 > KNEE_P99_MS || s.lost > 0).map((s) => s.rate);
           result.knee = {
             phase,
             steps,
-            last_rate_under_1s: under?.rate ?? RATE,
-            first_rate_over_1s: steps.find((s) => s.p99 > KNEE_P99_MS || s.lost > 0)?.rate ?? null,
+            last_rate_under_1s: ok.length ? Math.max(...ok) : null,
+            first_rate_over_1s: bad.length ? Math.min(...bad) : null,
           };
         }
         if (onPg) pgTarget.sent += sent;
