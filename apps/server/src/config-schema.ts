@@ -190,8 +190,10 @@ export const ENV = {
   PARLEY_PLATFORM_RATE_LIMIT_PER_MINUTE: integer(
     0,
     10_000_000,
-    6000,
-    "requests per minute per client address on the platform's API; past it HTTP 429; `0`: no limit",
+    // 250/s: above a 200/s platform, and about what one instance took on PostgreSQL with
+    // 1,000 consoles open (bench/inbound.mjs: 4.1 ms of the server's CPU per message).
+    15_000,
+    "requests per minute per client address on the platform's API, counted by each instance; past it HTTP 429 (the platform sends it again later); `0`: no limit. Size it from what an instance takes ([sizing](#sizing-the-platforms-rate-limit))",
   ),
   PARLEY_WEB_DIR: text('the built web console the server serves', { shown: 'apps/web/dist' }),
   PARLEY_TRANSLATION_PROVIDERS: {

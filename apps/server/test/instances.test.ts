@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedHeaders } from '../src/channels/platform/platform-signature.js';
 import { runCli } from '../src/cli/run.js';
 import { loadConfig } from '../src/config.js';
 import { PushClient } from './ws-client.js';
@@ -27,6 +28,7 @@ const env = {
   PARLEY_DATA_DIR: dataDir,
   PARLEY_DEMO: 'off',
   PARLEY_WS_HEARTBEAT_MS: '1000',
+  PARLEY_PLATFORM_SECRET: 'two-platform-secret',
 };
 
 const children: ChildProcess[] = [];
@@ -138,6 +140,78 @@ describe('two instances on PostgreSQL and Redis', () => {
       await onB.waitForEvent('message.created', (d) => d.message.content === 'Hi, B!');
       const ids = onB.events().map((e) => e.id);
       expect(ids).toEqual(ids.map((_, i) => i + 1));
+    } finally {
+      onB.close();
+    }
+  });
+
+  it("a new customer's webhooks at once on both instances: one chat, every message once, counts right", async () => {
+    const phone = '+15550100002';
+    await cli('seat:create', 'two-inbound', '--password', 'correct-horse-1');
+    await cli('account:add', phone);
+    await cli('account:assign', phone, 'two-inbound');
+    const login = await call(a, '/v1/seat/chat/login', {
+      account: 'two-inbound',
+      password: 'correct-horse-1',
+    });
+    const token = login.data.token as string;
+    const onB = await PushClient.open(b, { token, last_event_id: 0 });
+    try {
+      await onB.waitFor('ready');
+      const customers = Array.from({ length: 5 }, (_, i) => `+44770090020${i}`);
+      for (const customer of customers) {
+        // Four at once, two to each instance: their group commits race for the new chat.
+        const answers = await Promise.all(
+          [a, b, a, b].map(async (base, i) => {
+            const body = JSON.stringify({
+              id: `two-in-${customer}-${i}`,
+              account: phone,
+              customer,
+              type: 'text',
+              content: `${customer} #${i}`,
+            });
+            const res = await fetch(`${base}/v1/platform/messages`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                ...signedHeaders(env.PARLEY_PLATFORM_SECRET, body),
+              },
+              body,
+            });
+            return ((await res.json()) as { code: string }).code;
+          }),
+        );
+        expect(answers).toEqual(['000000', '000000', '000000', '000000']);
+      }
+      await onB.until(
+        () => onB.events().filter((e) => e.type === 'message.created').length >= 20 || undefined,
+        '20 messages',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const events = onB.events();
+      const contents = events
+        .filter((e) => e.type === 'message.created')
+        .map((e) => (e.data as { message: { content: string } }).message.content);
+      expect(contents.sort()).toEqual(
+        customers.flatMap((c) => [0, 1, 2, 3].map((i) => `${c} #${i}`)).sort(),
+      );
+      expect(events.filter((e) => e.type === 'session.created')).toHaveLength(5);
+      const list = await call(b, '/v1/seat/chat/getGroupList', {}, token);
+      expect(list.data.un_read_count).toBe(20);
+      // Every chat in Ungrouped, which holds all 20 unread.
+      const group = (list.data.group_list as { group_id: number; un_read: number }[]).find(
+        (g) => g.un_read === 20,
+      );
+      const info = await call(
+        b,
+        '/v1/seat/chat/getGroupInfo',
+        { group_id: group!.group_id, user_time_type: 1, page_size: 50 },
+        token,
+      );
+      expect(info.data.total).toBe(5);
+      expect(
+        (info.data.account_list as { un_read_count: number }[]).map((s) => s.un_read_count),
+      ).toEqual([4, 4, 4, 4, 4]);
     } finally {
       onB.close();
     }

@@ -74,10 +74,23 @@ export class RedisFanOut implements FanOut {
   notify(seatId: number, events?: readonly LoggedEvent[]): void {
     this.hub?.notify(seatId, events);
     if (this.pub.status !== 'ready') return;
-    const sent = this.pub.publish(CHANNEL, String(seatId)).catch(() => undefined);
-    this.pending.add(sent);
-    void sent.finally(() => this.pending.delete(sent));
+    // One notice per seat per turn: a commit's events reach the bus one publish at a time, and
+    // each notice costs every other instance a read of the seat's log.
+    if (this.toAnnounce.size === 0) process.nextTick(this.announce);
+    this.toAnnounce.add(seatId);
   }
+
+  private readonly toAnnounce = new Set<number>();
+  private readonly announce = () => {
+    const seats = [...this.toAnnounce];
+    this.toAnnounce.clear();
+    if (this.pub.status !== 'ready') return;
+    for (const seatId of seats) {
+      const sent = this.pub.publish(CHANNEL, String(seatId)).catch(() => undefined);
+      this.pending.add(sent);
+      void sent.finally(() => this.pending.delete(sent));
+    }
+  };
 
   /**
    * The CLI: connects or rejects. The server: resolves at once and connects in the background
@@ -126,6 +139,7 @@ export class RedisFanOut implements FanOut {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.announce();
     await Promise.all(this.pending);
     this.sub.disconnect();
     if (this.pub.status === 'ready') await this.pub.quit().catch(() => undefined);

@@ -6,7 +6,8 @@ import { eventsRepository, type LoggedEvent } from '../modules/events/events.rep
 /** What the hub needs of a socket (a `ws` WebSocket). */
 export interface PushSocket {
   readonly readyState: number;
-  send(data: string): void;
+  /** A frame: text, or its UTF-8 bytes sent as a text frame (`binary: false`). */
+  send(data: string | Buffer, options?: { binary?: boolean }): void;
   ping(): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
@@ -111,7 +112,8 @@ export class RealtimeHub {
     const conns = this.bySeat.get(seatId);
     if (!conns) return;
     if (committed && !this.draining.has(seatId) && follows(conns, committed)) {
-      for (const conn of conns) this.sendRows(conn, committed);
+      const frames = framesOf(committed);
+      for (const conn of conns) this.sendRows(conn, committed, frames);
       return;
     }
     if (this.draining.has(seatId)) {
@@ -141,28 +143,50 @@ export class RealtimeHub {
       const from = this.lowestSent(seatId);
       if (from === null) return;
       const rows = await eventsRepository.after(this.db, seatId, from, PAGE);
-      for (const conn of this.bySeat.get(seatId) ?? []) this.sendRows(conn, rows);
+      const frames = framesOf(rows);
+      for (const conn of this.bySeat.get(seatId) ?? []) this.sendRows(conn, rows, frames);
       if (rows.length < PAGE) return;
     }
   }
 
-  /** Sends the rows (consecutive, oldest first) the socket was not sent yet. */
-  private sendRows(conn: Connection, rows: readonly LoggedEvent[]): void {
-    for (const row of rows) {
-      if (row.seq <= conn.lastSent) continue;
+  /**
+   * Sends the rows (consecutive, oldest first) the socket was not sent yet, as `frames` (the
+   * rows' frames, serialised once for every socket of the seat).
+   */
+  private sendRows(conn: Connection, rows: readonly LoggedEvent[], frames: (Buffer | null)[]) {
+    rows.forEach((row, i) => {
+      if (row.seq <= conn.lastSent) return;
       conn.lastSent = Number(row.seq);
       // Rows are written from the event map; a type it no longer has is not sent.
-      if (!isEventType(row.type)) continue;
-      send(conn.socket, {
-        kind: 'event',
-        id: Number(row.seq),
-        type: row.type,
-        data: JSON.parse(row.data) as unknown,
-        at: Number(row.at),
-      });
+      const frame = frames[i];
+      if (!frame) return;
+      this.write(conn.socket, frame);
       this.onSent?.(row);
-    }
+    });
   }
+
+  /**
+   * Every write to a socket in this turn of the event loop leaves in one system call: the
+   * socket is corked at its first frame and uncorked once the turn's work is done (a commit's
+   * events reach the hub one publish at a time; a seat's 50 consoles would otherwise cost 50
+   * writes per event).
+   */
+  private write(socket: PushSocket, frame: Buffer): void {
+    if (socket.readyState !== OPEN) return;
+    const stream = streamOf(socket);
+    if (stream && !this.corked.has(stream)) {
+      stream.cork();
+      this.corked.add(stream);
+      if (this.corked.size === 1) process.nextTick(this.uncorkAll);
+    }
+    socket.send(frame, { binary: false });
+  }
+
+  private readonly corked = new Set<Corkable>();
+  private readonly uncorkAll = () => {
+    for (const stream of this.corked) stream.uncork();
+    this.corked.clear();
+  };
 
   /** Closes the seat's sockets of a token just revoked (null: of all its tokens), as `expire`. */
   expireTokens(seatId: number, tokenHash: string | null): void {
@@ -191,6 +215,34 @@ function follows(conns: Iterable<Connection>, rows: readonly LoggedEvent[]): boo
     if (conn.lastSent + 1 < first) return false;
   }
   return rows.length > 0;
+}
+
+/**
+ * Each row's event frame as bytes, built once for all the sockets it goes to: the row's data
+ * is JSON already, so it is spliced in as it is (the same text as JSON.stringify of the frame
+ * with the parsed data). Null: a type the event map no longer has.
+ */
+export function framesOf(rows: readonly LoggedEvent[]): (Buffer | null)[] {
+  return rows.map((row) =>
+    isEventType(row.type)
+      ? Buffer.from(
+          `{"kind":"event","id":${Number(row.seq)},"type":${JSON.stringify(row.type)},"data":${row.data},"at":${Number(row.at)}}`,
+        )
+      : null,
+  );
+}
+
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/** The TCP stream under a `ws` socket (ws 8 keeps it in `_socket`), when it has one. */
+function streamOf(socket: PushSocket): Corkable | null {
+  const stream = (socket as { _socket?: Partial<Corkable> | null })._socket;
+  return stream && typeof stream.cork === 'function' && typeof stream.uncork === 'function'
+    ? (stream as Corkable)
+    : null;
 }
 
 export function send(socket: PushSocket, frame: ServerFrame): void {

@@ -10,7 +10,6 @@ import {
 } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import { parseJsonBody } from '../../lib/json-body.js';
 import { parseBody } from '../../lib/validate.js';
@@ -27,6 +26,7 @@ import {
   TIMESTAMP_HEADER,
 } from './platform-signature.js';
 import { platformRepository } from './platform.repository.js';
+import { InboundWriter } from '../inbound-writer.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
 
 export type PlatformRequestKind = 'message' | 'receipt' | 'deletion';
@@ -46,20 +46,19 @@ const refused = (reason: string) =>
  * delivery receipts and customer-side deletions. Every request is checked (signature, age,
  * shape, account) before anything is stored; a message is stored once per platform id.
  */
-/** Attempts at storing one inbound message when concurrent requests create its chat. */
-const MAX_ATTEMPTS = 3;
-
-/** Rolls back a message whose id another request took while it was being stored. */
-class TakenMeanwhile extends Error {}
-
 export class PlatformService {
+  /** Customers' messages, many webhooks' to one commit. */
+  private readonly inbound: InboundWriter;
+
   constructor(
     private readonly db: Db,
     private readonly secret: string | null,
     private readonly messages: MessagesService,
     private readonly media: MediaService,
     private readonly events: SeatEvents,
-  ) {}
+  ) {
+    this.inbound = new InboundWriter(db, media, events);
+  }
 
   /** Before the body is read: a secret configured, signature headers well formed and fresh. */
   admit(headers: SignedRequest['headers']): void {
@@ -183,54 +182,27 @@ export class PlatformService {
       });
       mediaId = row.media_id;
     }
-    let result;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        result = await inTransaction(this.db, async (trx) => {
-          const got = await this.messages.receive(
-            {
-              sendPhone: input.account,
-              receiverPhone: input.customer,
-              content: input.content,
-              type: input.type,
-              ...(mediaId ? { mediaId } : {}),
-              // Never in the future: a wrong clock must not pin a chat to the top for ever.
-              ...(input.sent_at !== undefined ? { at: Math.min(input.sent_at, Date.now()) } : {}),
-              externalId: input.id,
-              account,
-              ...(input.name ? { customerName: input.name } : {}),
-              ...replyOf(input),
-            },
-            trx,
-          );
-          // Taken last, with what was stored (one statement fewer than take, then set): a
-          // concurrent request with the same id waits here until this one ends; the one that
-          // finds it taken undoes its own work.
-          const msgId = 'blocked' in got ? null : got.message.msg_id;
-          if (!(await inboundRepository.take(trx, key, msgId))) throw new TakenMeanwhile();
-          return got;
-        });
-        break;
-      } catch (err) {
-        if (err instanceof TakenMeanwhile) {
-          result = null;
-          break;
-        }
-        if (!isUniqueViolation(err)) throw err;
-        // Another request (a message of the same new customer, or the operator's addSession)
-        // created the chat first; it exists now, so the next attempt writes into it.
-        if (attempt === MAX_ATTEMPTS) throw err;
-      }
-    }
-    if (result === null) {
+    const outcome = await this.inbound.write({
+      seatId,
+      key,
+      sendPhone: input.account,
+      receiverPhone: input.customer,
+      type: input.type,
+      content: input.content,
+      ...(mediaId ? { mediaId } : {}),
+      // Never in the future: a wrong clock must not pin a chat to the top for ever.
+      at: input.sent_at !== undefined ? Math.min(input.sent_at, Date.now()) : Date.now(),
+      ...(input.name ? { customerName: input.name } : {}),
+      ...replyOf(input),
+    });
+    if (outcome.kind === 'taken') {
       // The same id at the same time: the other request stored it.
       const stored = await inboundRepository.find(this.db, key);
       return { msg_id: stored?.msg_id ?? null, blocked: !stored?.msg_id, duplicate: true };
     }
-    if ('blocked' in result) return { msg_id: null, blocked: true, duplicate: false };
-
-    // The chat and message events went out with the transaction (MessagesService.receive).
-    return { msg_id: result.message.msg_id, blocked: false, duplicate: false };
+    if (outcome.kind === 'blocked') return { msg_id: null, blocked: true, duplicate: false };
+    // The chat and message events went out with the batch's commit (InboundWriter).
+    return { msg_id: outcome.msgId, blocked: false, duplicate: false };
   }
 
   /** A delivery receipt of an operator's message on this account. */

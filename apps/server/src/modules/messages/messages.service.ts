@@ -8,33 +8,21 @@ import {
 } from '@parley/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { AppError, invalidField, notFound } from '../../lib/app-error.js';
+import { AppError, notFound } from '../../lib/app-error.js';
 import type { MessageRow, PhoneAccountRow } from '../../db/schema.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
-import { groupsRepository } from '../groups/groups.repository.js';
-import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';
-import { createChat } from '../sessions/create-chat.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
-import { previewOf, storedQuoteOf, toChatMessage } from './messages.presenter.js';
+import { previewOf, toChatMessage } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import type { SeatEvents } from '../events/seat-events.js';
 import type { MessageWriter } from './message-writer.js';
-import { MESSAGE_MEDIA, mediaOfMessage } from './send-rules.js';
+import { receiveOne, type InboundQuote } from './receive-one.js';
 
-const ANY_KIND = MESSAGE_MEDIA.file;
+export type { InboundQuote } from './receive-one.js';
 
-/**
- * The message a customer's message replies to, as its channel names it (any channel):
- * Parley's id (refused with 100001 naming `field` when it is not a message of the chat), or
- * the channel's own id of it (`externalId`: the id the channel gave a delivered or received
- * message; `inboundId`: the key its inbound record took, when the channel's differs), left
- * out when the chat has no such message (one from before Parley saw the chat).
- */
-export type InboundQuote =
-  { msgId: number; field: string } | { externalId: string; inboundId?: string };
 
 export class MessagesService {
   constructor(
@@ -207,92 +195,19 @@ export class MessagesService {
     const account = input.account ?? (await accountsRepository.findByPhone(db, input.sendPhone));
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     const seatId = account.seat_id;
-    const now = input.at ?? Date.now();
     return inTransaction(db, async (trx) => {
-      let session = await sessionsRepository.findByPhones(
-        trx,
+      const got = await receiveOne(trx, this.media, {
+        ...input,
         seatId,
-        input.sendPhone,
-        input.receiverPhone,
-      );
-      if (session && (session.blocked === 1 || session.group_type === 'blocked')) {
-        return { blocked: true as const, seatId };
-      }
-      let type: MessageType = input.type ?? 'text';
-      let media = null;
-      if (input.mediaId !== undefined) {
-        if (type === 'text') {
-          // Each media kind has the message type of the same name.
-          type = (await this.media.ownedFor(trx, seatId, input.mediaId, ANY_KIND)).kind;
-        }
-        media = await mediaOfMessage(this.media, trx, seatId, type, input.mediaId);
-      } else if (type !== 'text') {
-        throw invalidField('media_id', 'required');
-      }
-      const sessionCreated = !session;
-      if (!session) {
-        const ungrouped = await groupsRepository.findByType(trx, seatId, 'ungrouped');
-        if (!ungrouped) throw new Error(`seat ${seatId} has no ungrouped group`);
-        session = await createChat(trx, {
-          seatId,
-          sendPhone: input.sendPhone,
-          receiverPhone: input.receiverPhone,
-          ungrouped,
-          at: now,
-        });
-      }
-      const quoted = sessionCreated ? null : await this.quotedBy(trx, session.id, account, input);
-      const row = await messagesRepository.insert(trx, {
-        session_id: session.id,
-        seat_id: seatId,
-        client_msg_id: null,
-        reply_to_id: quoted?.id ?? null,
-        reply_quote: quoted ? storedQuoteOf(quoted) : null,
-        direction: 'in',
-        type,
-        content: input.content,
-        media: media ? JSON.stringify(toStoredMedia(media)) : null,
-        media_id: media?.media_id ?? null,
-        status: 'delivered',
-        created_at: now,
-        deleted_for_me: 0,
-        deleted_for_all: 0,
-        ...(input.externalId !== undefined ? { external_id: input.externalId } : {}),
+        channel: account.channel,
+        at: input.at ?? Date.now(),
       });
-      const updated = await sessionsRepository.recordIncoming(trx, session.id, {
-        time: now,
-        preview: previewOf(row),
-        type,
-        customerName: input.customerName || undefined,
-      });
-      const message = this.present(row);
+      if (got.blocked) return { blocked: true as const, seatId };
+      const message = this.present(got.row);
       // First contact: the chat appears, then its first message.
-      await this.events.messageReceived(trx, seatId, message, updated, sessionCreated);
-      return { message, seatId, sessionId: session.id, sessionCreated };
+      await this.events.messageReceived(trx, seatId, message, got.session, got.sessionCreated);
+      return { message, seatId, sessionId: got.sessionId, sessionCreated: got.sessionCreated };
     });
-  }
-
-  /** The message of the chat an inbound reply quotes (null: none, or unknown to the chat). */
-  private async quotedBy(
-    trx: Db,
-    sessionId: number,
-    account: PhoneAccountRow,
-    input: { sendPhone: string; replyTo?: InboundQuote },
-  ) {
-    const ref = input.replyTo;
-    if (!ref) return null;
-    if ('msgId' in ref) {
-      const quoted = await messagesRepository.findQuotable(trx, sessionId, ref.msgId);
-      if (!quoted) throw invalidField(ref.field, 'not a message of this chat');
-      return quoted;
-    }
-    const quoted = await messagesRepository.findQuotableByChannelId(trx, sessionId, {
-      channel: account.channel,
-      sendPhone: input.sendPhone,
-      externalId: ref.externalId,
-      inboundId: ref.inboundId ?? ref.externalId,
-    });
-    return quoted ?? null;
   }
 
   /**

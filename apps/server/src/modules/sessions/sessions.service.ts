@@ -212,7 +212,7 @@ export class SessionsService {
     input: CallRequest<'/v1/seat/chat/markUnread'>,
   ): Promise<CallResponse<'/v1/seat/chat/markUnread'>> {
     const session = await this.requireSession(seatId, input.session_id);
-    if (session.un_read_count > 0) return present(session);
+    if (session.un_read_count > 0) return this.present(session);
     const row = await inTransaction(this.db, async (trx) => {
       const marked = await sessionsRepository.markUnread(trx, seatId, session.id);
       if (!marked) return null;
@@ -221,7 +221,7 @@ export class SessionsService {
       return marked;
     });
     // Changed meanwhile (a message came, or it was deleted): answered as it is now.
-    return present(row ?? (await this.requireSession(seatId, session.id)));
+    return this.present(row ?? (await this.requireSession(seatId, session.id)));
   }
 
   /** Idempotent: blocking a blocked chat answers it unchanged. */

@@ -1,0 +1,263 @@
+import type { ChatMessage, MessageType } from '@parley/protocol';
+import { sql } from 'kysely';
+import { dialectOf, type Db } from '../db/database.js';
+import type { GroupRow, SessionRow } from '../db/schema.js';
+import { isUniqueViolation } from '../lib/db-errors.js';
+import { currentRequestId } from '../lib/request-context.js';
+import { inTransaction } from '../lib/tx.js';
+import type { SeatEvents } from '../modules/events/seat-events.js';
+import type { MediaService } from '../modules/media/media.service.js';
+import { toChatMessage } from '../modules/messages/messages.presenter.js';
+import { receiveOne, type InboundQuote } from '../modules/messages/receive-one.js';
+import { inboundRepository, type InboundKey } from './inbound.repository.js';
+
+/** A customer's message checked by its channel (account, shape, media stored), to be written. */
+export interface InboundMessage {
+  seatId: number;
+  /** Taken once: a second message with this key is answered as a duplicate. */
+  key: InboundKey;
+  sendPhone: string;
+  receiverPhone: string;
+  type: MessageType;
+  content: string;
+  mediaId?: string;
+  at: number;
+  /** The customer's display name as the channel gives it (absent or empty: the chat's). */
+  customerName?: string;
+  /** A reply: the quoted message, as the channel names it. */
+  replyTo?: InboundQuote;
+}
+
+export type InboundOutcome =
+  | { kind: 'stored'; msgId: number }
+  | { kind: 'blocked' }
+  /** The same key was taken meanwhile (by another request, or earlier in the batch). */
+  | { kind: 'taken' };
+
+/** The most messages one transaction takes. */
+const MAX_BATCH = 64;
+/** A message's arrival waits this long for others to share its commit (a timer's turn). */
+const GATHER_MS = 1;
+
+/** Attempts at a message alone whose chat another process creates at the same time. */
+const MAX_ATTEMPTS = 3;
+
+/** Rolls back a message written alone whose key another request took meanwhile. */
+class TakenMeanwhile extends Error {}
+
+type Outcome = { ok: true; value: InboundOutcome } | { ok: false; err: unknown };
+
+/** What a message wrote, for the batch's events. */
+interface Written {
+  seatId: number;
+  message: ChatMessage;
+  row: SessionRow;
+  chatCreated: boolean;
+  requestId: string | null;
+}
+
+interface Queued {
+  unit: InboundMessage;
+  /** The chat's key: a chat is never written by two batches at once. */
+  chat: string;
+  requestId: string | null;
+  resolve(outcome: InboundOutcome): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit for customers' messages (every channel's inbound side): the messages handed in
+ * while a batch is written go in one transaction together, each answered only once it has
+ * committed. A batch writes each message with a few statements, then its events per seat: the
+ * new chats, the messages (one statement on PostgreSQL) and one group list per seat, not one
+ * per message. When a batch fails, each of its messages runs again alone, so one bad message
+ * fails alone. A chat's messages are never in two batches at once (the second waits): within
+ * one batch they go in order, and the second finds the chat the first created. On SQLite one
+ * batch at a time (one writer); on PostgreSQL two, with different chats.
+ */
+export class InboundWriter {
+  private readonly queue: Queued[] = [];
+  private readonly busy = new Set<string>();
+  private readonly inFlight: number;
+  private running = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly media: MediaService,
+    private readonly events: SeatEvents,
+  ) {
+    this.inFlight = dialectOf(db) === 'sqlite' ? 1 : 2;
+  }
+
+  write(unit: InboundMessage): Promise<InboundOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        unit,
+        chat: `${unit.seatId}|${unit.sendPhone}|${unit.receiverPhone}`,
+        requestId: currentRequestId(),
+        resolve,
+        reject,
+      });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        // The webhooks that arrived together reach the queue within a timer's turn.
+        setTimeout(() => {
+          this.scheduled = false;
+          this.pump();
+        }, GATHER_MS);
+      }
+    });
+  }
+
+  private pump(): void {
+    while (this.running < this.inFlight) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.running += 1;
+      void this.flush(batch).finally(() => {
+        this.running -= 1;
+        for (const q of batch) this.busy.delete(q.chat);
+        this.pump();
+      });
+    }
+  }
+
+  /** Up to MAX_BATCH queued messages of chats no batch in flight holds, in order. */
+  private take(): Queued[] {
+    const batch: Queued[] = [];
+    const chats = new Set<string>();
+    for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH;) {
+      const q = this.queue[i]!;
+      if (this.busy.has(q.chat)) {
+        i += 1;
+        continue;
+      }
+      chats.add(q.chat);
+      batch.push(q);
+      this.queue.splice(i, 1);
+    }
+    for (const chat of chats) this.busy.add(chat);
+    return batch;
+  }
+
+  /**
+   * The batch in one transaction, each message answered once it has committed. A message
+   * that fails rolls the transaction back; the batch then runs again with a savepoint per
+   * message, so that one is undone and answered alone while the others still share a commit.
+   * Should that fail too (the events' statements), each message runs alone.
+   */
+  private async flush(batch: Queued[]): Promise<void> {
+    let outcomes: Outcome[];
+    try {
+      outcomes = await inTransaction(this.db, (trx) => this.writeBatch(trx, batch, false)).catch(
+        () => inTransaction(this.db, (trx) => this.writeBatch(trx, batch, true)),
+      );
+    } catch {
+      for (const q of batch) await this.alone(q).then(q.resolve, q.reject);
+      return;
+    }
+    for (const [i, q] of batch.entries()) {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) q.resolve(outcome.value);
+      // Its chat created by another process meanwhile: alone, it writes into it.
+      else if (isUniqueViolation(outcome.err)) await this.alone(q).then(q.resolve, q.reject);
+      else q.reject(outcome.err);
+    }
+  }
+
+  /**
+   * A message in its own transaction; a key taken meanwhile rolls its work back. Another
+   * process (an instance, the CLI, an operator's addSession) may have created its chat
+   * meanwhile: it exists then, and the next attempt writes into it.
+   */
+  private async alone(q: Queued): Promise<InboundOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [outcome] = await inTransaction(this.db, (trx) => this.writeBatch(trx, [q], false));
+        if (outcome!.ok) return outcome!.value;
+        throw outcome!.err;
+      } catch (err) {
+        if (err instanceof TakenMeanwhile) return { kind: 'taken' };
+        if (!isUniqueViolation(err) || attempt === MAX_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /**
+   * The batch's messages (with `savepoints`, each in its own, answered by its outcome; else a
+   * failure fails the batch), then their events seat by seat (in seat order: counters lock).
+   */
+  private async writeBatch(trx: Db, batch: Queued[], savepoints: boolean): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    const written: Written[] = [];
+    const ungrouped = new Map<number, GroupRow | undefined>();
+    for (const q of batch) {
+      if (!savepoints) {
+        const { outcome, done } = await this.writeOne(trx, q, ungrouped);
+        outcomes.push({ ok: true, value: outcome });
+        if (done) written.push(done);
+        continue;
+      }
+      await sql`savepoint inbound_message`.execute(trx);
+      try {
+        const { outcome, done } = await this.writeOne(trx, q, ungrouped);
+        await sql`release inbound_message`.execute(trx);
+        outcomes.push({ ok: true, value: outcome });
+        if (done) written.push(done);
+      } catch (err) {
+        await sql`rollback to inbound_message`.execute(trx);
+        await sql`release inbound_message`.execute(trx);
+        outcomes.push(
+          err instanceof TakenMeanwhile
+            ? { ok: true, value: { kind: 'taken' } }
+            : { ok: false, err },
+        );
+      }
+    }
+    const seats = [...new Set(written.map((w) => w.seatId))].sort((a, b) => a - b);
+    for (const seatId of seats) {
+      const ofSeat = written.filter((w) => w.seatId === seatId);
+      // First contact: the chat appears, then its messages, then the seat's group counts.
+      for (const w of ofSeat) {
+        if (w.chatCreated) await this.events.sessionCreated(trx, seatId, w.message.session_id);
+      }
+      await this.events.messagesCreated(
+        trx,
+        ofSeat.map((w) => ({ seatId, message: w.message, row: w.row, requestId: w.requestId })),
+      );
+      await this.events.groupsChanged(trx, seatId);
+    }
+    return outcomes;
+  }
+
+  /**
+   * One message, written as every inbound message is (receiveOne), and its key taken last with what was stored (a concurrent taker of the key waits here until this
+   * transaction ends). A key found taken fails the batch (TakenMeanwhile), whose messages
+   * then run alone.
+   */
+  private async writeOne(
+    trx: Db,
+    { unit, requestId }: Queued,
+    ungrouped: Map<number, GroupRow | undefined>,
+  ): Promise<{ outcome: InboundOutcome; done?: Written }> {
+    const { seatId } = unit;
+    const got = await receiveOne(
+      trx,
+      this.media,
+      { ...unit, channel: unit.key.channel, externalId: unit.key.externalId },
+      ungrouped,
+    );
+    if (got.blocked) {
+      if (!(await inboundRepository.take(trx, unit.key, null))) throw new TakenMeanwhile();
+      return { outcome: { kind: 'blocked' } };
+    }
+    const { row, session: updated, sessionCreated: chatCreated } = got;
+    if (!(await inboundRepository.take(trx, unit.key, row.id))) throw new TakenMeanwhile();
+    const message = toChatMessage(row, this.media.urls);
+    return {
+      outcome: { kind: 'stored', msgId: row.id },
+      done: updated ? { seatId, message, row: updated, chatCreated, requestId } : undefined,
+    };
+  }
+}
