@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   CHANNEL_NAMES,
+  DEFAULT_CHANNEL,
   ERROR_CODES,
   PHONE_PATTERN,
   PLAIN_CHANNEL_NAMES,
@@ -242,11 +243,11 @@ const COMMANDS: Record<string, Command> = {
     const usage = 'account:add <phone> [--label <l>] [--channel platform|telegram|sandbox]';
     const p = parseArgs(args, ['label', 'channel']);
     const [phone] = expect(p, 1, usage);
-    const channel = p.options.get('channel') ?? 'platform';
+    const channel = p.options.get('channel') ?? DEFAULT_CHANNEL;
     if (!isChannel(channel)) throw new UsageError(`usage: parley ${usage}`);
     const account = await s.accounts.add({ phone: phone!, label: p.options.get('label'), channel });
     io.out(
-      `Registered phone account ${account.send_phone}${channel === 'platform' ? '' : ` (${channel})`}`,
+      `Registered phone account ${account.send_phone}${channel === DEFAULT_CHANNEL ? '' : ` (${channel})`}`,
     );
   },
   'account:assign': async (args, s, io) => {
