@@ -8,6 +8,7 @@ import type { AuditService } from '../modules/admin/audit.service.js';
 import type { SeatEvents } from '../modules/events/seat-events.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import type { MessagesService } from '../modules/messages/messages.service.js';
+import type { CliIo } from '../lib/cli-args.js';
 import type { AdminCallRegistry } from '../plugins/admin-calls.js';
 import type { CallRegistry } from '../plugins/calls.js';
 import type { ChannelRegistry } from './adapter-registry.js';
@@ -43,12 +44,23 @@ export interface ChannelMountContext<S extends object> extends ChannelSetup {
 }
 
 /**
+ * A channel's own commands of the admin CLI (bind its credentials, record what it knows of a
+ * customer): `help` is its section of `parley --help`; a command throws UsageError or AppError
+ * as the CLI's own do.
+ */
+export interface ChannelCli<S extends object> {
+  help: string;
+  commands: Record<string, (args: string[], own: S, io: CliIo) => Promise<void>>;
+}
+
+/**
  * A channel: its folder under channels/ and one line in channels/registry.ts.
  * - `create` makes its services from the shared ones (`prior`: those of the channels listed
  *   before it); they join the app's services under their keys (the CLI and tests reach them).
  * - `mount` adds its inbound routes or polling, its calls, registers its outbound adapter
  *   (delivery and receipts, credentials, whether it can open a chat), and starts and stops its
  *   jobs with the app; it answers those jobs (app.parley.jobs).
+ * - `cli`: its commands of the admin CLI, if it has any.
  */
 export interface ChannelModule<
   S extends object = object,
@@ -58,4 +70,5 @@ export interface ChannelModule<
   readonly name: ChannelName;
   create(setup: ChannelSetup, prior: Prior): Promise<S>;
   mount(ctx: ChannelMountContext<S>): Promise<J>;
+  readonly cli?: ChannelCli<S>;
 }

@@ -6,6 +6,7 @@ import { TelegramInbound } from './telegram-inbound.js';
 import { TelegramPoller } from './telegram-poller.js';
 import { telegramRoutes } from './telegram.routes.js';
 import { TelegramService } from './telegram.service.js';
+import { telegramCli } from './telegram.cli.js';
 
 export interface TelegramServices {
   /** The customers' Telegram profiles (the profile card; the CLI's tg:profile). */
@@ -52,4 +53,5 @@ export const telegramChannel: ChannelModule<TelegramServices, TelegramJobs> = {
     services.channels.register(own.telegramChannel);
     return { telegramPoller };
   },
+  cli: telegramCli,
 };
