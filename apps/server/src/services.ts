@@ -105,7 +105,8 @@ export async function createServices(
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
   const adminStats = new AdminStatsService(db);
   const accounts = new AccountsService(db, audit, channels);
-  const shared = { messages, media, events, audit, accounts, adminConsole, channels };
+  const adminAuth = new AdminAuthService(db, config, audit);
+  const shared = { messages, media, events, audit, accounts, adminAuth, adminConsole, channels };
   const core: CoreServices = {
     auth,
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
@@ -134,7 +135,7 @@ export async function createServices(
     outbox,
     events,
     audit,
-    adminAuth: new AdminAuthService(db, config, audit),
+    adminAuth,
     adminConsole,
     adminStats,
     adminExport: new AdminExportService(db, adminStats, adminConsole),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { AccountsService } from '../modules/accounts/accounts.service.js';
+import type { AdminAuthService } from '../modules/admin/admin-auth.service.js';
 import type { AdminConsoleService } from '../modules/admin/admin-console.service.js';
 import type { AuditService } from '../modules/admin/audit.service.js';
 import type { SeatEvents } from '../modules/events/seat-events.js';
@@ -20,6 +21,7 @@ export interface SharedServices {
   events: SeatEvents;
   audit: AuditService;
   accounts: AccountsService;
+  adminAuth: AdminAuthService;
   adminConsole: AdminConsoleService;
   /** The outbound adapters by channel: a channel's mount registers its own. */
   channels: ChannelRegistry;
@@ -68,7 +70,8 @@ export interface ChannelModule<
   Prior extends object = object,
 > {
   readonly name: ChannelName;
-  create(setup: ChannelSetup, prior: Prior): Promise<S>;
+  /** Absent: the channel has no services of its own for others (it makes what it needs in mount). */
+  create?(setup: ChannelSetup, prior: Prior): Promise<S>;
   mount(ctx: ChannelMountContext<S>): Promise<J>;
   readonly cli?: ChannelCli<S>;
 }

@@ -16,7 +16,7 @@ type MadeBy<T extends readonly unknown[], K extends 'create' | 'mount'> = T exte
   infer M,
   ...infer Rest,
 ]
-  ? (M extends Record<K, (...a: never[]) => Promise<infer R>> ? R : never) & MadeBy<Rest, K>
+  ? (M extends { [P in K]?: (...a: never[]) => Promise<infer R> } ? R : unknown) & MadeBy<Rest, K>
   : unknown;
 
 /** The services every channel adds to the app's (services.ts). */
@@ -28,7 +28,7 @@ export type ChannelJobs = MadeBy<Modules, 'mount'>;
 export async function createChannelServices(setup: ChannelSetup): Promise<ChannelServices> {
   const made: Record<string, unknown> = {};
   for (const channel of CHANNEL_MODULES) {
-    Object.assign(made, await channel.create(setup, made as never));
+    Object.assign(made, await channel.create?.(setup, made as never));
   }
   return made as unknown as ChannelServices;
 }

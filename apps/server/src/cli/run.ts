@@ -27,13 +27,7 @@ import { RedisFanOut } from '../realtime/fan-out.js';
 import { RecordingEventBus } from '../realtime/recording-event-bus.js';
 import { createServices, type Services } from '../services.js';
 import { CHANNEL_MODULES } from '../channels/registry.js';
-import {
-  UsageError,
-  parseArgs,
-  positionals,
-  required,
-  type CliIo,
-} from '../lib/cli-args.js';
+import { UsageError, parseArgs, positionals, required, type CliIo } from '../lib/cli-args.js';
 
 export type { CliIo };
 
@@ -223,7 +217,11 @@ const COMMANDS: Record<string, Command> = {
     );
   },
   'account:assign': async (args, s, io) => {
-    const [phone, seat] = positionals(parseArgs(args, []), 2, 'account:assign <phone> <seat-account>');
+    const [phone, seat] = positionals(
+      parseArgs(args, []),
+      2,
+      'account:assign <phone> <seat-account>',
+    );
     const { moved } = await s.accounts.assign(phone!, seat!);
     io.out(`Assigned ${phone!.trim()} to ${seat!.trim()}${moved ? ` (${moved} chats moved)` : ''}`);
   },

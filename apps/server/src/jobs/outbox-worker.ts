@@ -8,10 +8,7 @@ import { accountsRepository } from '../modules/accounts/accounts.repository.js';
 import type { StoredMedia } from '../modules/media/media.presenter.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import { outboxRepository } from '../modules/outbox/outbox.repository.js';
-import {
-  deliveryRepository,
-  type MessageWithChat,
-} from '../modules/outbox/delivery.repository.js';
+import { deliveryRepository, type MessageWithChat } from '../modules/outbox/delivery.repository.js';
 import type { SeatEvents } from '../modules/events/seat-events.js';
 
 export interface OutboxWorkerOptions {

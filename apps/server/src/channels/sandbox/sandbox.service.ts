@@ -216,9 +216,7 @@ export class SandboxService {
       throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'unsigned' });
     }
     const entryId = Number(entry);
-    refuseUnless(
-      this.media.urls.checkFor(SANDBOX_SCOPE, { holder: entryId, mediaId, exp, sig }),
-    );
+    refuseUnless(this.media.urls.checkFor(SANDBOX_SCOPE, { holder: entryId, mediaId, exp, sig }));
     if (!MEDIA_ID.test(mediaId)) throw notFound();
     const row = await sandboxRepository.findById(this.db, entryId);
     if (!row || row.media_id !== mediaId || row.deleted === 1) throw notFound();

@@ -40,7 +40,9 @@ export const telegramCli: ChannelCli<{
       if (!rows.length) return io.out('No Telegram bots bound.');
       io.out('PHONE\tBOT\tBOT ID\tTOKEN\tSEAT');
       for (const r of rows) {
-        io.out(`${r.sendPhone}\t@${r.botUsername}\t${r.botId}\t${r.token}\t${r.seatAccount ?? '-'}`);
+        io.out(
+          `${r.sendPhone}\t@${r.botUsername}\t${r.botId}\t${r.token}\t${r.seatAccount ?? '-'}`,
+        );
       }
     },
     'tg:profile': async (args, s, io) => {

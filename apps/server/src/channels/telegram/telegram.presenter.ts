@@ -35,7 +35,13 @@ const nOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v
 export function toTelegramStatus(
   bot: Pick<
     TelegramBotRow,
-    'bot_id' | 'bot_username' | 'token' | 'created_at' | 'last_poll_at' | 'last_error' | 'last_error_at'
+    | 'bot_id'
+    | 'bot_username'
+    | 'token'
+    | 'created_at'
+    | 'last_poll_at'
+    | 'last_error'
+    | 'last_error_at'
   >,
   now: number,
 ): TelegramStatus {

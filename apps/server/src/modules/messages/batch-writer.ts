@@ -46,10 +46,7 @@ export class BatchWriter extends CheckedWriter {
   }
 
   override async send(seatId: number, input: SendInput): Promise<MessageRow> {
-    if (
-      input.type === 'text' &&
-      !carriesInviteLink(input.content, input.original_content)
-    ) {
+    if (input.type === 'text' && !carriesInviteLink(input.content, input.original_content)) {
       const send = {
         seatId,
         sendPhone: input.send_phone,
