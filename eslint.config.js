@@ -47,6 +47,7 @@ const webZones = [
  * call repositories, repositories only query. Nothing imports upwards.
  */
 const SERVER = './apps/server/src';
+const SERVER_TOP = readdirSync(new URL('apps/server/src', import.meta.url));
 const serverZones = [
   {
     target: `${SERVER}/**/*.repository.ts`,
@@ -65,6 +66,14 @@ const serverZones = [
     target: `${SERVER}/modules`,
     from: [`${SERVER}/channels`, `${SERVER}/realtime`, `${SERVER}/jobs`],
     message: 'A module imports no channel, no realtime and no job: it declares an interface.',
+  },
+  {
+    // A channel's folder is reached only through channels/registry.ts (the list) and the
+    // shared contract files: nothing outside channels/ names one channel.
+    target: SERVER_TOP.filter((name) => name !== 'channels').map((name) => `${SERVER}/${name}`),
+    from: `${SERVER}/channels/*/**`,
+    message:
+      "Only channels/ names a channel: reach one through channels/registry.ts and the channel contract (docs/ARCHITECTURE.md, 'How to add a channel').",
   },
   {
     target: `${SERVER}/channels`,

@@ -2,8 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { BatchSender } from './jobs/batch-sender.js';
-import type { TelegramPoller } from './channels/telegram/telegram-poller.js';
-import { CHANNEL_MODULES } from './channels/registry.js';
+import { CHANNEL_MODULES, type ChannelJobs } from './channels/registry.js';
 import { OutboxWorker } from './jobs/outbox-worker.js';
 import { LISTEN_TEXT } from './start-banner.js';
 import { EventsPruner } from './jobs/events-pruner.js';
@@ -54,8 +53,7 @@ export interface ParleyContext {
     batchSender: BatchSender;
     outboxWorker: OutboxWorker;
     eventsPruner: EventsPruner;
-    telegramPoller: TelegramPoller;
-  };
+  } & ChannelJobs;
   /** This instance's push sockets and fan-out. */
   realtime: Realtime;
   /** The admin console's push sockets. */
@@ -186,14 +184,15 @@ export async function buildApp(
   await mediaRoutes(app, services.auth, services.media);
   searchRoutes(calls, services.search);
   addressBookRoutes(calls, services.addressBook);
-  // Each channel: its inbound routes or polling, its outbound adapter, its jobs.
-  let channelJobs: Record<string, unknown> = {};
+  const adminCalls = new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public);
+  // Each channel: its inbound routes or polling, its calls, its outbound adapter, its jobs.
+  const channelJobs: Record<string, unknown> = {};
   for (const channel of CHANNEL_MODULES) {
-    const jobs = await channel.mount({ app, config, db: database.db, calls, services });
-    channelJobs = { ...channelJobs, ...jobs };
+    const mount = { app, config, db: database.db, calls, adminCalls, services, own: services };
+    Object.assign(channelJobs, await channel.mount(mount as never));
   }
   notImplementedRoutes(calls);
-  adminRoutes(new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public), services);
+  adminRoutes(adminCalls, services);
   adminExportRoutes(app, services);
   const realtime = await registerRealtime(app, config, database.db, services.auth, bus);
   // A seat's event (from here or another instance) means its lists changed: its next list read
@@ -273,7 +272,7 @@ export async function buildApp(
       batchSender,
       outboxWorker,
       eventsPruner,
-      ...(channelJobs as { telegramPoller: TelegramPoller }),
+      ...(channelJobs as ChannelJobs),
     },
     realtime,
     adminRealtime,

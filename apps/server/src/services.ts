@@ -24,23 +24,23 @@ import { meteredProvider, type TranslationMeter } from './translation/metered-pr
 import { LocalMediaStorage } from './modules/media/media-storage.js';
 import { silentEventBus, type EventBus } from './modules/events/event-bus.js';
 import { SeatEvents } from './modules/events/seat-events.js';
-import { TelegramService } from './channels/telegram/telegram.service.js';
-import { TelegramBotsService } from './channels/telegram/telegram-bots.service.js';
-import { TelegramChannel } from './channels/telegram/telegram-channel.js';
-import { TelegramCredentials } from './channels/telegram/telegram-credentials.js';
 import { ChannelRegistry } from './channels/adapter-registry.js';
+import { createChannelServices, type ChannelServices } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
-import { PlatformService } from './channels/platform/platform.service.js';
-import { SandboxService, sandboxEnabled } from './channels/sandbox/sandbox.service.js';
-import { randomBytes } from 'node:crypto';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
 import { AdminExportService } from './modules/admin/admin-export.service.js';
 
-/** Every service, wired once; the HTTP routes and the CLI use the same ones. */
-export interface Services {
+/**
+ * Every service, wired once; the HTTP routes and the CLI use the same ones: the modules' here,
+ * and each channel's made by its folder (channels/registry.ts) from them.
+ */
+export type Services = CoreServices & ChannelServices;
+
+/** The modules' services. */
+export interface CoreServices {
   auth: AuthService;
   seats: SeatsService;
   accounts: AccountsService;
@@ -51,19 +51,11 @@ export interface Services {
   batches: BatchesService;
   translation: TranslationService;
   media: MediaService;
-  telegram: TelegramService;
-  /** Binding phone accounts to Telegram bots (admin CLI). */
-  telegramBots: TelegramBotsService;
-  /** The 'telegram' ChannelAdapter (the outbox worker delivers through it). */
-  telegramChannel: TelegramChannel;
   search: SearchService;
   addressBook: AddressBookService;
-  /** The outbound adapter of each channel (app.ts registers them). */
+  /** The outbound adapter of each channel (each channel's mount registers its own). */
   channels: ChannelRegistry;
   outbox: OutboxWriter;
-  platform: PlatformService;
-  /** The customer sandbox; null when off. */
-  sandbox: SandboxService | null;
   /** The seats' list versions the list caches may trust without a query (PostgreSQL). */
   listVersions: KnownVersions;
   /** The events services publish (the batch sender publishes its progress through them). */
@@ -108,25 +100,17 @@ export async function createServices(
       ? new BatchWriter(db, writerParts)
       : new GroupCommitWriter(db, writerParts);
   const messages = new MessagesService(db, config, media, events, outbox, writer);
-  const sandboxOn = await sandboxEnabled(db, config);
-  // The sandbox signs its requests to the bridge; without a configured secret, one of its own.
-  const platformSecret =
-    config.platform.secret ?? (sandboxOn ? randomBytes(32).toString('hex') : null);
-  const platform = new PlatformService(db, platformSecret, messages, media, events);
-  // The sandbox plays the platform too when no platform URL is configured.
-  const sandboxChannels =
-    config.platform.url && config.platform.secret
-      ? ['sandbox' as const]
-      : ['sandbox' as const, 'platform' as const];
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
-  const telegramBots = new TelegramBotsService(db, config.telegram, audit);
-  const adminConsole = new AdminConsoleService(db, audit, events, outbox);
+  const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
   const adminStats = new AdminStatsService(db);
-  return {
+  const accounts = new AccountsService(db, audit, channels);
+  const adminAuth = new AdminAuthService(db, config, audit);
+  const shared = { messages, media, events, audit, accounts, adminAuth, adminConsole, channels };
+  const core: CoreServices = {
     auth,
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
-    accounts: new AccountsService(db, audit, channels),
+    accounts,
     groups,
     translation: new TranslationService(
       db,
@@ -144,27 +128,17 @@ export async function createServices(
     messages,
     quickReplies: new QuickRepliesService(db, media),
     media,
-    telegram: new TelegramService(db, urls),
-    telegramBots,
-    telegramChannel: new TelegramChannel(
-      db,
-      config.telegram.apiUrl,
-      new TelegramCredentials(telegramBots),
-    ),
     batches: new BatchesService(db, media),
     search: new SearchService(db, urls),
     addressBook: new AddressBookService(db, urls),
     channels,
     outbox,
-    platform,
-    sandbox: sandboxOn
-      ? new SandboxService(db, platformSecret!, platform, media, sandboxChannels)
-      : null,
     events,
     audit,
-    adminAuth: new AdminAuthService(db, config, audit),
+    adminAuth,
     adminConsole,
     adminStats,
     adminExport: new AdminExportService(db, adminStats, adminConsole),
   };
+  return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CHANNEL_NAMES,
-  CHANNELS,
   ERROR_CODES,
   PLATFORM_PATHS,
   type ChannelName,
@@ -9,19 +8,23 @@ import {
 } from '@parley/protocol';
 import { sql } from 'kysely';
 import type { Config } from '../src/config.js';
+import { CHANNEL_MODULES } from '../src/channels/registry.js';
 import { customerNumberOf } from '../src/channels/telegram/telegram-inbound.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { platformAt, platformPost, SECRET } from './platform-helpers.js';
 import { startReceiver } from './platform-receiver.js';
+import { adminCall, createAdmin } from './admin-helpers.js';
 import { browserKey, sandboxAs } from './sandbox-helpers.js';
 import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-server.js';
 
 /**
  * The contract every channel keeps (docs/ARCHITECTURE.md, "How to add a channel"), run for each
  * name of the protocol's CHANNELS: a customer's message becomes a chat, a message and an event;
- * an operator's message is delivered and its receipt moves the tick; bad credentials are
- * refused. Each channel's kit plays its customer through the channel's real interface (the
+ * an operator's message is delivered and its receipt moves the tick; the customer's profile
+ * is read for the chat; credentials the channel refuses (a platform request signed with
+ * another secret, another browser's sandbox key, a bot token Telegram does not know) change
+ * nothing. Each channel's kit plays its customer through the channel's real interface (the
  * signed platform API, the sandbox page's calls, the local Bot API server). `KITS` is a
  * Record over the names: a channel added to the protocol without a kit does not compile.
  */
@@ -38,12 +41,17 @@ interface Kit {
   /** The tick an operator's message shows once the customer has read it. */
   readTick: MessageStatus;
   /**
-   * The customer's profile as the console reads it for the chat (null: the channel knows the
-   * customer by number only) and the name the kit's customer wrote with.
+   * The first name the console's profile read (the chat's profile card) shows for the kit's
+   * customer; null: the channel knows the customer by number only.
    */
-  profile(t: TestApp, seat: SeatFixture, sessionId: number): Promise<string | null> | null;
-  /** Binds with credentials the channel refuses (null: the channel has none). */
-  badCredentials(t: TestApp, seat: SeatFixture): Promise<unknown> | null;
+  profileName: string | null;
+  /**
+   * Credentials the channel refuses, as a client presents them: a request signed with another
+   * secret, another browser's key, a bot token Telegram does not know. `customer` has a chat.
+   */
+  badCredentials(t: TestApp, seat: SeatFixture, customer: string): Promise<{ code: string }>;
+  /** The code of that refusal (the spec's: 400003 permission, 100001 a refused field). */
+  refusedWith: string;
 }
 
 let inboundN = 0;
@@ -89,8 +97,22 @@ function platformKit(): Kit {
       return got.map((m) => (m.kind === 'message' ? m.content : ''));
     },
     readTick: 'read',
-    profile: () => null,
-    badCredentials: () => null,
+    profileName: null,
+    // The platform's credential is the shared secret its requests are signed with.
+    badCredentials: (t, seat, customer) =>
+      platformPost(
+        t,
+        PLATFORM_PATHS.message,
+        JSON.stringify({
+          id: `c-${process.pid}-${++inboundN}`,
+          account: seat.phones[0],
+          customer,
+          type: 'text',
+          content: 'signed with another secret',
+        }),
+        { secret: 'not-the-platform-secret' },
+      ),
+    refusedWith: ERROR_CODES.PERMISSION_FAILED,
   };
 }
 
@@ -120,8 +142,15 @@ function sandboxKit(): Kit {
       return (res.data?.list ?? []).filter((e) => e.direction === 'out').map((e) => e.content);
     },
     readTick: 'read',
-    profile: () => null,
-    badCredentials: () => null,
+    profileName: null,
+    // The sandbox's credential is the browser key its customer number was first used with.
+    badCredentials: (t, seat, customer) =>
+      sandboxAs(t, browserKey()).send({
+        account: seat.phones[0],
+        customer,
+        content: 'another browser writing as the customer',
+      }),
+    refusedWith: ERROR_CODES.PERMISSION_FAILED,
   };
 }
 
@@ -153,18 +182,24 @@ function telegramKit(): Kit {
     },
     // The Bot API tells of no delivery or reading: the tick stops at 'sent'.
     readTick: 'sent',
-    profile: async (t, seat, sessionId) => {
-      const res = await t.call('/v1/seat/tg/userInfo', { session_id: sessionId }, seat.token);
-      expect(res.code, res.raw).toBe('000000');
-      return res.data?.first_name ?? null;
+    profileName: 'Olga',
+    // A token of the right shape that the Bot API does not know: getMe refuses it, and the
+    // administrator's console gets the refusal on bot_token.
+    async badCredentials(t, seat) {
+      const admin = await createAdmin(t, `contract-admin-${seat.seatId}`);
+      const account = await t.services.accounts.require(seat.phones[0]!);
+      return adminCall(
+        t,
+        '/v1/admin/accounts/setChannel',
+        {
+          account_id: account.id,
+          channel: 'telegram',
+          bot_token: '123456:AAHunknownunknownunknownunknown00',
+        },
+        admin,
+      );
     },
-    // A token of the right shape that the Bot API does not know: getMe refuses it.
-    badCredentials: (t, seat) =>
-      t.services.accounts.setChannel(seat.phones[0]!, {
-        account_id: 1,
-        channel: 'telegram',
-        bot_token: '123456:AAHunknownunknownunknownunknown00',
-      }),
+    refusedWith: ERROR_CODES.PARAMETER_ERROR,
   };
 }
 
@@ -173,6 +208,10 @@ const KITS: Record<ChannelName, () => Kit> = {
   sandbox: sandboxKit,
   telegram: telegramKit,
 };
+
+it('every channel of the protocol has its module in the registry, once', () => {
+  expect(CHANNEL_MODULES.map((m) => m.name).sort()).toEqual([...CHANNEL_NAMES].sort());
+});
 
 describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (channel) => {
   const kit = KITS[channel]();
@@ -267,21 +306,22 @@ describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (chann
       },
       { timeout: 15_000, interval: 25 },
     );
-    const name = kit.profile(t, seat, sessionId);
-    if (name === null) return;
-    expect(await name).toBe(CUSTOMER_NAME);
+    const profile = await t.call('/v1/seat/tg/userInfo', { session_id: sessionId }, seat.token);
+    expect(profile.code, profile.raw).toBe('000000');
+    expect(profile.data?.first_name ?? null).toBe(kit.profileName);
   });
 
   it('bad credentials are refused and change nothing', async () => {
-    const refused = kit.badCredentials(t, seat);
-    if (refused === null) {
-      // A channel without credentials says so in the protocol.
-      expect(CHANNELS[channel].credentials).toBeNull();
-      return;
-    }
-    expect(CHANNELS[channel].credentials).not.toBeNull();
-    const before = await t.services.accounts.require(seat.phones[0]!);
-    await expect(refused).rejects.toMatchObject({ code: ERROR_CODES.PARAMETER_ERROR });
-    expect(await t.services.accounts.require(seat.phones[0]!)).toEqual(before);
+    const customer = await kit.customerWrites(t, seat, 'before the intruder');
+    await vi.waitFor(async () => expect((await record(customer)).data.list).toHaveLength(1), {
+      timeout: 15_000,
+      interval: 25,
+    });
+    const account = await t.services.accounts.require(seat.phones[0]!);
+    const chat = (await record(customer)).data.list;
+    const refused = await kit.badCredentials(t, seat, customer);
+    expect(refused.code, JSON.stringify(refused)).toBe(kit.refusedWith);
+    expect(await t.services.accounts.require(seat.phones[0]!)).toEqual(account);
+    expect((await record(customer)).data.list).toEqual(chat);
   });
 });

@@ -4,6 +4,7 @@ import { buildApp, type BuildOptions } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import { migratorOf } from '../src/db/migrate.js';
 import { MediaUrls } from '../src/modules/media/media-urls.js';
+import { sandboxMediaUrl } from '../src/channels/sandbox/sandbox.presenter.js';
 import { resolveMediaSecret } from '../src/modules/media/media.service.js';
 import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
@@ -318,7 +319,7 @@ describe("the sandbox's media", () => {
     // Signed by the server, but expired.
     const secret = await resolveMediaSecret(t.db, t.config);
     const past = new MediaUrls(secret, () => Date.now() - 3 * 24 * 3600_000);
-    const expired = await get(past.sandboxUrl(Number(entry), mediaPath.split('/').pop()!));
+    const expired = await get(sandboxMediaUrl(past, Number(entry), mediaPath.split('/').pop()!));
     expect([expired.statusCode, JSON.parse(expired.body).data.reason]).toEqual([403, 'expired']);
   });
 

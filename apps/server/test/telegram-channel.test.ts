@@ -167,6 +167,17 @@ describe('account:telegram:bind / unbind / list', () => {
   });
 });
 
+describe('account:channel (admin CLI)', () => {
+  it("a plain channel forgets the account's bot from the CLI too", async () => {
+    const seat = await seatWithBot('tg-cli-plain');
+    const res = await cli('account:channel', seat.bot, 'sandbox');
+    expect(res.status).toBe(EXIT.OK);
+    expect(await botRow(seat.bot)).toBeUndefined();
+    expect((await cli('account:telegram:list')).out).not.toContain(seat.bot);
+    expect((await accountsRepository.findByPhone(t.db, seat.bot))?.channel).toBe('sandbox');
+  });
+});
+
 describe('inbound: customers write to the bot', () => {
   it('text and media become one chat of the seat; the profile is recorded; tg/userInfo answers it', async () => {
     const seat = await seatWithBot('tg-in');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { hasTelegramLink } from '../src/lib/telegram-link.js';
+import { hasInviteLink } from '../src/lib/invite-link.js';
 import {
   createChat,
   createGroup,
@@ -57,7 +57,7 @@ describe('Telegram links', () => {
       'HTTPS://T.ME/Parley',
       '(telegram.dog/parley)',
     ]) {
-      expect(hasTelegramLink(text), text).toBe(true);
+      expect(hasInviteLink(text), text).toBe(true);
     }
     for (const text of [
       'meet me at 5',
@@ -67,7 +67,7 @@ describe('Telegram links', () => {
       'notg://x',
       'mytelegram.me/x',
     ]) {
-      expect(hasTelegramLink(text), text).toBe(false);
+      expect(hasInviteLink(text), text).toBe(false);
     }
   });
 

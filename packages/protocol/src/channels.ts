@@ -28,6 +28,9 @@ export const PLAIN_CHANNEL_NAMES = CHANNEL_NAMES.filter(
 ) as [PlainChannelName, ...PlainChannelName[]];
 export const plainChannelName = z.enum(PLAIN_CHANNEL_NAMES);
 
+/** A new phone account's channel when none is given (the console, the CLI, the database). */
+export const DEFAULT_CHANNEL: PlainChannelName = 'platform';
+
 /** A switch over channel names that misses one fails to compile here. */
 export function assertNever(value: never, what = 'value'): never {
   throw new Error(`unhandled ${what}: ${String(value)}`);

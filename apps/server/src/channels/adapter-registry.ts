@@ -1,6 +1,10 @@
 import type { Db } from '../db/database.js';
 import type { PhoneAccountRow } from '../db/schema.js';
-import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
+import type { AccountChannelFields } from '@parley/protocol';
+import type {
+  AccountChannelStatus,
+  ChannelCredentials,
+} from '../modules/accounts/channel-credentials.js';
 import type { ChannelAdapter, ChannelName } from './channel.js';
 
 /**
@@ -8,8 +12,18 @@ import type { ChannelAdapter, ChannelName } from './channel.js';
  * messages as they are (status `sent`, nothing queued). Each channel's `mount` registers its
  * adapter.
  */
-export class ChannelRegistry {
+export class ChannelRegistry implements AccountChannelStatus {
   private readonly adapters = new Map<ChannelName, ChannelAdapter>();
+  private readonly held = new Set<ChannelCredentials>();
+
+  /**
+   * A channel's credentials, known from its services' making (create), so the CLI, which
+   * mounts no channel, binds and forgets them as the console does.
+   */
+  holdCredentials(credentials: ChannelCredentials): this {
+    this.held.add(credentials);
+    return this;
+  }
 
   /** `as`: serve another channel with this adapter (the sandbox plays the platform). */
   register(adapter: ChannelAdapter, as: ChannelName = adapter.channel): this {
@@ -33,10 +47,24 @@ export class ChannelRegistry {
 
   /** The credentials of every channel that has them (AccountsService binds and forgets them). */
   credentials(): ChannelCredentials[] {
-    const all = new Set<ChannelCredentials>();
+    const all = new Set<ChannelCredentials>(this.held);
     for (const adapter of this.adapters.values())
       if (adapter.credentials) all.add(adapter.credentials);
     return [...all];
+  }
+
+  /** Each channel's fields of these accounts (the admin console's account list). */
+  async accountFields(
+    sendPhones: readonly string[],
+    now: number,
+  ): Promise<Map<string, Partial<AccountChannelFields>>> {
+    const all = new Map<string, Partial<AccountChannelFields>>();
+    if (sendPhones.length === 0) return all;
+    for (const credentials of this.credentials()) {
+      for (const [phone, fields] of await credentials.accountFields(sendPhones, now))
+        all.set(phone, { ...all.get(phone), ...fields });
+    }
+    return all;
   }
 
   /** The channels with an adapter. */

@@ -1,15 +1,34 @@
-import type { ChannelModule } from './channel-module.js';
+import type { ChannelSetup } from './channel-module.js';
 import { platformChannel } from './platform/platform.channel.js';
 import { sandboxChannel } from './sandbox/sandbox.channel.js';
 import { telegramChannel } from './telegram/telegram.channel.js';
 
 /**
- * Every channel, mounted in this order by app.ts (the sandbox after the platform: it plays the
- * platform when none is configured). Adding a channel: its folder, its name in the protocol's
- * CHANNELS, one line here (docs/ARCHITECTURE.md, "How to add a channel").
+ * Every channel, created and mounted in this order (the sandbox after the platform: it plays
+ * the platform when none is configured). Adding a channel: its folder, its name in the
+ * protocol's CHANNELS, one line here (docs/ARCHITECTURE.md, "How to add a channel").
  */
-export const CHANNEL_MODULES: readonly ChannelModule[] = [
-  platformChannel,
-  sandboxChannel,
-  telegramChannel,
-];
+export const CHANNEL_MODULES = [platformChannel, sandboxChannel, telegramChannel] as const;
+
+type Modules = typeof CHANNEL_MODULES;
+/** What each module of the list makes (`create`) or answers (`mount`), all together. */
+type MadeBy<T extends readonly unknown[], K extends 'create' | 'mount'> = T extends readonly [
+  infer M,
+  ...infer Rest,
+]
+  ? (M extends { [P in K]?: (...a: never[]) => Promise<infer R> } ? R : unknown) & MadeBy<Rest, K>
+  : unknown;
+
+/** The services every channel adds to the app's (services.ts). */
+export type ChannelServices = MadeBy<Modules, 'create'>;
+/** The jobs every channel answers from its mount (app.parley.jobs). */
+export type ChannelJobs = MadeBy<Modules, 'mount'>;
+
+/** Each channel's services, in the registry's order (each sees those made before it). */
+export async function createChannelServices(setup: ChannelSetup): Promise<ChannelServices> {
+  const made: Record<string, unknown> = {};
+  for (const channel of CHANNEL_MODULES) {
+    Object.assign(made, await channel.create?.(setup, made as never));
+  }
+  return made as unknown as ChannelServices;
+}

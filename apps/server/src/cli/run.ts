@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   CHANNEL_NAMES,
+  DEFAULT_CHANNEL,
   ERROR_CODES,
   PHONE_PATTERN,
   PLAIN_CHANNEL_NAMES,
@@ -25,6 +26,10 @@ import { backup, BackupError, restore } from '../backup/backup.js';
 import { RedisFanOut } from '../realtime/fan-out.js';
 import { RecordingEventBus } from '../realtime/recording-event-bus.js';
 import { createServices, type Services } from '../services.js';
+import { CHANNEL_MODULES } from '../channels/registry.js';
+import { UsageError, parseArgs, positionals, required, type CliIo } from '../lib/cli-args.js';
+
+export type { CliIo };
 
 export const EXIT = {
   OK: 0,
@@ -35,10 +40,10 @@ export const EXIT = {
   INVALID: 5,
 } as const;
 
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-}
+const CHANNEL_LIST = CHANNEL_NAMES.map((c) => (c === DEFAULT_CHANNEL ? `${c} (default)` : c)).join(
+  ', ',
+);
+const CHANNEL_HELP = CHANNEL_MODULES.map((m) => (m.cli ? `${m.cli.help}\n\n` : '')).join('');
 
 export const HELP = `Parley admin CLI
 
@@ -60,29 +65,17 @@ Seats (operators):
 
 Phone accounts (send_phone):
   account:add <phone> [--label <l>] [--channel <c>]      register a phone account; channel:
-                                                          platform (default), telegram, sandbox
+                                                          ${CHANNEL_LIST}
   account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
   account:label <phone> --label <l>                       change its label
-  account:channel <phone> platform|sandbox                its channel (unbinds a Telegram bot)
+  account:channel <phone> ${PLAIN_CHANNEL_NAMES.join('|').padEnd(31)} its channel (forgets another's credentials)
   account:list                                            list phone accounts
 
-Telegram bots (the account's customers write to the bot; the server polls it):
-  account:telegram:bind <phone> --token <bot-token>       bind the phone account to a bot (checked
-                                                          with getMe; the channel becomes telegram)
-  account:telegram:unbind <phone>                         stop serving the account's bot
-  account:telegram:list                                   bound bots (tokens masked)
-  (PARLEY_TELEGRAM_API_URL: the Bot API, default https://api.telegram.org)
-
-Customers (simulated; the platform bridge does this for real):
+${CHANNEL_HELP}Customers (simulated; the platform bridge does this for real):
   chat:receive <account-phone> <customer-phone> <text>     a customer's text message to an account
   chat:receive <account-phone> <customer-phone> [caption] --file <path> [--kind image|audio|video|file]
                                                           a customer sends a file (checked like an
                                                           upload; kind by its bytes when not given)
-  tg:profile <account-phone> <customer-phone> [--username <u>] [--first-name <f>]
-             [--last-name <l>] [--photo-url <url>] [--chat-id <id>]
-                                                          record the Telegram profile of a customer
-                                                          of a Telegram account (shown on the
-                                                          profile card; lets addSession reach them)
 
 Backup (docs/deploy.md; safe while the server runs):
   backup <dir> [--media-only]                             a consistent copy of the SQLite database
@@ -101,8 +94,6 @@ Uses the server's environment: PARLEY_DATA_DIR (default ./data) or DATABASE_URL.
 Exit status: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 already exists,
 5 invalid value.`;
 
-class UsageError extends Error {}
-
 function isChannel(value: string): value is ChannelName {
   return (CHANNEL_NAMES as readonly string[]).includes(value);
 }
@@ -110,48 +101,24 @@ function isPlainChannel(value: string): value is PlainChannelName {
   return (PLAIN_CHANNEL_NAMES as readonly string[]).includes(value);
 }
 
-interface Parsed {
-  positional: string[];
-  options: Map<string, string>;
-}
-
-function parseArgs(args: string[], allowed: string[]): Parsed {
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-      if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
-      const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      options.set(name, value);
-    } else {
-      positional.push(arg);
-    }
-  }
-  return { positional, options };
-}
-
-function expect(p: Parsed, count: number, usage: string) {
-  if (p.positional.length !== count) throw new UsageError(`usage: parley ${usage}`);
-  return p.positional;
-}
-
-function required(p: Parsed, name: string, usage: string) {
-  const value = p.options.get(name);
-  if (value === undefined) throw new UsageError(`usage: parley ${usage}`);
-  return value;
-}
-
 type Command = (args: string[], s: Services, io: CliIo, db: Db) => Promise<void>;
 
+/** Each channel's own commands (its module's `cli`), beside the ones below. */
+const CHANNEL_COMMANDS: Record<string, Command> = Object.fromEntries(
+  CHANNEL_MODULES.flatMap((m) =>
+    Object.entries(m.cli?.commands ?? {}).map(([name, run]): [string, Command] => [
+      name,
+      (args, s, io) => run(args, s as never, io),
+    ]),
+  ),
+);
+
 const COMMANDS: Record<string, Command> = {
+  ...CHANNEL_COMMANDS,
   'admin:create': async (args, s, io) => {
     const usage = 'admin:create <account> --password <p>';
     const p = parseArgs(args, ['password']);
-    const [account] = expect(p, 1, usage);
+    const [account] = positionals(p, 1, usage);
     const admin = await s.adminAuth.create(
       { account: account!, password: required(p, 'password', usage) },
       CLI_ACTOR,
@@ -161,7 +128,7 @@ const COMMANDS: Record<string, Command> = {
   'admin:reset-password': async (args, s, io) => {
     const usage = 'admin:reset-password <account> --password <p>';
     const p = parseArgs(args, ['password']);
-    const [account] = expect(p, 1, usage);
+    const [account] = positionals(p, 1, usage);
     const admin = await s.adminAuth.resetPassword(
       account!,
       required(p, 'password', usage),
@@ -170,7 +137,7 @@ const COMMANDS: Record<string, Command> = {
     io.out(`Reset the password of administrator ${admin.account}; its sessions were signed out`);
   },
   'admin:list': async (args, s, io) => {
-    expect(parseArgs(args, []), 0, 'admin:list');
+    positionals(parseArgs(args, []), 0, 'admin:list');
     const rows = await s.adminAuth.list();
     if (!rows.length) return io.out('No administrators.');
     io.out('ID\tACCOUNT\tCREATED');
@@ -181,20 +148,20 @@ const COMMANDS: Record<string, Command> = {
   'seat:rename': async (args, s, io) => {
     const usage = 'seat:rename <account> --nickname <n>';
     const p = parseArgs(args, ['nickname']);
-    const [account] = expect(p, 1, usage);
+    const [account] = positionals(p, 1, usage);
     const seat = await s.seats.setNickname(account!, required(p, 'nickname', usage));
     io.out(`Renamed seat ${seat.account} to "${seat.nickname}"`);
   },
   'account:label': async (args, s, io) => {
     const usage = 'account:label <phone> --label <l>';
     const p = parseArgs(args, ['label']);
-    const [phone] = expect(p, 1, usage);
+    const [phone] = positionals(p, 1, usage);
     const account = await s.accounts.setLabel(phone!, required(p, 'label', usage));
     io.out(`Labelled ${account.send_phone} "${account.label}"`);
   },
   'account:channel': async (args, s, io) => {
     const usage = `account:channel <phone> ${PLAIN_CHANNEL_NAMES.join('|')}`;
-    const [phone, channel] = expect(parseArgs(args, []), 2, usage);
+    const [phone, channel] = positionals(parseArgs(args, []), 2, usage);
     if (!isPlainChannel(channel!)) throw new UsageError(`usage: parley ${usage}`);
     const account = await s.accounts.setPlainChannel(phone!, channel);
     io.out(`Set the channel of ${account.send_phone} to ${channel}`);
@@ -202,7 +169,7 @@ const COMMANDS: Record<string, Command> = {
   'seat:create': async (args, s, io) => {
     const usage = 'seat:create <account> --password <p> [--nickname <n>]';
     const p = parseArgs(args, ['password', 'nickname']);
-    const [account] = expect(p, 1, usage);
+    const [account] = positionals(p, 1, usage);
     const seat = await s.seats.create({
       account: account!,
       password: required(p, 'password', usage),
@@ -211,24 +178,24 @@ const COMMANDS: Record<string, Command> = {
     io.out(`Created seat ${seat.account} (id ${seat.id}, nickname "${seat.nickname}")`);
   },
   'seat:freeze': async (args, s, io) => {
-    const [account] = expect(parseArgs(args, []), 1, 'seat:freeze <account>');
+    const [account] = positionals(parseArgs(args, []), 1, 'seat:freeze <account>');
     const seat = await s.seats.setFrozen(account!, true);
     io.out(`Froze seat ${seat.account}; its sessions were signed out`);
   },
   'seat:unfreeze': async (args, s, io) => {
-    const [account] = expect(parseArgs(args, []), 1, 'seat:unfreeze <account>');
+    const [account] = positionals(parseArgs(args, []), 1, 'seat:unfreeze <account>');
     const seat = await s.seats.setFrozen(account!, false);
     io.out(`Unfroze seat ${seat.account}`);
   },
   'seat:reset-password': async (args, s, io) => {
     const usage = 'seat:reset-password <account> --password <p>';
     const p = parseArgs(args, ['password']);
-    const [account] = expect(p, 1, usage);
+    const [account] = positionals(p, 1, usage);
     const seat = await s.seats.resetPassword(account!, required(p, 'password', usage));
     io.out(`Reset the password of ${seat.account}; its sessions were signed out`);
   },
   'seat:list': async (args, s, io) => {
-    expect(parseArgs(args, []), 0, 'seat:list');
+    positionals(parseArgs(args, []), 0, 'seat:list');
     const rows = await s.seats.list();
     if (!rows.length) return io.out('No seats.');
     io.out('ID\tACCOUNT\tNICKNAME\tSTATUS\tPHONE ACCOUNTS');
@@ -241,49 +208,30 @@ const COMMANDS: Record<string, Command> = {
   'account:add': async (args, s, io) => {
     const usage = 'account:add <phone> [--label <l>] [--channel platform|telegram|sandbox]';
     const p = parseArgs(args, ['label', 'channel']);
-    const [phone] = expect(p, 1, usage);
-    const channel = p.options.get('channel') ?? 'platform';
+    const [phone] = positionals(p, 1, usage);
+    const channel = p.options.get('channel') ?? DEFAULT_CHANNEL;
     if (!isChannel(channel)) throw new UsageError(`usage: parley ${usage}`);
     const account = await s.accounts.add({ phone: phone!, label: p.options.get('label'), channel });
     io.out(
-      `Registered phone account ${account.send_phone}${channel === 'platform' ? '' : ` (${channel})`}`,
+      `Registered phone account ${account.send_phone}${channel === DEFAULT_CHANNEL ? '' : ` (${channel})`}`,
     );
   },
   'account:assign': async (args, s, io) => {
-    const [phone, seat] = expect(parseArgs(args, []), 2, 'account:assign <phone> <seat-account>');
+    const [phone, seat] = positionals(
+      parseArgs(args, []),
+      2,
+      'account:assign <phone> <seat-account>',
+    );
     const { moved } = await s.accounts.assign(phone!, seat!);
     io.out(`Assigned ${phone!.trim()} to ${seat!.trim()}${moved ? ` (${moved} chats moved)` : ''}`);
   },
   'account:list': async (args, s, io) => {
-    expect(parseArgs(args, []), 0, 'account:list');
+    positionals(parseArgs(args, []), 0, 'account:list');
     const rows = await s.accounts.list();
     if (!rows.length) return io.out('No phone accounts.');
     io.out('PHONE\tLABEL\tCHANNEL\tSEAT');
     for (const r of rows) {
       io.out(`${r.send_phone}\t${r.label}\t${r.channel}\t${r.seat_account ?? '-'}`);
-    }
-  },
-  'account:telegram:bind': async (args, s, io) => {
-    const usage = 'account:telegram:bind <phone> --token <bot-token>';
-    const p = parseArgs(args, ['token']);
-    const [phone] = expect(p, 1, usage);
-    const bot = await s.telegramBots.bind(phone!, required(p, 'token', usage));
-    io.out(
-      `Bound ${bot.sendPhone} to the Telegram bot @${bot.botUsername} (id ${bot.botId}, token ${bot.token})`,
-    );
-  },
-  'account:telegram:unbind': async (args, s, io) => {
-    const [phone] = expect(parseArgs(args, []), 1, 'account:telegram:unbind <phone>');
-    await s.telegramBots.unbind(phone!);
-    io.out(`Unbound the Telegram bot of ${phone!.trim()}`);
-  },
-  'account:telegram:list': async (args, s, io) => {
-    expect(parseArgs(args, []), 0, 'account:telegram:list');
-    const rows = await s.telegramBots.list();
-    if (!rows.length) return io.out('No Telegram bots bound.');
-    io.out('PHONE\tBOT\tBOT ID\tTOKEN\tSEAT');
-    for (const r of rows) {
-      io.out(`${r.sendPhone}\t@${r.botUsername}\t${r.botId}\t${r.token}\t${r.seatAccount ?? '-'}`);
     }
   },
   'chat:receive': async (args, s, io) => {
@@ -323,30 +271,8 @@ const COMMANDS: Record<string, Command> = {
         (media ? ` (${result.message.type} ${media.media_id}, ${media.mime})` : ''),
     );
   },
-  'tg:profile': async (args, s, io) => {
-    const p = parseArgs(args, ['username', 'first-name', 'last-name', 'photo-url', 'chat-id']);
-    const [account, customer] = expect(
-      p,
-      2,
-      'tg:profile <account-phone> <customer-phone> [--username <u>] [--first-name <f>] [--last-name <l>] [--photo-url <url>] [--chat-id <id>]',
-    );
-    const row = await s.telegram.record({
-      accountPhone: account!,
-      customerPhone: customer!,
-      username: p.options.get('username'),
-      firstName: p.options.get('first-name'),
-      lastName: p.options.get('last-name'),
-      photoUrl: p.options.get('photo-url'),
-      chatId: p.options.get('chat-id'),
-    });
-    const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
-    io.out(
-      `Recorded the Telegram profile of ${row.receiver_phone} on ${row.send_phone}` +
-        `${row.username ? ` (@${row.username}${name ? `, ${name}` : ''})` : name ? ` (${name})` : ''}`,
-    );
-  },
   'demo:load': async (args, _s, io, db) => {
-    expect(parseArgs(args, []), 0, 'demo:load');
+    positionals(parseArgs(args, []), 0, 'demo:load');
     const result = await loadDemo(db);
     io.out(
       result.loaded

@@ -8,10 +8,7 @@ import { accountsRepository } from '../modules/accounts/accounts.repository.js';
 import type { StoredMedia } from '../modules/media/media.presenter.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import { outboxRepository } from '../modules/outbox/outbox.repository.js';
-import {
-  platformRepository,
-  type MessageWithChat,
-} from '../channels/platform/platform.repository.js';
+import { deliveryRepository, type MessageWithChat } from '../modules/outbox/delivery.repository.js';
 import type { SeatEvents } from '../modules/events/seat-events.js';
 
 export interface OutboxWorkerOptions {
@@ -119,7 +116,7 @@ export class OutboxWorker extends WorkerLoop {
     let found: MessageWithChat | undefined;
     const reqId = row.request_id ?? undefined;
     try {
-      found = await platformRepository.messageWithChat(this.db, row.msg_id);
+      found = await deliveryRepository.messageWithChat(this.db, row.msg_id);
       item = found ? await this.itemOf(row, found) : null;
       if (!item) {
         // The message was deleted for all before it went out, or its chat is gone.
@@ -187,7 +184,7 @@ export class OutboxWorker extends WorkerLoop {
     // A reply names its quoted message the channel's way (a retracted one is still named).
     const quoted =
       found.reply_to_id !== null
-        ? await platformRepository.messageWithChat(this.db, found.reply_to_id)
+        ? await deliveryRepository.messageWithChat(this.db, found.reply_to_id)
         : undefined;
     const replyTo = quoted ? { msgId: quoted.id, externalId: quoted.external_id } : null;
     return {
@@ -208,7 +205,7 @@ export class OutboxWorker extends WorkerLoop {
     /** The message as read before delivering (saves reading it again). */
     known?: MessageRow,
   ) {
-    const changed = await platformRepository.advanceStatus(
+    const changed = await deliveryRepository.advanceStatus(
       this.db,
       row.msg_id,
       status,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { epochMs, id, phone } from '../entities.js';
-import { channelName, plainChannelName } from '../channels.js';
+import { DEFAULT_CHANNEL, channelName, plainChannelName } from '../channels.js';
 import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
 
 /**
@@ -128,6 +128,16 @@ export const adminPhoneAccount = z.object({
   created_at: epochMs,
 });
 export type AdminPhoneAccount = z.infer<typeof adminPhoneAccount>;
+
+/**
+ * The fields of a phone account that a channel fills in (its binding's state), each null where
+ * the account's channel has nothing to show. The server's admin module lists accounts without
+ * knowing any channel: each channel's folder answers its own field.
+ */
+export const NO_ACCOUNT_CHANNEL_FIELDS = { telegram: null } as const satisfies Partial<
+  Record<keyof AdminPhoneAccount, null>
+>;
+export type AccountChannelFields = Pick<AdminPhoneAccount, keyof typeof NO_ACCOUNT_CHANNEL_FIELDS>;
 
 /** The numbers of the live overview, for one seat or for all. */
 export const overviewFigures = z.object({
@@ -296,7 +306,7 @@ export const adminAccountsListResponse = paged(adminPhoneAccount);
 export const adminAccountsCreateRequest = z.object({
   send_phone: phone,
   label: accountLabel.default(''),
-  channel: plainChannelName.default('platform'),
+  channel: plainChannelName.default(DEFAULT_CHANNEL),
   /** Assign it to this seat at once. */
   seat_id: id.optional(),
 });

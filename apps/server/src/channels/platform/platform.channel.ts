@@ -1,21 +1,38 @@
 import type { ChannelModule } from '../channel-module.js';
 import { PlatformAdapter } from './platform-adapter.js';
 import { platformRoutes } from './platform.routes.js';
+import { PlatformService } from './platform.service.js';
 import {
   UnverifiedBudget,
   UNVERIFIED_MAX_BYTES_DEFAULT,
   UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
 } from './unverified-budget.js';
 
+export interface PlatformServices {
+  /** The signed inbound API (messages, receipts, deletions). */
+  platform: PlatformService;
+}
+
 /** The messaging platform: its signed API in (platform.routes), its HTTP API out. */
-export const platformChannel: ChannelModule = {
+export const platformChannel: ChannelModule<PlatformServices> = {
   name: 'platform',
-  async mount({ app, config, services }) {
+  async create({ db, config, services }) {
+    return {
+      platform: new PlatformService(
+        db,
+        config.platform.secret,
+        services.messages,
+        services.media,
+        services.events,
+      ),
+    };
+  },
+  async mount({ app, config, services, own }) {
     // The bridge: a request carries a whole media file (base64 grows it by a third).
     const largestMedia = Math.max(...Object.values(config.mediaMaxBytes));
     await platformRoutes(
       app,
-      services.platform,
+      own.platform,
       {
         messageBodyLimit: Math.ceil(largestMedia * 1.4) + 64 * 1024,
         perMinute: config.rateLimit.platform,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   ERROR_CODES,
   platformDeletion,
@@ -25,8 +26,8 @@ import {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
 } from './platform-signature.js';
-import { platformRepository } from './platform.repository.js';
 import { InboundWriter } from '../inbound-writer.js';
+import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
 
 export type PlatformRequestKind = 'message' | 'receipt' | 'deletion';
@@ -52,12 +53,20 @@ export class PlatformService {
 
   constructor(
     private readonly db: Db,
-    private readonly secret: string | null,
+    private secret: string | null,
     private readonly messages: MessagesService,
     private readonly media: MediaService,
     private readonly events: SeatEvents,
   ) {
     this.inbound = new InboundWriter(db, media, events);
+  }
+
+  /**
+   * The secret requests to the bridge are signed with: the configured one, else one of its own
+   * made now (the sandbox signs with it; no one else can).
+   */
+  signingSecret(): string {
+    return (this.secret ??= randomBytes(32).toString('hex'));
   }
 
   /** Before the body is read: a secret configured, signature headers well formed and fresh. */
@@ -207,11 +216,11 @@ export class PlatformService {
 
   /** A delivery receipt of an operator's message on this account. */
   async receipt(input: PlatformReceipt) {
-    const found = await platformRepository.messageWithChat(this.db, input.msg_id);
+    const found = await deliveryRepository.messageWithChat(this.db, input.msg_id);
     if (!found || found.send_phone !== input.account || found.direction !== 'out') {
       throw notFound();
     }
-    const changed = await platformRepository.advanceStatus(
+    const changed = await deliveryRepository.advanceStatus(
       this.db,
       found.id,
       input.status,
@@ -231,7 +240,7 @@ export class PlatformService {
   async deletion(input: PlatformDeletion) {
     const seen = await inboundRepository.find(this.db, inboundKey(input));
     if (!seen || seen.msg_id === null) throw notFound();
-    const message = await platformRepository.messageWithChat(this.db, seen.msg_id);
+    const message = await deliveryRepository.messageWithChat(this.db, seen.msg_id);
     if (!message) throw notFound();
     if (message.deleted_for_all === 1) return { msg_id: message.id };
     // The same retraction as the seat's own, minus telling the channel (it told us).

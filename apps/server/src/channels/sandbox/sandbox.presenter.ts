@@ -1,7 +1,16 @@
-import type { SandboxEntry } from '@parley/protocol';
+import { SANDBOX_PATHS, type SandboxEntry } from '@parley/protocol';
 import type { MediaUrls } from '../../modules/media/media-urls.js';
 import { previewOf } from '../../modules/messages/messages.presenter.js';
 import type { SandboxEntryWithMedia } from './sandbox.repository.js';
+
+/** What the sandbox's media signatures are over (apart from a seat's: MediaUrls.signFor). */
+export const SANDBOX_SCOPE = 'sandbox';
+
+/** The URL of a media an entry shows: signed for the entry (retracted, it stops serving). */
+export function sandboxMediaUrl(urls: MediaUrls, entryId: number, mediaId: string): string {
+  const { exp, sig } = urls.signFor(SANDBOX_SCOPE, entryId, mediaId);
+  return `${SANDBOX_PATHS.media}/${encodeURIComponent(mediaId)}?entry=${entryId}&exp=${exp}&sig=${sig}`;
+}
 
 /**
  * An entry as the customer's page gets it: a retracted one keeps no content or media; media
@@ -14,7 +23,7 @@ export function toEntry(row: SandboxEntryWithMedia, urls: MediaUrls): SandboxEnt
     direction: row.direction,
     type: row.type,
     content: row.deleted === 1 ? '' : row.content,
-    media_url: media ? urls.sandboxUrl(row.id, row.media_id!) : null,
+    media_url: media ? sandboxMediaUrl(urls, row.id, row.media_id!) : null,
     file_name: media ? row.file_name : null,
     size: media ? row.size : null,
     duration_ms: media ? row.duration_ms : null,

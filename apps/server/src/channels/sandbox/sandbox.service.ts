@@ -26,7 +26,7 @@ import {
 import { signedHeaders } from '../platform/platform-signature.js';
 import type { PlatformRequestKind, PlatformService } from '../platform/platform.service.js';
 import { messagesRepository } from '../../modules/messages/messages.repository.js';
-import { toEntry } from './sandbox.presenter.js';
+import { SANDBOX_SCOPE, toEntry } from './sandbox.presenter.js';
 import { sandboxRepository } from './sandbox.repository.js';
 import type { ChannelName } from '../channel.js';
 
@@ -235,7 +235,7 @@ export class SandboxService {
       throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'unsigned' });
     }
     const entryId = Number(entry);
-    refuseUnless(this.media.urls.checkSandbox({ entryId, mediaId, exp, sig }));
+    refuseUnless(this.media.urls.checkFor(SANDBOX_SCOPE, { holder: entryId, mediaId, exp, sig }));
     if (!MEDIA_ID.test(mediaId)) throw notFound();
     const row = await sandboxRepository.findById(this.db, entryId);
     if (!row || row.media_id !== mediaId || row.deleted === 1) throw notFound();

@@ -10,6 +10,16 @@ export const telegramBotsRepository = {
       .executeTakeFirst();
   },
 
+  /** The bots of these accounts (the admin console's page of accounts). */
+  findByPhones(db: Db, sendPhones: readonly string[]): Promise<TelegramBotRow[]> {
+    if (sendPhones.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('telegram_bots')
+      .selectAll()
+      .where('send_phone', 'in', sendPhones)
+      .execute();
+  },
+
   findByBotId(db: Db, botId: string) {
     return db
       .selectFrom('telegram_bots')

@@ -1,5 +1,6 @@
 import {
   ACCOUNT_LABEL_MAX,
+  DEFAULT_CHANNEL,
   ERROR_CODES,
   PHONE_PATTERN,
   type PlainChannelName,
@@ -82,7 +83,7 @@ export class AccountsService {
         let row = await accountsRepository.insert(trx, {
           send_phone,
           label,
-          channel: input.channel ?? 'platform',
+          channel: input.channel ?? DEFAULT_CHANNEL,
           now: Date.now(),
         });
         if (seat) {

@@ -1,4 +1,4 @@
-import type { AdminCallRequest, ChannelName } from '@parley/protocol';
+import type { AccountChannelFields, AdminCallRequest, ChannelName } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { Actor } from '../admin/audit.service.js';
 
@@ -18,4 +18,20 @@ export interface ChannelCredentials {
   /** The account leaves the channel: its credentials go (in `trx`). What the audit log keeps of
    *  them, or null when there were none. */
   forget(trx: Db, sendPhone: string): Promise<Record<string, unknown> | null>;
+  /**
+   * What the console shows of these accounts' binding (the channel's own field of a listed
+   * account), by number; accounts with nothing bound are left out. `now`: the list's clock.
+   */
+  accountFields(
+    sendPhones: readonly string[],
+    now: number,
+  ): Promise<Map<string, Partial<AccountChannelFields>>>;
+}
+
+/** The channels' fields of listed accounts (ChannelRegistry gathers them from every channel). */
+export interface AccountChannelStatus {
+  accountFields(
+    sendPhones: readonly string[],
+    now: number,
+  ): Promise<Map<string, Partial<AccountChannelFields>>>;
 }

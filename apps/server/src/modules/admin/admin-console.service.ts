@@ -19,6 +19,7 @@ import { adminViewsRepository } from './admin-views.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { toAdminAccount, toOutboxItem, type AccountViewRow } from './admin.presenter.js';
 import { idCursor, type Actor, type AuditService } from './audit.service.js';
+import type { AccountChannelStatus } from '../accounts/channel-credentials.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -42,6 +43,8 @@ function median(values: number[]): number | null {
 
 const num = (v: unknown) => Number(v ?? 0);
 
+const NO_CHANNEL_STATUS: AccountChannelStatus = { accountFields: async () => new Map() };
+
 /**
  * What the admin console reads (seats, phone accounts, the live overview, the outbox) and the
  * outbox retry. Changes of seats and accounts are SeatsService's and AccountsService's.
@@ -56,6 +59,8 @@ export class AdminConsoleService {
     private readonly audit: AuditService,
     private readonly events: SeatEvents,
     private readonly outbox: OutboxWriter,
+    /** What each account's channel shows of it (its binding), asked per page. */
+    private readonly channels: AccountChannelStatus = NO_CHANNEL_STATUS,
   ) {}
 
   /** The realtime plugin tells which seats are connected here, and its heartbeat. */
@@ -142,9 +147,12 @@ export class AdminConsoleService {
       input.page_size + 1,
     );
     const page = rows.slice(0, input.page_size);
-    const now = Date.now();
+    const fields = await this.channels.accountFields(
+      page.map((r) => r.send_phone),
+      Date.now(),
+    );
     return {
-      list: page.map((r) => toAdminAccount(r as AccountViewRow, now)),
+      list: page.map((r) => toAdminAccount(r as AccountViewRow, fields.get(r.send_phone))),
       total: await adminViewsRepository.accountsCount(this.db, filter),
       next_cursor:
         rows.length > input.page_size ? encodeCursor([page[page.length - 1]!.send_phone]) : null,
@@ -157,7 +165,8 @@ export class AdminConsoleService {
       .accountsPage(this.db, { keyword: sendPhone, unassigned: false }, null, 50)
       .then((rows) => rows.filter((r) => r.send_phone === sendPhone));
     if (!row) throw notFound();
-    return toAdminAccount(row as AccountViewRow, Date.now());
+    const fields = await this.channels.accountFields([sendPhone], Date.now());
+    return toAdminAccount(row as AccountViewRow, fields.get(sendPhone));
   }
 
   async overview(tzOffsetMin: number): Promise<Overview> {

@@ -167,7 +167,6 @@ export const adminViewsRepository = {
     let q = db
       .selectFrom('phone_accounts')
       .leftJoin('seats', 'seats.id', 'phone_accounts.seat_id')
-      .leftJoin('telegram_bots', 'telegram_bots.send_phone', 'phone_accounts.send_phone')
       .select((eb) => [
         'phone_accounts.id',
         'phone_accounts.send_phone',
@@ -176,13 +175,6 @@ export const adminViewsRepository = {
         'phone_accounts.seat_id',
         'phone_accounts.created_at',
         'seats.account as seat_account',
-        'telegram_bots.bot_id',
-        'telegram_bots.bot_username',
-        'telegram_bots.token as bot_token',
-        'telegram_bots.created_at as bot_created_at',
-        'telegram_bots.last_poll_at',
-        'telegram_bots.last_error',
-        'telegram_bots.last_error_at',
         eb
           .selectFrom('sessions')
           .select((s) => s.fn.countAll<number>().as('n'))

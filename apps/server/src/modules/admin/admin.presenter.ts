@@ -1,13 +1,13 @@
-import type { AdminPhoneAccount, OutboxItem, TelegramStatus } from '@parley/protocol';
-import { maskSecret } from '../../lib/mask-secret.js';
+import {
+  NO_ACCOUNT_CHANNEL_FIELDS,
+  type AccountChannelFields,
+  type AdminPhoneAccount,
+  type OutboxItem,
+} from '@parley/protocol';
 import type { MessageRow } from '../../db/schema.js';
 import { previewOf } from '../messages/messages.presenter.js';
 
-/** A poll newer than this is "polling"; older is "stalled" (a long-poll lasts under a minute). */
-export const TELEGRAM_STALLED_MS = 90_000;
-
 const n = (v: unknown) => Number(v ?? 0);
-const nOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export interface AccountViewRow {
   id: number;
@@ -17,41 +17,14 @@ export interface AccountViewRow {
   seat_id: number | null;
   created_at: number;
   seat_account: string | null;
-  bot_id: string | null;
-  bot_username: string | null;
-  bot_token: string | null;
-  bot_created_at: number | null;
-  last_poll_at: number | null;
-  last_error: string | null;
-  last_error_at: number | null;
   chats: number | string | bigint | null;
 }
 
-export function toTelegramStatus(row: AccountViewRow, now: number): TelegramStatus | null {
-  if (row.bot_id === null) return null;
-  const lastPoll = nOrNull(row.last_poll_at);
-  const lastErrorAt = nOrNull(row.last_error_at);
-  const state: TelegramStatus['state'] =
-    lastErrorAt !== null && (lastPoll === null || lastErrorAt >= lastPoll)
-      ? 'error'
-      : lastPoll === null
-        ? 'starting'
-        : now - lastPoll > TELEGRAM_STALLED_MS
-          ? 'stalled'
-          : 'polling';
-  return {
-    bot_id: row.bot_id,
-    bot_username: row.bot_username ?? '',
-    token: maskSecret(row.bot_token ?? ''),
-    state,
-    last_poll_at: lastPoll,
-    last_error: row.last_error,
-    last_error_at: lastErrorAt,
-    bound_at: n(row.bot_created_at),
-  };
-}
-
-export function toAdminAccount(row: AccountViewRow, now: number): AdminPhoneAccount {
+/** `channelFields`: what the account's channel shows of it (ChannelCredentials.accountFields). */
+export function toAdminAccount(
+  row: AccountViewRow,
+  channelFields: Partial<AccountChannelFields> = {},
+): AdminPhoneAccount {
   return {
     account_id: row.id,
     send_phone: row.send_phone,
@@ -60,7 +33,8 @@ export function toAdminAccount(row: AccountViewRow, now: number): AdminPhoneAcco
     seat_id: row.seat_id,
     seat_account: row.seat_account,
     chats: n(row.chats),
-    telegram: toTelegramStatus(row, now),
+    ...NO_ACCOUNT_CHANNEL_FIELDS,
+    ...channelFields,
     created_at: n(row.created_at),
   };
 }

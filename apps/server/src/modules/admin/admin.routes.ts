@@ -72,10 +72,6 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
     const account = await s.accounts.setChannel(input.account_id, input, actorOf(admin));
     return s.adminConsole.account(account.send_phone);
   });
-  calls.authed('/v1/admin/accounts/telegramStatus', async (input) => {
-    const account = await s.accounts.require(input.account_id);
-    return (await s.adminConsole.account(account.send_phone)).telegram;
-  });
 
   calls.authed('/v1/admin/overview', (input) => s.adminConsole.overview(input.tz_offset_min));
   calls.authed('/v1/admin/outbox/list', (input) => s.adminConsole.outboxList(input));
@@ -85,6 +81,7 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
   calls.authed('/v1/admin/audit/list', (input) => s.audit.list(input));
   calls.authed('/v1/admin/stats/series', (input) => s.adminStats.series(input));
   calls.authed('/v1/admin/stats/seat', (input) => s.adminStats.seat(input));
+  // A channel's own calls (an account's binding state) are its mount's, before these.
   const missing = calls.missing();
   if (missing.length) throw new Error(`admin calls without a route: ${missing.join(', ')}`);
 }

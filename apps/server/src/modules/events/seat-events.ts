@@ -105,7 +105,7 @@ export class SeatEvents {
     return this.bus.publish(db, seatId, 'message.updated', { message });
   }
 
-  /** Delivery status of an outgoing message (outbox worker, platform receipts). */
+  /** Delivery status of an outgoing message (outbox worker, channels' receipts). */
   messageStatus(db: Db, seatId: number, message: EventPayload<'message.status'>): Promise<void> {
     return this.bus.publish(db, seatId, 'message.status', message);
   }

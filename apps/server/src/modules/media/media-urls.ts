@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { MEDIA_PATH_PREFIX, SANDBOX_PATHS } from '@parley/protocol';
+import { MEDIA_PATH_PREFIX } from '@parley/protocol';
 
 const DAY_SECONDS = 24 * 3600;
 
@@ -58,18 +58,20 @@ export class MediaUrls {
   }
 
   /**
-   * The customer sandbox's URL of a media it shows: signed over the sandbox entry that carries
-   * it (a retracted entry stops serving it), the media and the expiry, in a message no seat's
-   * signature can take (it starts with `sandbox`).
+   * A media's signature for a holder other than a seat (a channel's page signs for the entry
+   * that shows it): over the scope, the holder, the media and the expiry, in a message no
+   * seat's signature can take (it starts with the scope's name).
    */
-  sandboxUrl(entryId: number, mediaId: string): string {
+  signFor(scope: string, holder: number, mediaId: string): { exp: number; sig: string } {
     const exp = this.expiry();
-    const sig = this.signSandbox(entryId, mediaId, exp);
-    return `${SANDBOX_PATHS.media}/${encodeURIComponent(mediaId)}?entry=${entryId}&exp=${exp}&sig=${sig}`;
+    return { exp, sig: this.signScoped(scope, holder, mediaId, exp) };
   }
 
-  checkSandbox(s: { entryId: number; mediaId: string; exp: number; sig: string }): SignatureCheck {
-    return this.verify(this.signSandbox(s.entryId, s.mediaId, s.exp), s.sig, s.exp);
+  checkFor(
+    scope: string,
+    s: { holder: number; mediaId: string; exp: number; sig: string },
+  ): SignatureCheck {
+    return this.verify(this.signScoped(scope, s.holder, s.mediaId, s.exp), s.sig, s.exp);
   }
 
   private verify(expectedSig: string, sig: string, exp: number): SignatureCheck {
@@ -89,8 +91,8 @@ export class MediaUrls {
     return this.hmac(`${seatId}\n${mediaId}\n${exp}`);
   }
 
-  private signSandbox(entryId: number, mediaId: string, exp: number): string {
-    return this.hmac(`sandbox\n${entryId}\n${mediaId}\n${exp}`);
+  private signScoped(scope: string, holder: number, mediaId: string, exp: number): string {
+    return this.hmac(`${scope}\n${holder}\n${mediaId}\n${exp}`);
   }
 
   private hmac(message: string): string {

@@ -44,7 +44,7 @@ export const mediaRepository = {
     return db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
   },
 
-  /** Any seat's media by its (random) id: for a holder of a signed sandbox URL. */
+  /** Any seat's media by its (random) id: for a holder of a channel page's signed URL (MediaUrls.signFor). */
   findById(db: Db, mediaId: string) {
     return db.selectFrom('media').selectAll().where('media_id', '=', mediaId).executeTakeFirst();
   },

@@ -173,7 +173,7 @@ export class MediaService {
     }
   }
 
-  /** Bytes received whole (the platform bridge's base64 or multipart media), same checks. */
+  /** Bytes received whole (a channel's inbound base64 or multipart media), same checks. */
   async storeBytes(
     seatId: number,
     bytes: Buffer,
@@ -194,7 +194,7 @@ export class MediaService {
     }
   }
 
-  /** Bytes from a channel (a customer's Telegram file), through the same checks. */
+  /** Bytes from a channel (a file a customer sent it), through the same checks. */
   async storeStream(
     seatId: number,
     source: Readable,

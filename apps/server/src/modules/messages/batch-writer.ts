@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import { BatchCommit } from '../../lib/group-commit.js';
 import { currentRequestId } from '../../lib/request-context.js';
-import { hasTelegramLink } from '../../lib/telegram-link.js';
+import { carriesInviteLink } from './link-pushed.js';
 import { afterCommit, inTransaction } from '../../lib/tx.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import {
@@ -50,8 +50,7 @@ export class BatchWriter extends CheckedWriter {
     if (
       input.type === 'text' &&
       input.reply_to === undefined &&
-      !hasTelegramLink(input.content) &&
-      !hasTelegramLink(input.original_content)
+      !carriesInviteLink(input.content, input.original_content)
     ) {
       const send = {
         seatId,
@@ -72,7 +71,7 @@ export class BatchWriter extends CheckedWriter {
     return this.sendChecked(seatId, input);
   }
 
-  /** A send that moves its chat (a Telegram link) is written alone. */
+  /** A send that moves its chat (an invitation link) is written alone. */
   protected async commit(out: OutgoingMessage): Promise<MessageRow> {
     const alone = () => inTransaction(this.db, (trx) => this.write(trx, out));
     if (this.movesChat(out)) return alone();

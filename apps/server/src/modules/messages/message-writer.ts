@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import { notFound } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
-import { hasTelegramLink } from '../../lib/telegram-link.js';
+import { movesToLinkPushed } from './link-pushed.js';
 import { afterCommit } from '../../lib/tx.js';
 import type { SeatEvents } from '../events/seat-events.js';
 import { groupsRepository } from '../groups/groups.repository.js';
@@ -138,13 +138,9 @@ export abstract class CheckedWriter implements MessageWriter {
     if (!quoted) throw invalidField('reply_to', 'not a message of this chat');
     return { id: quoted.id, quote: storedQuoteOf(quoted) };
   }
-
-  /** A Telegram link invites the customer over: the chat moves to TG link pushed. */
+  /** An invitation link moves the chat to the link-pushed group (link-pushed.ts). */
   protected movesChat(out: Pick<OutgoingMessage, 'session' | 'content' | 'originalContent'>) {
-    return (
-      out.session.group_type !== 'tg_link_pushed' &&
-      (hasTelegramLink(out.content) || hasTelegramLink(out.originalContent))
-    );
+    return movesToLinkPushed(out.session, out.content, out.originalContent);
   }
 
   async write(trx: Db, out: OutgoingMessage): Promise<MessageRow> {

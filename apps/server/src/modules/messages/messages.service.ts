@@ -23,7 +23,6 @@ import { receiveOne, type InboundQuote } from './receive-one.js';
 
 export type { InboundQuote } from './receive-one.js';
 
-
 export class MessagesService {
   constructor(
     private readonly db: Db,
@@ -161,7 +160,7 @@ export class MessagesService {
   }
 
   /**
-   * A customer's message to one of the seat accounts (the platform bridge, the CLI's
+   * A customer's message to one of the seat accounts (a channel's inbound, the CLI's
    * `chat:receive`). The chat is created in the owning seat's Ungrouped group on first contact;
    * a blocked chat takes nothing. Raises the chat's unread count by one. A message may carry
    * a media already stored for the owning seat (`mediaId`, else 400001); its type is then the

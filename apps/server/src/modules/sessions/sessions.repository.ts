@@ -289,7 +289,7 @@ export const sessionsRepository = {
     return findForSeatQuery.run(db, '', seatId, sessionId).then(([row]) => row);
   },
 
-  /** Any seat's chat between these two numbers (the pair is unique across the platform). */
+  /** Any seat's chat between these two numbers (the pair is unique across all seats). */
   findAnyByPhones(db: Db, sendPhone: string, receiverPhone: string) {
     return db
       .selectFrom('sessions')

@@ -291,8 +291,8 @@ export class SessionsService {
     if (await sessionsRepository.findAnyByPhones(this.db, input.send_phone, input.receiver_phone)) {
       return this.replayOrExists(seatId, input.client_msg_id);
     }
-    // Some channels cannot open a chat with someone who never wrote (a Telegram bot): the
-    // target is not found (docs/decisions/2026-11-23-telegram-profiles.md).
+    // Some channels cannot open a chat with someone who never wrote (ChannelAdapter's
+    // canOpenChat): the target is not found.
     if (!(await this.canOpenChat(this.db, account, input.receiver_phone))) {
       throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     }
@@ -326,7 +326,7 @@ export class SessionsService {
           at: now,
         });
         await this.events.groupsChanged(trx, seatId);
-        // As it now is (a Telegram link in the greeting moved it to TG link pushed).
+        // As it now is (an invitation link in the greeting moved it: link-pushed.ts).
         const stored = await sessionsRepository.findForSeat(trx, seatId, session.id);
         return { session: stored ?? session, message };
       });

@@ -18,10 +18,14 @@ export function canMove(from: MessageStatus, to: MessageStatus): boolean {
   return RANK[to] > RANK[from];
 }
 
-/** A message with its chat's two numbers (platformRepository.messageWithChat). */
+/** A message with its chat's two numbers (deliveryRepository.messageWithChat). */
 export type MessageWithChat = MessageRow & { send_phone: string; receiver_phone: string };
 
-export const platformRepository = {
+/**
+ * An outgoing message's way to the customer, whatever its channel: the outbox worker reads the
+ * message it delivers, and the worker and every channel's receipts move its tick.
+ */
+export const deliveryRepository = {
   async setExternalId(db: Db, msgId: number, externalId: string) {
     await db
       .updateTable('messages')
