@@ -71,6 +71,41 @@ export class ListCache {
     return answer;
   }
 
+  /**
+   * As `answer`, where the version and the data are one read (PostgreSQL's getGroupInfo: one
+   * statement per miss, the round trips being most of its cost). `read` is given the version of
+   * the answer held (-1: none) and reads no data at that version (`data` null): then the held
+   * bytes are the answer.
+   */
+  async answerInOne(
+    seatId: number,
+    key: string,
+    read: (held: number, now: number) => Promise<ListVersion & { data: unknown }>,
+  ): Promise<SerializedAnswer> {
+    const now = Date.now();
+    const known = this.versions.known(seatId);
+    const hit = known === undefined ? undefined : this.get(key, known, now);
+    if (hit) return hit;
+    const mark = this.versions.mark(seatId);
+    let got = await read(this.heldVersion(key, now) ?? -1, now);
+    this.versions.learned(seatId, got.version, mark);
+    if (got.data === null) {
+      const cached = this.get(key, got.version, now);
+      if (cached) return cached;
+      // Dropped meanwhile (a concurrent read replaced it, or made room): read it whole.
+      got = await read(-1, now);
+    }
+    const answer = SerializedAnswer.of(got.data);
+    this.set(key, got.version, got.edge === null ? Infinity : got.edge + RECENT_WINDOW_MS, answer);
+    return answer;
+  }
+
+  /** The version the answer under `key` was read at, while it holds by time. */
+  private heldVersion(key: string, now: number): number | undefined {
+    const entry = this.entries.get(key);
+    return entry && now < entry.validUntil ? entry.version : undefined;
+  }
+
   get(key: string, version: number, now: number): SerializedAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
