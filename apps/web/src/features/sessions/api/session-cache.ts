@@ -344,8 +344,9 @@ export function applyTimeTabs(qc: QueryClient, now = Date.now()): void {
 
 /**
  * Pushed groups.changed: the group list as the server has it. A group gone from it was deleted
- * and its chats moved to Ungrouped with no event of their own: the deleted group's lists are
- * dropped and Ungrouped's are read again (the server says they are stale).
+ * and its chats moved to Ungrouped with no event of their own: Ungrouped's lists are read
+ * again (the server says they are stale). The deleted group's lists are left to be collected:
+ * dropped while shown, they would be fetched again for a group that no longer is.
  */
 export function applyGroupsChanged(qc: QueryClient, data: GroupListData): void {
   const before = qc.getQueryData<GroupListData>(groupKeys.list(0));
@@ -354,9 +355,7 @@ export function applyGroupsChanged(qc: QueryClient, data: GroupListData): void {
   // The "waiting for reply" counts are another filter: fetched anew.
   void qc.invalidateQueries({ queryKey: groupKeys.list(1) });
   const now = new Set(data.group_list.map((g) => g.group_id));
-  const gone = (before?.group_list ?? []).filter((g) => !now.has(g.group_id));
-  if (gone.length === 0) return;
-  for (const g of gone) qc.removeQueries({ queryKey: [...sessionKeys.all, g.group_id] });
+  if ((before?.group_list ?? []).every((g) => now.has(g.group_id))) return;
   const ungrouped = data.group_list.find((g) => g.group_type === 'ungrouped');
   if (ungrouped) {
     void qc.invalidateQueries({ queryKey: [...sessionKeys.all, ungrouped.group_id] });
