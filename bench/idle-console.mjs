@@ -6,8 +6,8 @@
 // Seeds the large workspace (lib/workspace.mjs: 10,000 chats), starts the built server with the
 // customer sandbox on, opens the built console in Debian's Chromium and scrolls the biggest
 // list (Ungrouped, last 24 hours) until 21 pages are loaded. Then, for `--seconds` (60), a
-// customer writes into one of the loaded chats once a second (through the sandbox's API, as
-// another party), while the console is left alone. It counts the console's requests by call and
+// customer writes into one of the loaded chats once a second (`--every 12`: every 12 s; through
+// the sandbox's API, as another party), while the console is left alone. It counts the console's requests by call and
 // the server's CPU (on PostgreSQL, its connections' backends too) over that minute; and, as the
 // same run's ceiling, the same minute of changes with no console open: what the changes alone
 // cost. The console's own cost is the difference. Goal: <= 8 requests in the minute.
@@ -37,6 +37,9 @@ const arg = (name, fallback) => {
   return i === -1 ? fallback : argv[i + 1];
 };
 const SECONDS = Number(arg('--seconds', 60));
+// Seconds between two changes: 1 (the issue's load), or more than the 10-second poll (12) to
+// see what a console polling its lists did between changes.
+const EVERY = Number(arg('--every', 1));
 const PG = arg('--pg', null);
 const KEEP = argv.includes('--keep');
 const PAGES = 21;
@@ -87,14 +90,14 @@ async function backendCpu(url) {
   };
 }
 
-/** One customer message a second into `chats` (round robin), for SECONDS. */
+/** One customer message every EVERY seconds into `chats` (spread over them), for SECONDS. */
 // One sandbox key for the run: a customer number is bound to the first key that plays it.
 const KEY = randomBytes(32).toString('base64url');
 
 async function changes(base, chats) {
   const t0 = Date.now();
   let sent = 0;
-  while (Date.now() - t0 < SECONDS * 1000) {
+  while (Date.now() - t0 < SECONDS * 1000 - 50) {
     const chat = chats[(sent * 7919) % chats.length];
     const res = await fetch(`${base}/v1/sandbox/send`, {
       method: 'POST',
@@ -108,7 +111,7 @@ async function changes(base, chats) {
     const json = await res.json();
     if (json.code !== '000000') throw new Error(`sandbox send: ${json.code} ${json.msg}`);
     sent += 1;
-    await sleep(Math.max(0, t0 + sent * 1000 - Date.now()));
+    await sleep(Math.max(0, Math.min(t0 + SECONDS * 1000, t0 + sent * EVERY * 1000) - Date.now()));
   }
   return sent;
 }
@@ -221,6 +224,7 @@ async function main() {
       console_requests: total,
       console_requests_by_call: Object.fromEntries(requests),
       goal_requests: GOAL_REQUESTS,
+      change_every_s: EVERY,
       with_console: withConsole,
       ceiling_no_console: alone,
       console_server_cpu_ms_per_min: consoleMs(
@@ -238,7 +242,8 @@ async function main() {
         ` -> ${machine.load_avg_1m_after} | uptime: ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
     );
     console.log(
-      `- requests in ${withConsole.seconds} s with ${withConsole.changes} changes: ${total}` +
+      `- requests in ${withConsole.seconds} s with ${withConsole.changes} changes (one every` +
+        ` ${EVERY} s): ${total}` +
         ` (goal <= ${GOAL_REQUESTS}) ${JSON.stringify(result.console_requests_by_call)}`,
     );
     console.log(

@@ -116,3 +116,39 @@ test('an idle console shows customers writing in without reading its loaded page
   // The spec's poll, every 10 s.
   expect(groups.count(), 'getGroupList requests while idle').toBeLessThanOrEqual(2);
 });
+
+test("a group deleted in another console: its chats come back to this console's Ungrouped", async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const write = customers(parley.url, freshSeat.phone);
+  const number = customerPhone();
+  await write(number, uniqueText('Hello'));
+  const token = await seatToken(parley.url, freshSeat);
+  await signIn(page, freshSeat.account, freshSeat.password);
+  await builtInGroup(page, 'ungrouped').click();
+  await page.getByTestId('time-tab-1').click();
+  const row = page.locator(`[data-testid="user-item"][data-receiver-phone="${number}"]`);
+  await expect(row).toBeVisible();
+  const sessionId = Number(await row.getAttribute('data-session-id'));
+
+  // Elsewhere: the chat goes into a new group (pushed: it leaves this list), then the group is
+  // deleted, which moves its chats back with no event of their own.
+  const { group } = await call(
+    parley.url,
+    '/v1/seat/chat/doGroup',
+    { type: 'add', group_name: `Gone ${Date.now() % 100_000}` },
+    token,
+  );
+  await call(
+    parley.url,
+    '/v1/seat/chat/moveSessionGroup',
+    { session_id: sessionId, group_id: group.group_id },
+    token,
+  );
+  await expect(userItem(page, sessionId)).toHaveCount(0);
+  await call(parley.url, '/v1/seat/chat/doGroup', { type: 'del', group_id: group.group_id }, token);
+  await expect(userItem(page, sessionId)).toBeVisible();
+  await expect(page.getByText('1 chat', { exact: true })).toBeVisible();
+});

@@ -124,6 +124,22 @@ export interface PageInOne extends ListVersion {
   page: { rows: SessionRow[]; total: number } | null;
 }
 
+const HEADER: readonly (keyof Header)[] = [
+  'h_version',
+  'h_unpinned',
+  'h_pinned',
+  'h_chats',
+  'h_hours_recent',
+  'h_edge_recent',
+];
+
+/** The chat's own columns of a row (as sessionsRepository.page answers it). */
+function chatOf(row: Header & Partial<SessionRow>): SessionRow {
+  const chat: Record<string, unknown> = { ...row };
+  for (const key of HEADER) delete chat[key];
+  return chat as unknown as SessionRow;
+}
+
 function sideOf(bound: unknown, read: boolean): Side {
   if (!read) return 'none';
   return bound ? 'bound' : 'open';
@@ -173,12 +189,7 @@ export const pageInOneRepository = {
     const edge = least(head.h_unpinned, head.h_pinned);
     if (version === cached) return { version, edge, page: null };
     const total = tabTotal(f.userTimeType, head.h_chats, head.h_hours_recent, head.h_edge_recent);
-    const chats = rows
-      .filter((r) => r.id !== null && r.id !== undefined)
-      .map(
-        ({ h_version, h_unpinned, h_pinned, h_chats, h_hours_recent, h_edge_recent, ...row }) =>
-          row as SessionRow,
-      );
+    const chats = rows.filter((r) => r.id !== null && r.id !== undefined).map((r) => chatOf(r));
     return { version, edge, page: { rows: chats, total } };
   },
 };
