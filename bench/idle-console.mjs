@@ -42,6 +42,10 @@ const SECONDS = Number(arg('--seconds', 60));
 const EVERY = Number(arg('--every', 1));
 const PG = arg('--pg', null);
 const KEEP = argv.includes('--keep');
+// Only what a getGroupInfo cache miss costs the server (no console): MISS_ROUNDS times a change,
+// then the 21 pages read again through the API (each a miss).
+const MISSES_ONLY = argv.includes('--misses');
+const MISS_ROUNDS = 10;
 const PAGES = 21;
 const GOAL_REQUESTS = 8;
 const APP_NAME = 'parley_idle_bench';
@@ -134,6 +138,57 @@ async function measureMinute(server, chats, pgUrl) {
   };
 }
 
+/** Server (and backend) CPU ms of a change alone, and of a getGroupInfo miss. */
+async function measureMisses(server, token, groupId, chats, pgUrl) {
+  const cpu = async (work) => {
+    const backends = await backendCpu(pgUrl);
+    const before = cpuMsOf(server.child.pid);
+    await work();
+    const serverMs = cpuMsOf(server.child.pid) - before;
+    return { serverMs, backendMs: backends ? await backends.stop() : null };
+  };
+  let n = 0;
+  const change = () =>
+    fetch(`${server.base}/v1/sandbox/send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-parley-sandbox-key': KEY },
+      body: JSON.stringify({
+        account: chats[(n * 7919) % chats.length].send_phone,
+        customer: chats[(n++ * 7919) % chats.length].receiver_phone,
+        content: `miss bench ${n}`,
+      }),
+    }).then((r) => r.json());
+  const readAll = async () => {
+    let cursor;
+    for (let p = 0; p < PAGES; p++) {
+      const page = await api(server.base, token, 'getGroupInfo', {
+        group_id: groupId,
+        user_time_type: 1,
+        reply: 0,
+        cursor,
+      });
+      cursor = page.next_cursor ?? undefined;
+    }
+  };
+  await readAll(); // warm: every page cached
+  const changesAlone = await cpu(async () => {
+    for (let i = 0; i < MISS_ROUNDS; i++) await change();
+  });
+  const withMisses = await cpu(async () => {
+    for (let i = 0; i < MISS_ROUNDS; i++) {
+      await change();
+      await readAll();
+    }
+  });
+  const misses = MISS_ROUNDS * PAGES;
+  const per = (a, b) => (a === null || b === null ? null : round((a - b) / misses, 3));
+  return {
+    misses,
+    server_cpu_ms_per_miss: per(withMisses.serverMs, changesAlone.serverMs),
+    backend_cpu_ms_per_miss: per(withMisses.backendMs, changesAlone.backendMs),
+  };
+}
+
 async function main() {
   const started = new Date();
   const loadBefore = os.loadavg()[0];
@@ -171,6 +226,17 @@ async function main() {
       });
       loaded.push(...page.account_list.filter((s) => !s.is_top));
       cursor = page.next_cursor ?? undefined;
+    }
+
+    if (MISSES_ONLY) {
+      const misses = await measureMisses(server, login.token, ungrouped, loaded, pgUrl);
+      const machine = machineOf(loadBefore);
+      console.log(
+        `getGroupInfo misses (${target.kind}) | load ${machine.load_avg_1m_before} -> ` +
+          `${machine.load_avg_1m_after} | ${JSON.stringify(misses)}`,
+      );
+      finishReport('idle-console-misses', started, target.kind, [], { machine, misses });
+      return;
     }
 
     // The ceiling: the same minute of changes with no console open.
