@@ -68,12 +68,43 @@ export class ListCache {
     const cached = this.get(key, version, now);
     if (cached) return cached;
     const answer = SerializedAnswer.of(await read(now));
-    // Until the oldest recent chat of the list turns 24 hours old (it changes tab), and no
-    // later than the UTC day's end: the customers' photo URLs in it are signed by the day.
-    const dayEnd = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
-    const tabEnd = edge === null ? Infinity : edge + RECENT_WINDOW_MS;
-    this.set(key, version, Math.min(tabEnd, dayEnd), answer);
+    this.set(key, version, validUntil(edge, now), answer);
     return answer;
+  }
+
+  /**
+   * As `answer`, where the version and the data are one read (PostgreSQL's getGroupInfo: one
+   * statement per miss, the round trips being most of its cost). `read` is given the version of
+   * the answer held (-1: none) and reads no data at that version (`data` null): then the held
+   * bytes are the answer.
+   */
+  async answerInOne(
+    seatId: number,
+    key: string,
+    read: (held: number, now: number) => Promise<ListVersion & { data: unknown }>,
+  ): Promise<SerializedAnswer> {
+    const now = Date.now();
+    const known = this.versions.known(seatId);
+    const hit = known === undefined ? undefined : this.get(key, known, now);
+    if (hit) return hit;
+    const mark = this.versions.mark(seatId);
+    let got = await read(this.heldVersion(key, now) ?? -1, now);
+    this.versions.learned(seatId, got.version, mark);
+    if (got.data === null) {
+      const cached = this.get(key, got.version, now);
+      if (cached) return cached;
+      // Dropped meanwhile (a concurrent read replaced it, or made room): read it whole.
+      got = await read(-1, now);
+    }
+    const answer = SerializedAnswer.of(got.data);
+    this.set(key, got.version, validUntil(got.edge, now), answer);
+    return answer;
+  }
+
+  /** The version the answer under `key` was read at, while it holds by time. */
+  private heldVersion(key: string, now: number): number | undefined {
+    const entry = this.entries.get(key);
+    return entry && now < entry.validUntil ? entry.version : undefined;
   }
 
   get(key: string, version: number, now: number): SerializedAnswer | undefined {
@@ -106,4 +137,14 @@ export class ListCache {
     this.entries.delete(key);
     this.bytes -= entry.answer.body.length + key.length;
   }
+}
+
+/**
+ * How long a list answer read now holds: until the oldest recent chat of the list turns 24
+ * hours old (it changes tab), and no later than the UTC day's end (the customers' photo URLs
+ * in it are signed by the day).
+ */
+function validUntil(edge: number | null, now: number): number {
+  const dayEnd = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+  return Math.min(edge === null ? Infinity : edge + RECENT_WINDOW_MS, dayEnd);
 }

@@ -10,22 +10,31 @@ import { LIST_VERSION_CHANNEL } from '../../db/migrations/025-list-versions.js';
  * 24 hours" (it changes tab 24 hours after). One round trip per read; when the version is the
  * cached answer's, nothing else is read.
  */
-const versionOf = (db: Db, seatId: number) =>
+export const versionOf = (db: Db, seatId: number) =>
   db.selectFrom('seat_list_versions').select('version').where('seat_id', '=', seatId);
+
+/** The group's oldest recent chat of one side (is_top): a seek into sessions_list_idx. */
+export const oldestRecent = (
+  db: Db,
+  seatId: number,
+  groupId: number,
+  since: number,
+  isTop: 0 | 1,
+) =>
+  db
+    .selectFrom('sessions')
+    .select('latest_time')
+    .where('seat_id', '=', seatId)
+    .where('group_id', '=', groupId)
+    .where('is_top', '=', sql.lit(isTop))
+    .where('latest_time', '>=', since)
+    .orderBy('latest_time')
+    .limit(1);
 
 /** The group's oldest recent chat: a seek into sessions_list_idx per is_top. */
 const groupQuery = compiledQuery(
   (db, _shape: '', seatId: number, groupId: number, since: number) => {
-    const oldest = (isTop: 0 | 1) =>
-      db
-        .selectFrom('sessions')
-        .select('latest_time')
-        .where('seat_id', '=', seatId)
-        .where('group_id', '=', groupId)
-        .where('is_top', '=', sql.lit(isTop))
-        .where('latest_time', '>=', since)
-        .orderBy('latest_time')
-        .limit(1);
+    const oldest = (isTop: 0 | 1) => oldestRecent(db, seatId, groupId, since, isTop);
     return db
       .selectNoFrom([
         versionOf(db, seatId).as('version'),
@@ -55,7 +64,7 @@ const seatQuery = compiledQuery((db, _shape: '', seatId: number, since: number) 
     .$castTo<{ version: number | null; oldest: number | null }>(),
 );
 
-const least = (...values: (number | string | null | undefined)[]) => {
+export const least = (...values: (number | string | null | undefined)[]) => {
   const present = values.filter((v) => v !== null && v !== undefined).map(Number);
   return present.length > 0 ? Math.min(...present) : null;
 };

@@ -64,6 +64,17 @@ function manyOf(
   return dialectOf(db) === 'pg' ? q.orderBy('id').forUpdate() : q;
 }
 
+/**
+ * The bound one side of the list is read from: the earlier tab's upper bound and the cursor
+ * are one row value (the lower of the two), so the index seeks to it: two upper bounds would
+ * leave the engine to pick one.
+ */
+export function sideBound(f: SessionFilter, after: SessionKey | null) {
+  return after && f.userTimeType === 2 && after.latestTime >= f.recentSince
+    ? { latestTime: f.recentSince, id: 0 }
+    : after;
+}
+
 /** One side of the list (pinned or not), from the cursor on, in list order. */
 function pageOfPin(
   db: Db,
@@ -72,12 +83,7 @@ function pageOfPin(
   after: SessionKey | null,
   limit: number,
 ): Promise<SessionRow[]> {
-  // The earlier tab's upper bound and the cursor are one row value (the lower of the two),
-  // so the index seeks to it: two upper bounds would leave the engine to pick one.
-  const bound =
-    after && f.userTimeType === 2 && after.latestTime >= f.recentSince
-      ? { latestTime: f.recentSince, id: 0 }
-      : after;
+  const bound = sideBound(f, after);
   // A keyword's pattern is not a plain value: such pages are built each time.
   if (f.keyword) return pageQuery(db, f, isTop, bound, limit).execute();
   return pageOfPinQuery.run(
@@ -92,7 +98,8 @@ function pageOfPin(
   );
 }
 
-function pageQuery(
+/** One side of a page (pinned or not) from `bound` on: the builder (pageOfPin, page-in-one). */
+export function pageQuery(
   db: Db,
   f: SessionFilter,
   isTop: 0 | 1,
@@ -135,44 +142,60 @@ const pageOfPinQuery = compiledQuery(
     ),
 );
 
-const groupWithTotalQuery = compiledQuery(
-  (
-    db,
-    waitingOnly: boolean,
-    seatId: number,
-    groupId: number,
-    boundary: number,
-    since: number,
-    edgeEnd: number,
-  ) =>
-    withCounts(db)
-      .select((eb) => [
-        eb
-          .selectFrom('session_hours')
-          .select((e) =>
-            e.fn
-              .coalesce(e.fn.sum<number>(waitingOnly ? 'waiting_chats' : 'chats'), sql<number>`0`)
-              .as('n'),
-          )
-          .where('seat_id', '=', seatId)
-          .where('hour', '>', boundary)
-          .where('group_id', '=', groupId)
-          .as('hours_recent'),
-        eb
-          .selectFrom('sessions')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .where('seat_id', '=', seatId)
-          .where('group_id', '=', groupId)
-          // Both values of is_top: two seeks into sessions_list_idx on latest_time.
-          .where('is_top', 'in', [0, 1])
-          .where('latest_time', '>=', since)
-          .where('latest_time', '<', edgeEnd)
-          .$if(waitingOnly, (q) => q.where('last_direction', '=', 'in'))
-          .as('edge_recent'),
-      ])
-      .where('seat_groups.seat_id', '=', seatId)
-      .where('seat_groups.id', '=', groupId),
-);
+/**
+ * The seat's group with its kept counts and the two parts of its recent total (groupWithTotal):
+ * the kept hours after the boundary hour and the chats of the boundary hour itself.
+ */
+export function groupWithTotalSelect(
+  db: Db,
+  waitingOnly: boolean,
+  seatId: number,
+  groupId: number,
+  boundary: number,
+  since: number,
+  edgeEnd: number,
+) {
+  return withCounts(db)
+    .select((eb) => [
+      eb
+        .selectFrom('session_hours')
+        .select((e) =>
+          e.fn
+            .coalesce(e.fn.sum<number>(waitingOnly ? 'waiting_chats' : 'chats'), sql<number>`0`)
+            .as('n'),
+        )
+        .where('seat_id', '=', seatId)
+        .where('hour', '>', boundary)
+        .where('group_id', '=', groupId)
+        .as('hours_recent'),
+      eb
+        .selectFrom('sessions')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('seat_id', '=', seatId)
+        .where('group_id', '=', groupId)
+        // Both values of is_top: two seeks into sessions_list_idx on latest_time.
+        .where('is_top', 'in', [0, 1])
+        .where('latest_time', '>=', since)
+        .where('latest_time', '<', edgeEnd)
+        .$if(waitingOnly, (q) => q.where('last_direction', '=', 'in'))
+        .as('edge_recent'),
+    ])
+    .where('seat_groups.seat_id', '=', seatId)
+    .where('seat_groups.id', '=', groupId);
+}
+
+const groupWithTotalQuery = compiledQuery(groupWithTotalSelect);
+
+/** A time tab's total: the recent part, or the rest of the group's kept count. */
+export function tabTotal(
+  userTimeType: 1 | 2,
+  groupChats: number | string,
+  hoursRecent: number | string | null,
+  edgeRecent: number | string | null,
+): number {
+  const recent = Number(hoursRecent) + Number(edgeRecent);
+  return userTimeType === 1 ? recent : Number(groupChats) - recent;
+}
 
 /** A chat with its group's type. */
 function withGroupType(db: Db) {
@@ -276,8 +299,7 @@ export const sessionsRepository = {
     );
     if (!row) return null;
     const { hours_recent, edge_recent, ...group } = row;
-    const recent = Number(hours_recent) + Number(edge_recent);
-    return { group, total: f.userTimeType === 1 ? recent : group[chats] - recent };
+    return { group, total: tabTotal(f.userTimeType, group[chats], hours_recent, edge_recent) };
   },
 
   findByPhones(db: Db, seatId: number, sendPhone: string, receiverPhone: string) {

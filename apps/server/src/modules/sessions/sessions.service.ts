@@ -7,7 +7,7 @@ import {
   type CallResponse,
 } from '@parley/protocol';
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import { dialectOf, type Db } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import type { PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
@@ -26,7 +26,8 @@ import { KnownVersions } from '../../lib/known-versions.js';
 import { createChat } from './create-chat.js';
 import { listVersionsRepository } from './list-versions.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
-import { sessionsRepository, type SessionKey } from './sessions.repository.js';
+import { pageInOneRepository } from './page-in-one.repository.js';
+import { sessionsRepository, type SessionFilter, type SessionKey } from './sessions.repository.js';
 
 type SessionWithGroup = SessionRow & { group_type: string };
 
@@ -61,7 +62,11 @@ export class SessionsService {
     private readonly canOpenChat: CanOpenChat = async () => true,
   ) {
     this.pages = new ListCache(versions);
+    this.pageInOne = dialectOf(db) === 'pg';
   }
+
+  /** PostgreSQL: a page, its total and the list version are one statement (page-in-one). */
+  private readonly pageInOne: boolean;
 
   /** Pages answered before, by the seat's list version (this instance's). */
   private readonly pages: ListCache;
@@ -91,21 +96,50 @@ export class SessionsService {
     });
   }
 
+  /** getGroupInfo's filter and cursor, as of `now`. */
+  private listRead(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
+    now: number,
+  ): { filter: SessionFilter; after: SessionKey | null } {
+    return {
+      after: input.cursor ? toSessionKey(decodeCursor(input.cursor, sessionKey)) : null,
+      filter: {
+        seatId,
+        groupId: input.group_id,
+        userTimeType: input.user_time_type,
+        recentSince: now - RECENT_WINDOW_MS,
+        waitingOnly: input.reply === 1,
+        keyword: input.keyword || undefined,
+      },
+    };
+  }
+
+  /** The answer of a page read with one row more than asked (is there a next page). */
+  private pageAnswer(
+    rows: SessionRow[],
+    total: number,
+    pageSize: number,
+    recentSince: number,
+  ): CallResponse<'/v1/seat/chat/getGroupInfo'> {
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return {
+      account_list: page.map((row) => toSessionItem(row, recentSince, this.urls)),
+      total,
+      next_cursor:
+        rows.length > pageSize && last
+          ? encodeCursor([last.is_top, last.latest_time, last.id])
+          : null,
+    };
+  }
+
   async groupInfo(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
     now = Date.now(),
   ): Promise<CallResponse<'/v1/seat/chat/getGroupInfo'>> {
-    const after = input.cursor ? toSessionKey(decodeCursor(input.cursor, sessionKey)) : null;
-    const recentSince = now - RECENT_WINDOW_MS;
-    const filter = {
-      seatId,
-      groupId: input.group_id,
-      userTimeType: input.user_time_type,
-      recentSince,
-      waitingOnly: input.reply === 1,
-      keyword: input.keyword || undefined,
-    };
+    const { filter, after } = this.listRead(seatId, input, now);
     // The group check and the kept total in one statement; a keyword is counted exactly.
     const counted = await sessionsRepository.groupWithTotal(this.db, filter);
     if (!counted) throw notFound();
@@ -113,32 +147,43 @@ export class SessionsService {
       sessionsRepository.page(this.db, filter, after, input.page_size + 1),
       filter.keyword ? sessionsRepository.count(this.db, filter) : counted.total,
     ]);
-    const page = rows.slice(0, input.page_size);
-    const last = page[page.length - 1];
-    return {
-      account_list: page.map((row) => toSessionItem(row, recentSince, this.urls)),
-      total,
-      next_cursor:
-        rows.length > input.page_size && last
-          ? encodeCursor([last.is_top, last.latest_time, last.id])
-          : null,
-    };
+    return this.pageAnswer(rows, total, input.page_size, filter.recentSince);
   }
 
   /**
    * getGroupInfo's answer, serialised. An unchanged page (the seat's list version the same, no
    * chat of the group out of the last 24 hours since) is answered from the bytes of the last
    * time: on PostgreSQL with no query while the version is known (KnownVersions), else one
-   * primary-key read. A keyword search is always read.
+   * statement that reads the version and, only when it moved, the page with it (a miss is one
+   * statement: page-in-one.repository); on SQLite one primary-key read, then the page. A
+   * keyword search is always read.
    */
   async groupInfoAnswer(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<SerializedAnswer> {
     if (input.keyword) return SerializedAnswer.of(await this.groupInfo(seatId, input));
+    const key = `${seatId}:${JSON.stringify(input)}`;
+    if (this.pageInOne) {
+      return this.pages.answerInOne(seatId, key, async (held, now) => {
+        const { filter, after } = this.listRead(seatId, input, now);
+        const read = await pageInOneRepository.read(
+          this.db,
+          filter,
+          after,
+          input.page_size + 1,
+          held,
+        );
+        if (!read) throw notFound();
+        const { page, ...version } = read;
+        const data =
+          page && this.pageAnswer(page.rows, page.total, input.page_size, filter.recentSince);
+        return { ...version, data };
+      });
+    }
     return this.pages.answer(
       seatId,
-      `${seatId}:${JSON.stringify(input)}`,
+      key,
       (since) => listVersionsRepository.forGroup(this.db, seatId, input.group_id, since),
       (now) => this.groupInfo(seatId, input, now),
     );

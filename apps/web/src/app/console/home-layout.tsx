@@ -6,6 +6,7 @@ import { UnsentLogoutModal } from '../../features/messages/components/unsent-log
 import { useOutbox } from './use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
+import { useTimeTabs } from '../../features/sessions/hooks/use-time-tabs';
 import { AppHeader } from './app-header';
 import { SkipLinks } from '../../features/shortcuts/skip-links';
 import { useOfflineCode } from './use-offline-code';
@@ -25,6 +26,7 @@ function HomeShell() {
   useOfflineCode();
   useTranslationRuntime();
   useRealtime();
+  useTimeTabs();
   return (
     <div className={classes.shell}>
       <SkipLinks />

@@ -1,9 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventPayload, EventType, PushEvent } from '@parley/protocol';
-import { writeItem } from '../../lib/storage';
 import { patchMessage, removeMessage, upsertMessage } from '../messages/api/message-cache';
-import { groupListKey } from '../sessions/api/session-cache';
 import {
+  applyGroupsChanged,
   applySessionRemoved,
   applySessionsRead,
   applySessionUpdate,
@@ -40,12 +39,7 @@ const handlers: Handlers = {
   'session.updated': (qc, { session }) => applySessionUpdate(qc, session, PUSHED),
   'session.deleted': (qc, { session_id }) => applySessionRemoved(qc, session_id, PUSHED),
   'sessions.read': (qc, { session_ids }) => applySessionsRead(qc, session_ids),
-  'groups.changed': (qc, data) => {
-    qc.setQueryData(groupListKey(0), data);
-    writeItem('groupList', data.group_list);
-    // The "waiting for reply" counts are another filter: fetched anew.
-    void qc.invalidateQueries({ queryKey: groupListKey(1) });
-  },
+  'groups.changed': (qc, data) => applyGroupsChanged(qc, data),
   'batch.progress': (qc, data) => {
     qc.setQueryData(['batchStatus', data.batch_id], data);
   },

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { InfiniteData } from '@tanstack/react-query';
-import type { SessionItem } from '@parley/protocol';
+import { QueryClient, type InfiniteData } from '@tanstack/react-query';
+import { RECENT_WINDOW_MS, type SessionItem } from '@parley/protocol';
 import type { GroupListData } from './session-cache';
 import type { SessionPage } from './session-cache';
 import {
+  applyGroupsChanged,
+  applyTimeTabs,
   clearGroupsUnread,
+  groupListKey,
+  sessionListKey,
   clearListUnread,
   markListRead,
   removeFromList,
   upsertInList,
 } from './session-cache';
-import { sessionItem } from '../../../test/builders';
+import { groupList, sessionItem, sessionList } from '../../../test/builders';
 
 const item = (session_id: number, patch: Partial<SessionItem> = {}) =>
   sessionItem(session_id, { un_read_count: 1, ...patch });
@@ -121,5 +125,62 @@ describe('group list after oneClickRead', () => {
     const next = clearGroupsUnread(groups, 2);
     expect(next.group_list.map((g) => g.un_read)).toEqual([4, 0]);
     expect(next.un_read_count).toBe(4);
+  });
+});
+
+describe('user lists kept current without polling', () => {
+  const now = 10 * RECENT_WINDOW_MS;
+  const recent = now - 1000;
+  const aged = now - RECENT_WINDOW_MS - 1;
+
+  it('a chat 24 hours quiet leaves the recent tab for the earlier one, as the server lists it', () => {
+    const qc = new QueryClient();
+    const a = item(1, { latest_time: recent });
+    const b = item(2, { latest_time: aged });
+    qc.setQueryData(sessionListKey(1, 1, 0), sessionList(a, b));
+    qc.setQueryData(sessionListKey(1, 2, 0), sessionList(item(3, { latest_time: aged - 5 })));
+    applyTimeTabs(qc, now);
+    const tab1 = qc.getQueryData<InfiniteData<SessionPage>>(sessionListKey(1, 1, 0))!;
+    const tab2 = qc.getQueryData<InfiniteData<SessionPage>>(sessionListKey(1, 2, 0))!;
+    expect(ids(tab1)).toEqual([[1]]);
+    expect(tab1.pages[0]!.total).toBe(1);
+    expect(ids(tab2)).toEqual([[2, 3]]);
+    expect(tab2.pages[0]!.account_list[0]!.user_time_type).toBe(2);
+    expect(tab2.pages[0]!.total).toBe(2);
+    // Nothing aged: the same lists.
+    applyTimeTabs(qc, now);
+    expect(qc.getQueryData(sessionListKey(1, 1, 0))).toBe(tab1);
+  });
+
+  it("a deleted group's chats went to Ungrouped: its lists are stale", () => {
+    const qc = new QueryClient();
+    const group = (group_id: number, group_type: 'ungrouped' | 'custom') => ({
+      group_id,
+      group_name: String(group_id),
+      group_type,
+      un_read: 0,
+      disabled: false,
+    });
+    qc.setQueryData(
+      groupListKey(0),
+      groupList({ group_list: [group(1, 'ungrouped'), group(7, 'custom')] }),
+    );
+    qc.setQueryData(sessionListKey(1, 1, 0), sessionList(item(1)));
+    qc.setQueryData(sessionListKey(7, 1, 0), sessionList(item(2, { group_id: 7 })));
+    applyGroupsChanged(qc, groupList({ group_list: [group(1, 'ungrouped'), group(8, 'custom')] }));
+    expect(qc.getQueryState(sessionListKey(1, 1, 0))!.isInvalidated).toBe(true);
+    expect(
+      qc.getQueryData<GroupListData>(groupListKey(0))!.group_list.map((g) => g.group_id),
+    ).toEqual([1, 8]);
+
+    // Only the counts changed: no list is read again.
+    const quiet = new QueryClient();
+    quiet.setQueryData(groupListKey(0), groupList({ group_list: [group(1, 'ungrouped')] }));
+    quiet.setQueryData(sessionListKey(1, 1, 0), sessionList(item(1)));
+    applyGroupsChanged(
+      quiet,
+      groupList({ group_list: [{ ...group(1, 'ungrouped'), un_read: 3 }] }),
+    );
+    expect(quiet.getQueryState(sessionListKey(1, 1, 0))!.isInvalidated).toBe(false);
   });
 });

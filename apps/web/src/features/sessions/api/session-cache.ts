@@ -4,7 +4,12 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import { GROUP_LIST_POLL_MS, type CallResponse, type SessionItem } from '@parley/protocol';
+import {
+  GROUP_LIST_POLL_MS,
+  RECENT_WINDOW_MS,
+  type CallResponse,
+  type SessionItem,
+} from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
 import { writeItem } from '../../../lib/storage';
 import { forgetChat } from '../../messages/api/message-cache';
@@ -44,7 +49,13 @@ export const groupKeys = {
 export const sessionListKey = sessionKeys.list;
 export const groupListKey = groupKeys.list;
 
-/** The user list of a group and time tab, keyset-paged through next_cursor. */
+/**
+ * The user list of a group and time tab, keyset-paged through next_cursor. It is not polled:
+ * the push channel carries every change of the seat's chats and applyEvent places them in the
+ * loaded pages, so a page is read when it is first shown, after a resume gap (`reset`, or a
+ * connection with nothing to resume from) and when an action's answer does not carry the whole
+ * change (refreshLists). Polling re-read every loaded page each 10 s (issue 25).
+ */
 export function sessionListQuery(groupId: number, userTimeType: 1 | 2, reply: 0 | 1) {
   return infiniteQueryOptions({
     queryKey: sessionKeys.list(groupId, userTimeType, reply),
@@ -56,7 +67,8 @@ export function sessionListQuery(groupId: number, userTimeType: 1 | 2, reply: 0 
       ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
-    refetchInterval: GROUP_LIST_POLL_MS,
+    // Current while cached: shown again, it is not read again.
+    staleTime: Infinity,
   });
 }
 
@@ -133,7 +145,7 @@ export function upsertInList(
     sameChats(lists[i]!, page.account_list) ? page : { ...page, account_list: lists[i]! },
   );
   // Newly shown: counted as new to the list (a chat moving up from past the loaded pages is
-  // over-counted by one until the list's next poll).
+  // over-counted by one until the list is read again: nothing pushed says where it was).
   if (placed && !listed && pages[0]) pages[0] = { ...pages[0], total: pages[0].total + 1 };
   return pages.every((p, i) => p === data.pages[i]) ? data : { ...data, pages };
 }
@@ -236,6 +248,19 @@ export function findCachedGroup(qc: QueryClient, groupId: number) {
     .find((g) => g.group_id === groupId);
 }
 
+/** The chat where it now sorts in every cached user list, or out of those it left. */
+function placeInLists(qc: QueryClient, updated: SessionItem): void {
+  for (const [key, data] of qc.getQueriesData<ListData>({ queryKey: sessionKeys.all })) {
+    const [, groupId, userTimeType, reply] = key as unknown as ListKey;
+    const belongs =
+      groupId === updated.group_id &&
+      userTimeType === updated.user_time_type &&
+      // The reply filter lists the chats waiting for a reply: the customer spoke last.
+      (reply === 0 || updated.last_message?.direction === 'in');
+    qc.setQueryData(key, upsertInList(data, updated, belongs));
+  }
+}
+
 /**
  * Shows a chat as the server now has it: in every cached list, in its tag, and as the open
  * chat when it is the one open. The open chat stays open: the console follows it to its new
@@ -246,15 +271,7 @@ export function applySessionUpdate(
   updated: SessionItem,
   opts: RefetchOptions = {},
 ): void {
-  for (const [key, data] of qc.getQueriesData<ListData>({ queryKey: sessionKeys.all })) {
-    const [, groupId, userTimeType, reply] = key as unknown as ListKey;
-    const belongs =
-      groupId === updated.group_id &&
-      userTimeType === updated.user_time_type &&
-      // The reply filter lists the chats waiting for a reply: the customer spoke last.
-      (reply === 0 || updated.last_message?.direction === 'in');
-    qc.setQueryData(key, upsertInList(data, updated, belongs));
-  }
+  placeInLists(qc, updated);
   const state = consoleStore.get();
   if (state.selectedUser?.session_id === updated.session_id) {
     if (state.selectedGroup?.group_id !== updated.group_id) {
@@ -303,4 +320,44 @@ export function applyRead(qc: QueryClient, groupId?: number): void {
 export function applySessionsRead(qc: QueryClient, sessionIds: readonly number[]): void {
   const read = new Set(sessionIds);
   qc.setQueriesData<ListData>({ queryKey: sessionKeys.all }, (d) => markListRead(d, read));
+}
+
+/**
+ * Chats of the "last 24 hours" tab whose latest activity is now older move to the earlier tab,
+ * as the server lists them (no event says so: time alone moves them). Only the cached lists
+ * change; the open chat and the console's tab stay. A chat past the loaded pages of a recent
+ * list is not known here: that list's total keeps it until the list is read again.
+ */
+export function applyTimeTabs(qc: QueryClient, now = Date.now()): void {
+  const since = now - RECENT_WINDOW_MS;
+  const aged = new Map<number, SessionItem>();
+  for (const [key, data] of qc.getQueriesData<ListData>({ queryKey: sessionKeys.all })) {
+    if ((key as unknown as ListKey)[2] !== 1) continue;
+    for (const page of data?.pages ?? []) {
+      for (const s of page.account_list) {
+        if (s.latest_time < since) aged.set(s.session_id, { ...s, user_time_type: 2 });
+      }
+    }
+  }
+  for (const moved of aged.values()) placeInLists(qc, moved);
+}
+
+/**
+ * Pushed groups.changed: the group list as the server has it. A group gone from it was deleted
+ * and its chats moved to Ungrouped with no event of their own: Ungrouped's lists are read
+ * again (the server says they are stale). The deleted group's lists are left to be collected:
+ * dropped while shown, they would be fetched again for a group that no longer is.
+ */
+export function applyGroupsChanged(qc: QueryClient, data: GroupListData): void {
+  const before = qc.getQueryData<GroupListData>(groupKeys.list(0));
+  qc.setQueryData(groupKeys.list(0), data);
+  writeItem('groupList', data.group_list);
+  // The "waiting for reply" counts are another filter: fetched anew.
+  void qc.invalidateQueries({ queryKey: groupKeys.list(1) });
+  const now = new Set(data.group_list.map((g) => g.group_id));
+  if ((before?.group_list ?? []).every((g) => now.has(g.group_id))) return;
+  const ungrouped = data.group_list.find((g) => g.group_type === 'ungrouped');
+  if (ungrouped) {
+    void qc.invalidateQueries({ queryKey: [...sessionKeys.all, ungrouped.group_id] });
+  }
 }
