@@ -1,0 +1,40 @@
+import { AdminCallRegistry } from '../../plugins/admin-calls.js';
+import type { ChannelModule } from '../channel-module.js';
+import { WhatsappAdapter } from './whatsapp-adapter.js';
+import { WhatsappInbound } from './whatsapp-inbound.js';
+import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
+import { whatsappRoutes } from './whatsapp.routes.js';
+
+const GRAPH_URL = 'https://graph.facebook.com';
+
+/**
+ * WhatsApp Business numbers on Meta's Cloud API (docs/channels/whatsapp.md): signed webhooks
+ * in, the Graph API out, the binding checked with the Graph API, its status in the admin
+ * console. Self-contained: everything it needs is built here.
+ */
+export const whatsappChannel: ChannelModule = {
+  name: 'whatsapp',
+  async mount({ app, config, db, services }) {
+    const graphUrl = config.whatsapp?.graphUrl ?? GRAPH_URL;
+    const numbers = new WhatsappNumbersService(db, graphUrl, services.audit);
+    const inbound = new WhatsappInbound(
+      db,
+      graphUrl,
+      services.messages,
+      services.media,
+      services.events,
+      app.log,
+    );
+    await whatsappRoutes(app, db, inbound, config.rateLimit.platform);
+    services.channels.register(new WhatsappAdapter(db, graphUrl, numbers));
+    // The console's view of the binding: the webhook URL is this server's as the admin reaches it.
+    new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public).authed(
+      '/v1/admin/accounts/whatsappStatus',
+      async (input, _admin, request) => {
+        const account = await services.accounts.require(input.account_id);
+        return numbers.status(account.send_phone, `${request.protocol}://${request.host}`);
+      },
+    );
+    return {};
+  },
+};
