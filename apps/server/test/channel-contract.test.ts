@@ -16,6 +16,8 @@ import { platformAt, platformPost, SECRET } from './platform-helpers.js';
 import { startReceiver } from './platform-receiver.js';
 import { browserKey, sandboxAs } from './sandbox-helpers.js';
 import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-server.js';
+import { WhatsAppGraphServer, type GraphNumber } from './whatsapp-graph-api-server.js';
+import { deliverWebhook } from './whatsapp-helpers.js';
 
 /**
  * The contract every channel keeps (docs/ARCHITECTURE.md, "How to add a channel"), run for each
@@ -159,10 +161,77 @@ function telegramKit(): Kit {
   };
 }
 
+function whatsappKit(): Kit {
+  const graph = new WhatsAppGraphServer();
+  const numbers = new Map<number, GraphNumber>();
+  let waN = 0;
+  return {
+    async start() {
+      await graph.start();
+      return { whatsapp: { graphUrl: graph.url } };
+    },
+    stop: () => graph.stop(),
+    async bind(t, seat) {
+      const n = graph.addNumber();
+      numbers.set(seat.seatId, n);
+      await t.services.accounts.setChannel(seat.phones[0]!, {
+        account_id: 1,
+        channel: 'whatsapp',
+        phone_number_id: n.phoneNumberId,
+        waba_id: n.wabaId,
+        access_token: n.token,
+        app_secret: n.appSecret,
+      });
+    },
+    async customerWrites(t, seat, text) {
+      const n = numbers.get(seat.seatId)!;
+      const waId = `35191${String(process.pid % 1000).padStart(3, '0')}${String(++waN).padStart(4, '0')}`;
+      const res = await deliverWebhook(
+        t,
+        n,
+        graph.inbound(n, { wa_id: waId, name: 'Olga' }, { type: 'text', text: { body: text } }),
+      );
+      expect(res.status, res.body).toBe(200);
+      return `+${waId}`;
+    },
+    async customerReads(t, seat, customer) {
+      const n = numbers.get(seat.seatId)!;
+      const got = graph.sentTo(n.phoneNumberId, customer.slice(1));
+      // The customer's phone reports each message read (a signed status webhook).
+      for (const m of got) await deliverWebhook(t, n, graph.status(n, m.wamid, m.to, 'read'));
+      return got.map((m) => (m.body.text as { body: string }).body);
+    },
+    readTick: 'read',
+    // The chat is named after the customer's WhatsApp profile.
+    profile: async (t, seat, sessionId) => {
+      const list = await t.call(
+        '/v1/seat/chat/getGroupInfo',
+        { group_id: seat.groups.ungrouped, user_time_type: 1, page_size: 50 },
+        seat.token,
+      );
+      return list.data.account_list.find((c) => c.session_id === sessionId)?.remark ?? null;
+    },
+    // A token the Graph API does not take (error 190): nothing is bound.
+    badCredentials: (t, seat) => {
+      const n = graph.addNumber();
+      graph.revokeToken(n.token);
+      return t.services.accounts.setChannel(seat.phones[0]!, {
+        account_id: 1,
+        channel: 'whatsapp',
+        phone_number_id: n.phoneNumberId,
+        waba_id: n.wabaId,
+        access_token: n.token,
+        app_secret: n.appSecret,
+      });
+    },
+  };
+}
+
 const KITS: Record<ChannelName, () => Kit> = {
   platform: platformKit,
   sandbox: sandboxKit,
   telegram: telegramKit,
+  whatsapp: whatsappKit,
 };
 
 describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (channel) => {
