@@ -33,7 +33,8 @@ let number: GraphNumber;
 let accountId: number;
 let waN = 0;
 
-const nextWaId = () => `49151${String(process.pid % 1000).padStart(3, '0')}${String(++waN).padStart(5, '0')}`;
+const nextWaId = () =>
+  `49151${String(process.pid % 1000).padStart(3, '0')}${String(++waN).padStart(5, '0')}`;
 
 beforeAll(async () => {
   await graph.start();
@@ -112,7 +113,12 @@ describe('binding a number from the admin console', () => {
     expect(res.raw).toContain('access_token');
     expect(res.raw).toContain('190');
     expect((await t.services.accounts.require(other.phones[0]!)).channel).toBe('platform');
-    const status = await adminCall(t, '/v1/admin/accounts/whatsappStatus', { account_id: id }, adminToken);
+    const status = await adminCall(
+      t,
+      '/v1/admin/accounts/whatsappStatus',
+      { account_id: id },
+      adminToken,
+    );
     expect(status.data).toBeNull();
   });
 
@@ -220,14 +226,19 @@ describe('the webhook', () => {
     });
     expect(big.statusCode).toBe(400);
     expect(JSON.parse(big.body).code).toBe('100001');
-    const after = await sql<{ n: number }>`select count(*) as n from inbound_messages`.execute(t.db);
+    const after = await sql<{ n: number }>`select count(*) as n from inbound_messages`.execute(
+      t.db,
+    );
     expect(Number(after.rows[0]!.n)).toBe(before);
   });
 });
 
 describe('inbound messages', () => {
   it("a text becomes a chat named after the customer's profile, a message and an event", async () => {
-    const { customer } = await customerSends({ type: 'text', text: { body: 'Olá, têm azulejos?' } });
+    const { customer } = await customerSends({
+      type: 'text',
+      text: { body: 'Olá, têm azulejos?' },
+    });
     const list = await chatRecord(t, seat, customer);
     expect(list.map((m) => [m.direction, m.type, m.content])).toEqual([
       ['in', 'text', 'Olá, têm azulejos?'],
@@ -246,6 +257,24 @@ describe('inbound messages', () => {
     ).toBe(true);
   });
 
+  it("opening the chat marks the customer's newest message read on WhatsApp", async () => {
+    const who = { wa_id: nextWaId(), name: 'Bia' };
+    await customerSends(
+      { type: 'text', text: { body: 'first' } },
+      who,
+      `wamid.first-${process.pid}`,
+    );
+    const { customer } = await customerSends(
+      { type: 'text', text: { body: 'second' } },
+      who,
+      `wamid.second-${process.pid}`,
+    );
+    expect(graph.readMarks).not.toContain(`wamid.second-${process.pid}`);
+    await chatRecord(t, seat, customer);
+    await waitFor(async () => expect(graph.readMarks).toContain(`wamid.second-${process.pid}`));
+    expect(graph.readMarks).not.toContain(`wamid.first-${process.pid}`);
+  });
+
   it('a redelivered webhook is taken once (by its wamid)', async () => {
     const who = { wa_id: nextWaId(), name: 'Rui' };
     const wamid = `wamid.redelivered-${process.pid}`;
@@ -258,9 +287,21 @@ describe('inbound messages', () => {
   const mediaCases = [
     { type: 'image', file: 'photo.jpg', mime: 'image/jpeg', shown: 'image', caption: 'this one' },
     { type: 'sticker', file: 'photo.webp', mime: 'image/webp', shown: 'image', caption: '' },
-    { type: 'audio', file: 'voice.ogg', mime: 'audio/ogg; codecs=opus', shown: 'audio', caption: '' },
+    {
+      type: 'audio',
+      file: 'voice.ogg',
+      mime: 'audio/ogg; codecs=opus',
+      shown: 'audio',
+      caption: '',
+    },
     { type: 'video', file: 'clip.mp4', mime: 'video/mp4', shown: 'video', caption: 'a clip' },
-    { type: 'document', file: 'doc.pdf', mime: 'application/pdf', shown: 'file', caption: 'invoice' },
+    {
+      type: 'document',
+      file: 'doc.pdf',
+      mime: 'application/pdf',
+      shown: 'file',
+      caption: 'invoice',
+    },
   ] as const;
   it.each(mediaCases)(
     'a $type is fetched through the Graph API media URL and stored as a Parley media',
@@ -369,8 +410,12 @@ describe('outbound messages and statuses', () => {
     await deliverWebhook(t, number, graph.status(number, sent.wamid, waId, 'delivered'));
     expect(await statusOf(customer, msgId)).toBe('read');
     const events = await sql<{ data: string }>`
-      select data from events where seat_id = ${seat.seatId} and type = 'message.status'`.execute(t.db);
-    expect(events.rows.some((e) => e.data.includes(`"msg_id":${msgId}`) && e.data.includes('read'))).toBe(true);
+      select data from events where seat_id = ${seat.seatId} and type = 'message.status'`.execute(
+      t.db,
+    );
+    expect(
+      events.rows.some((e) => e.data.includes(`"msg_id":${msgId}`) && e.data.includes('read')),
+    ).toBe(true);
   });
 
   it('a failed status shows the failure on the message', async () => {
@@ -424,10 +469,14 @@ describe('outbound messages and statuses', () => {
     await deliverWebhook(
       t,
       n2,
-      graph.inbound(n2, { wa_id: customer.slice(1), name: 'Eva' }, {
-        type: 'text',
-        text: { body: 'hello' },
-      }),
+      graph.inbound(
+        n2,
+        { wa_id: customer.slice(1), name: 'Eva' },
+        {
+          type: 'text',
+          text: { body: 'hello' },
+        },
+      ),
     );
     graph.revokeToken(n2.token);
     const res = await t.call(
@@ -450,7 +499,12 @@ describe('outbound messages and statuses', () => {
       );
       expect(list.data.list.find((m) => m.direction === 'out')?.status).toBe('failed');
     });
-    const status = await adminCall(t, '/v1/admin/accounts/whatsappStatus', { account_id: id }, adminToken);
+    const status = await adminCall(
+      t,
+      '/v1/admin/accounts/whatsappStatus',
+      { account_id: id },
+      adminToken,
+    );
     expect(status.data).toMatchObject({ state: 'token_invalid' });
     expect(status.data!.last_error).toContain('190');
     expect(status.data!.last_error_at).toBeGreaterThan(0);

@@ -261,7 +261,8 @@ export class WhatsAppGraphServer {
       return this.error(res, { ...GRAPH_ERRORS.invalidParameter, details: 'messaging_product' });
     }
     if (body.status === 'read') {
-      if (typeof body.message_id !== 'string') return this.error(res, GRAPH_ERRORS.invalidParameter);
+      if (typeof body.message_id !== 'string')
+        return this.error(res, GRAPH_ERRORS.invalidParameter);
       this.readMarks.push(body.message_id);
       return this.json(res, { success: true });
     }
@@ -346,7 +347,9 @@ export class WhatsAppGraphServer {
           type: f.type ?? 'OAuthException',
           code: f.code,
           ...(f.subcode !== undefined ? { error_subcode: f.subcode } : {}),
-          ...(f.details ? { error_data: { messaging_product: 'whatsapp', details: f.details } } : {}),
+          ...(f.details
+            ? { error_data: { messaging_product: 'whatsapp', details: f.details } }
+            : {}),
           fbtrace_id: `A${randomBytes(8).toString('base64url')}`,
         },
       }),

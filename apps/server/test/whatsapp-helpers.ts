@@ -5,7 +5,11 @@ import type { Config } from '../src/config.js';
 import { adminCall } from './admin-helpers.js';
 import type { SeatFixture } from './fixtures.js';
 import { createTestDatabaseConfig, testAppOf, type TestApp } from './helper.js';
-import { hubSignature, type GraphNumber, type WhatsAppGraphServer } from './whatsapp-graph-api-server.js';
+import {
+  hubSignature,
+  type GraphNumber,
+  type WhatsAppGraphServer,
+} from './whatsapp-graph-api-server.js';
 
 /** An app whose log lines are kept (the secrets must never be in them), at debug. */
 export async function whatsappApp(
@@ -25,7 +29,12 @@ export async function whatsappApp(
 }
 
 /** Binds the seat's first account to `number` through the admin console's call. */
-export async function bindNumber(t: TestApp, adminToken: string, seat: SeatFixture, n: GraphNumber) {
+export async function bindNumber(
+  t: TestApp,
+  adminToken: string,
+  seat: SeatFixture,
+  n: GraphNumber,
+) {
   const account = await t.services.accounts.require(seat.phones[0]!);
   const res = await adminCall(
     t,

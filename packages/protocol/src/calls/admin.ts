@@ -118,8 +118,14 @@ export type TelegramStatus = z.infer<typeof telegramStatus>;
  * Checked with the Graph API (the number's details) before anything is stored.
  */
 export const whatsappCredentials = z.object({
-  phone_number_id: z.string().trim().regex(/^[0-9]{5,32}$/, 'digits (the phone number ID)'),
-  waba_id: z.string().trim().regex(/^[0-9]{5,32}$/, 'digits (the WhatsApp Business Account ID)'),
+  phone_number_id: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{5,32}$/, 'digits (the phone number ID)'),
+  waba_id: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{5,32}$/, 'digits (the WhatsApp Business Account ID)'),
   access_token: z.string().trim().min(1, 'required').max(1024),
   app_secret: z.string().trim().min(1, 'required').max(256),
 });

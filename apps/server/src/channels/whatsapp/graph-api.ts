@@ -61,7 +61,10 @@ export class GraphApi {
   private async request<T>(url: string, init: RequestInit, timeoutMs = this.timeoutMs): Promise<T> {
     const res = await fetch(url, {
       ...init,
-      headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${this.token}` },
+      headers: {
+        ...(init.headers as Record<string, string>),
+        authorization: `Bearer ${this.token}`,
+      },
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();

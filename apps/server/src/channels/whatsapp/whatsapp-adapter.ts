@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { assertNever, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
+import type { ChatRead } from '../../modules/messages/messages.service.js';
 import type { ChannelAdapter, DeliveryResult, OutboundItem } from '../channel.js';
 import { GraphApi, GraphApiError } from './graph-api.js';
 import { waIdOf } from './whatsapp-inbound.js';
@@ -37,7 +38,9 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
       retryable: err.retryable,
       error: `WhatsApp ${err.code}: ${err.graphMessage}`,
       // A rate limit: Meta asks to back off; a minute is its usual window.
-      ...(err.code === 4 || err.code === 80007 || err.code === 130429 ? { retryAfterMs: 60_000 } : {}),
+      ...(err.code === 4 || err.code === 80007 || err.code === 130429
+        ? { retryAfterMs: 60_000 }
+        : {}),
     };
   }
   const reason = err instanceof Error ? err.message : String(err);
@@ -57,9 +60,28 @@ export class WhatsappAdapter implements ChannelAdapter {
     readonly credentials: WhatsappNumbersService,
   ) {}
 
+  /**
+   * The operator opened the chat: its newest customer message is marked read on WhatsApp
+   * (`status: "read"`), which shows the customer blue ticks on it and every earlier one.
+   */
+  async markRead(chat: ChatRead): Promise<void> {
+    const number = await whatsappRepository.findByPhone(this.db, chat.sendPhone);
+    if (!number) return;
+    const wamid = await whatsappRepository.latestInbound(this.db, chat.sendPhone, chat.sessionId);
+    if (!wamid) return;
+    await new GraphApi(this.graphUrl, number.access_token).post(
+      `${number.phone_number_id}/messages`,
+      { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
+    );
+  }
+
   async deliver(item: OutboundItem): Promise<DeliveryResult> {
     if (item.kind === 'delete') {
-      return { ok: false, retryable: false, error: 'WhatsApp cannot delete a message for everyone' };
+      return {
+        ok: false,
+        retryable: false,
+        error: 'WhatsApp cannot delete a message for everyone',
+      };
     }
     const number = await whatsappRepository.findByPhone(this.db, item.account.send_phone);
     if (!number) {

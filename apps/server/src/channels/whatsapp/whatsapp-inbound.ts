@@ -136,11 +136,18 @@ export class WhatsappInbound {
   private async message(number: WhatsappNumberRow, msg: WaMessage, profileName: string | null) {
     if (typeof msg.id !== 'string' || typeof msg.from !== 'string') return;
     if (!/^[0-9]{5,20}$/.test(msg.from)) return;
-    const key: InboundKey = { channel: 'whatsapp', sendPhone: number.send_phone, externalId: msg.id };
+    const key: InboundKey = {
+      channel: 'whatsapp',
+      sendPhone: number.send_phone,
+      externalId: msg.id,
+    };
     if (await inboundRepository.find(this.db, key)) return;
     const account = await accountsRepository.findByPhone(this.db, number.send_phone);
     if (!account || account.seat_id === null) {
-      this.log.warn({ account: number.send_phone }, 'whatsapp message to an account no seat holds: dropped');
+      this.log.warn(
+        { account: number.send_phone },
+        'whatsapp message to an account no seat holds: dropped',
+      );
       return;
     }
     const at = msg.timestamp ? Math.min(Number(msg.timestamp) * 1000, Date.now()) : Date.now();
@@ -216,7 +223,9 @@ export class WhatsappInbound {
         const caption = (part && 'caption' in part ? part.caption : undefined) ?? '';
         const fileName =
           (msg.type === 'document' ? msg.document?.filename : undefined) ?? shape.fallbackName;
-        const stored = part?.id ? await this.download(number, seatId, part.id, shape.kind, fileName) : null;
+        const stored = part?.id
+          ? await this.download(number, seatId, part.id, shape.kind, fileName)
+          : null;
         if (!stored) return { text: caption || `[${msg.type}]` };
         return {
           text: caption,
@@ -259,7 +268,13 @@ export class WhatsappInbound {
       }
     } catch (err) {
       if (err instanceof GraphApiError && err.tokenInvalid) {
-        await whatsappRepository.setState(this.db, number.send_phone, 'token_invalid', err.message, Date.now());
+        await whatsappRepository.setState(
+          this.db,
+          number.send_phone,
+          'token_invalid',
+          err.message,
+          Date.now(),
+        );
       }
       this.log.warn({ err: String(err), media: mediaId }, 'whatsapp media not stored');
       return null;

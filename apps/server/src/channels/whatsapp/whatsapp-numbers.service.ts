@@ -6,7 +6,10 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { accountSnapshot } from '../../modules/accounts/accounts.service.js';
-import type { ChannelCredentials, SetChannelInput } from '../../modules/accounts/channel-credentials.js';
+import type {
+  ChannelCredentials,
+  SetChannelInput,
+} from '../../modules/accounts/channel-credentials.js';
 import type { Actor, AuditService } from '../../modules/admin/audit.service.js';
 import { GraphApi, GraphApiError } from './graph-api.js';
 import { whatsappRepository } from './whatsapp.repository.js';
@@ -105,7 +108,10 @@ export class WhatsappNumbersService implements ChannelCredentials {
       }
       if (err instanceof AppError) throw err;
       const reason = err instanceof GraphApiError ? err.message : (err as Error).message;
-      throw new AppError(ERROR_CODES.SERVICE_ERROR, `the Graph API could not be reached: ${reason}`);
+      throw new AppError(
+        ERROR_CODES.SERVICE_ERROR,
+        `the Graph API could not be reached: ${reason}`,
+      );
     }
   }
 

@@ -26,7 +26,16 @@ export const whatsappChannel: ChannelModule = {
       app.log,
     );
     await whatsappRoutes(app, db, inbound, config.rateLimit.platform);
-    services.channels.register(new WhatsappAdapter(db, graphUrl, numbers));
+    const adapter = new WhatsappAdapter(db, graphUrl, numbers);
+    services.channels.register(adapter);
+    // Opening a chat shows the customer blue ticks.
+    services.messages.chatReadHooks.push(async (chat) => {
+      try {
+        await adapter.markRead(chat);
+      } catch (err) {
+        app.log.warn({ err: String(err), account: chat.sendPhone }, 'whatsapp read mark not sent');
+      }
+    });
     // The console's view of the binding: the webhook URL is this server's as the admin reaches it.
     new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public).authed(
       '/v1/admin/accounts/whatsappStatus',

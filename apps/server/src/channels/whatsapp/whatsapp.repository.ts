@@ -39,13 +39,7 @@ export const whatsappRepository = {
   },
 
   /** What the last Graph API call said of the number (the admin console's status). */
-  async setState(
-    db: Db,
-    sendPhone: string,
-    state: NumberState,
-    error: string | null,
-    now: number,
-  ) {
+  async setState(db: Db, sendPhone: string, state: NumberState, error: string | null, now: number) {
     await db
       .updateTable('whatsapp_numbers')
       .set(
@@ -124,16 +118,18 @@ export const whatsappRepository = {
       .executeTakeFirst();
   },
 
-  /** The customer's messages of a chat not yet marked read on WhatsApp, newest first. */
-  inboundOf(db: Db, sendPhone: string, msgIds: readonly number[]) {
-    if (msgIds.length === 0) return Promise.resolve([]);
-    return db
+  /** WhatsApp's id of the customer's newest message in a chat (marking it read reads all). */
+  async latestInbound(db: Db, sendPhone: string, sessionId: number): Promise<string | null> {
+    const row = await db
       .selectFrom('whatsapp_messages')
-      .select(['wamid', 'msg_id'])
-      .where('send_phone', '=', sendPhone)
-      .where('direction', '=', 'in')
-      .where('msg_id', 'in', msgIds)
-      .orderBy('msg_id', 'desc')
-      .execute();
+      .innerJoin('messages', 'messages.id', 'whatsapp_messages.msg_id')
+      .select('whatsapp_messages.wamid')
+      .where('whatsapp_messages.send_phone', '=', sendPhone)
+      .where('whatsapp_messages.direction', '=', 'in')
+      .where('messages.session_id', '=', sessionId)
+      .orderBy('whatsapp_messages.msg_id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.wamid ?? null;
   },
 };

@@ -26,6 +26,14 @@ import { MESSAGE_MEDIA, mediaOfMessage } from './send-rules.js';
 
 const ANY_KIND = MESSAGE_MEDIA.file;
 
+/** A chat an operator has just read. */
+export interface ChatRead {
+  seatId: number;
+  sessionId: number;
+  sendPhone: string;
+  receiverPhone: string;
+}
+
 export class MessagesService {
   constructor(
     private readonly db: Db,
@@ -38,6 +46,12 @@ export class MessagesService {
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
+
+  /**
+   * Told (after the commit, not awaited) when an operator opens a chat with unread customer
+   * messages: a channel with read receipts (WhatsApp's blue ticks) registers here.
+   */
+  readonly chatReadHooks: Array<(chat: ChatRead) => Promise<void>> = [];
 
   /**
    * A page of a chat: the newest (no anchor), older than `before_id`, newer than `after_id`,
@@ -90,6 +104,13 @@ export class MessagesService {
         await this.events.sessionUpdated(trx, seatId, session.id);
         await this.events.groupsChanged(trx, seatId);
       });
+      const read: ChatRead = {
+        seatId,
+        sessionId: session.id,
+        sendPhone: input.send_phone,
+        receiverPhone: input.receiver_phone,
+      };
+      for (const hook of this.chatReadHooks) void hook(read).catch(() => undefined);
     }
     return { ...page, list: page.list.map(this.present) };
   }
