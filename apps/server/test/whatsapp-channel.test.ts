@@ -511,6 +511,34 @@ describe('outbound messages and statuses', () => {
     expect(status.raw).not.toContain(n2.token);
   });
 
+  it('"delete for all" is refused for a WhatsApp chat; "delete for me" works', async () => {
+    const { customer } = await customerSends({ type: 'text', text: { body: 'ok' } });
+    const msgId = await operatorSends(customer, { type: 'text', content: 'oops, wrong chat' });
+    await waitFor(async () => expect(await statusOf(customer, msgId)).toBe('sent'));
+    const all = await t.call(
+      '/v1/seat/chat/del_message',
+      { msg_id: msgId, scope: 'all' },
+      seat.token,
+    );
+    expect(all.code).toBe('400003');
+    expect(all.data).toMatchObject({ reason: 'channel_cannot_delete' });
+    const shown = (await chatRecord(t, seat, customer)).find((m) => m.msg_id === msgId);
+    expect(shown?.deleted).toBe(false);
+    const outbox = await t.db
+      .selectFrom('outbox')
+      .select('kind')
+      .where('msg_id', '=', msgId)
+      .execute();
+    expect(outbox.map((o) => o.kind)).toEqual(['message']);
+    const me = await t.call(
+      '/v1/seat/chat/del_message',
+      { msg_id: msgId, scope: 'me' },
+      seat.token,
+    );
+    expect(me.code, me.raw).toBe('000000');
+    expect((await chatRecord(t, seat, customer)).find((m) => m.msg_id === msgId)).toBeUndefined();
+  });
+
   it('a rate limit (4 / 80007) is retried by the outbox', async () => {
     const { customer } = await customerSends({ type: 'text', text: { body: 'busy?' } });
     const waId = customer.slice(1);

@@ -4,6 +4,7 @@ import { WhatsappAdapter } from './whatsapp-adapter.js';
 import { WhatsappInbound } from './whatsapp-inbound.js';
 import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
+import { whatsappRepository } from './whatsapp.repository.js';
 
 const GRAPH_URL = 'https://graph.facebook.com';
 
@@ -36,6 +37,10 @@ export const whatsappChannel: ChannelModule = {
         app.log.warn({ err: String(err), account: chat.sendPhone }, 'whatsapp read mark not sent');
       }
     });
+    // WhatsApp has no "delete for everyone" for a business: refused, "delete for me" stays.
+    services.messages.deleteForAllRefusals.push((trx, sessionId) =>
+      whatsappRepository.isWhatsappChat(trx, sessionId),
+    );
     // The console's view of the binding: the webhook URL is this server's as the admin reaches it.
     new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public).authed(
       '/v1/admin/accounts/whatsappStatus',

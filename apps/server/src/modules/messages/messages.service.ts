@@ -54,6 +54,13 @@ export class MessagesService {
   readonly chatReadHooks: Array<(chat: ChatRead) => Promise<void>> = [];
 
   /**
+   * Asked before a message is deleted for all: a channel that cannot retract a message it
+   * delivered (WhatsApp) answers true for its chats, and the deletion is refused (400003,
+   * reason `channel_cannot_delete`).
+   */
+  readonly deleteForAllRefusals: Array<(trx: Db, sessionId: number) => Promise<boolean>> = [];
+
+  /**
    * A page of a chat: the newest (no anchor), older than `before_id`, newer than `after_id`,
    * or a window centred on `around_id` (a search hit). Opening a chat reads it: its unread
    * count drops to zero (the answer is unaffected).
@@ -307,6 +314,13 @@ export class MessagesService {
       if (message.deleted_for_all === 1) return answer;
       if (message.direction !== 'out') {
         throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'not_outgoing' });
+      }
+      for (const refuses of this.deleteForAllRefusals) {
+        if (await refuses(this.db, message.session_id)) {
+          throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
+            reason: 'channel_cannot_delete',
+          });
+        }
       }
       const windowMs = this.config.deleteForAllWindowMinutes * 60_000;
       if (Date.now() - message.created_at > windowMs) {
