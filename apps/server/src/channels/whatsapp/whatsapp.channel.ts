@@ -4,6 +4,7 @@ import { WhatsappAdapter } from './whatsapp-adapter.js';
 import { WhatsappInbound } from './whatsapp-inbound.js';
 import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
+import { WhatsappWindowService } from './whatsapp-window.service.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
 const GRAPH_URL = 'https://graph.facebook.com';
@@ -15,7 +16,7 @@ const GRAPH_URL = 'https://graph.facebook.com';
  */
 export const whatsappChannel: ChannelModule = {
   name: 'whatsapp',
-  async mount({ app, config, db, services }) {
+  async mount({ app, config, db, calls, services }) {
     const graphUrl = config.whatsapp?.graphUrl ?? GRAPH_URL;
     const numbers = new WhatsappNumbersService(db, graphUrl, services.audit);
     const inbound = new WhatsappInbound(
@@ -37,6 +38,10 @@ export const whatsappChannel: ChannelModule = {
         app.log.warn({ err: String(err), account: chat.sendPhone }, 'whatsapp read mark not sent');
       }
     });
+    const windows = new WhatsappWindowService(db, graphUrl);
+    calls.authed('/v1/seat/wa/window', (input, seat) =>
+      windows.window(seat.seatId, input.session_id),
+    );
     // WhatsApp has no "delete for everyone" for a business: refused, "delete for me" stays.
     services.messages.deleteForAllRefusals.push((trx, sessionId) =>
       whatsappRepository.isWhatsappChat(trx, sessionId),
