@@ -557,3 +557,131 @@ describe('outbound messages and statuses', () => {
     expect(graph.sentTo(number.phoneNumberId, waId)).toEqual([]);
   });
 });
+
+describe('the 24-hour window', () => {
+  const windowOf = (sessionId: number) =>
+    t.call('/v1/seat/wa/window', { session_id: sessionId }, seat.token);
+  async function sessionOf(customer: string) {
+    const groups = await t.call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: seat.groups.ungrouped, user_time_type: 1, page_size: 100 },
+      seat.token,
+    );
+    const chat = groups.data.account_list.find((c) => c.receiver_phone === customer);
+    expect(chat).toBeDefined();
+    return chat!.session_id;
+  }
+
+  it("ends 24 hours after the customer's last message; past it, the approved templates are offered", async () => {
+    graph.addTemplate(number.wabaId, {
+      name: 'order_update',
+      language: 'pt_BR',
+      status: 'APPROVED',
+      category: 'UTILITY',
+      components: [
+        { type: 'HEADER', text: 'Pedido' },
+        { type: 'BODY', text: 'Olá {{1}}, o seu pedido {{2}} está pronto. {{1}}, obrigado!' },
+      ],
+    });
+    graph.addTemplate(number.wabaId, {
+      name: 'promo_rejected',
+      language: 'en_US',
+      status: 'REJECTED',
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Sale!' }],
+    });
+    const before = Date.now();
+    const { customer } = await customerSends({ type: 'text', text: { body: 'olá' } });
+    const sessionId = await sessionOf(customer);
+    const open = await windowOf(sessionId);
+    expect(open.code, open.raw).toBe('000000');
+    expect(open.data!.open).toBe(true);
+    expect(open.data!.templates).toEqual([]);
+    const ends = open.data!.window_ends_at!;
+    expect(ends).toBeGreaterThanOrEqual(before - 1000 + 24 * 3600_000);
+    expect(ends).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
+
+    // A day and an hour later (the customer's last message moved back in time).
+    await t.db
+      .updateTable('whatsapp_contacts')
+      .set({ last_inbound_at: Date.now() - 25 * 3600_000 })
+      .where('wa_id', '=', customer.slice(1))
+      .execute();
+    const closed = await windowOf(sessionId);
+    expect(closed.data!.open).toBe(false);
+    expect(closed.data!.window_ends_at).toBeLessThan(Date.now());
+    expect(closed.data!.templates).toEqual([
+      {
+        name: 'order_update',
+        language: 'pt_BR',
+        category: 'UTILITY',
+        body: 'Olá {{1}}, o seu pedido {{2}} está pronto. {{1}}, obrigado!',
+        variables: 2,
+      },
+    ]);
+  });
+
+  it('a send refused for the window (131047) fails the message with that reason, not as retryable', async () => {
+    const { customer } = await customerSends({ type: 'text', text: { body: 'hello' } });
+    graph.failNextSends(number.phoneNumberId, GRAPH_ERRORS.reEngagement);
+    const res = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: 'too late',
+        client_msg_id: `wa-window-${process.pid}`,
+      },
+      seat.token,
+    );
+    expect(res.code, res.raw).toBe('000000');
+    await waitFor(async () => {
+      const m = (await chatRecord(t, seat, customer)).find((x) => x.msg_id === res.data.msg_id);
+      expect(m?.status).toBe('failed');
+    });
+    const row = await t.db
+      .selectFrom('outbox')
+      .select(['status', 'last_error', 'attempts'])
+      .where('msg_id', '=', res.data.msg_id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row.last_error).toContain('131047');
+    // The number itself is fine: the refusal was the message's.
+    const status = await adminCall(
+      t,
+      '/v1/admin/accounts/whatsappStatus',
+      { account_id: accountId },
+      adminToken,
+    );
+    expect(status.data!.state).toBe('ok');
+  });
+
+  it('is null for a chat of another channel', async () => {
+    const other = await createSeat(t, 'wa-platform-seat');
+    await t.services.messages.receive({
+      sendPhone: other.phones[0]!,
+      receiverPhone: '+4477001234',
+      content: 'hi',
+    });
+    const groups = await t.call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: other.groups.ungrouped, user_time_type: 1, page_size: 10 },
+      other.token,
+    );
+    const res = await t.call(
+      '/v1/seat/wa/window',
+      { session_id: groups.data.account_list[0]!.session_id },
+      other.token,
+    );
+    expect(res.code, res.raw).toBe('000000');
+    expect(res.data).toBeNull();
+    // Another seat's chat is as absent.
+    const foreign = await t.call(
+      '/v1/seat/wa/window',
+      { session_id: groups.data.account_list[0]!.session_id },
+      seat.token,
+    );
+    expect(foreign.code).toBe('400001');
+  });
+});
