@@ -299,7 +299,7 @@ export class WhatsAppGraphServer {
     const form = await new Request('http://local/', {
       method: 'POST',
       headers: { 'content-type': type },
-      body,
+      body: new Uint8Array(body),
     }).formData();
     const file = form.get('file');
     if (form.get('messaging_product') !== 'whatsapp' || !file || typeof file === 'string') {
