@@ -149,12 +149,12 @@ export const CALLS = {
     telegram.tgUserInfoResponse,
     'Telegram profile of a chat’s customer; null for a chat of a non-Telegram account or while no profile is known.',
   ),
-  '/v1/seat/wa/window': call(
+  // Parley extensions: calls behind features the spec names but whose calls it does not show.
+  '/v1/seat/wa/window': extension(
     whatsapp.waWindowRequest,
     whatsapp.waWindowResponse,
     "A WhatsApp chat's 24-hour window (when free-form replies stop being accepted) and, once closed, the number's approved templates from the Graph API; null for a chat of another channel.",
   ),
-  // Parley extensions: calls behind features the spec names but whose calls it does not show.
   '/v1/seat/chat/batch_status': extension(
     messages.batchStatusRequest,
     messages.batchStatusResponse,
