@@ -148,6 +148,8 @@ test('a WhatsApp number is bound, a customer writes, the operator answers transl
   await signIn(page, seat.account, seat.password);
   await openChat(page, chat.session_id);
   await expect(bubble(page, 'Buenos días')).toBeVisible();
+  // The chat says until when free-form replies are accepted (24 hours after the customer wrote).
+  await expect(page.getByTestId('whatsapp-window')).toHaveAttribute('data-open', 'true');
   // Opening the chat marked the customer's message read on WhatsApp (their blue ticks).
   await expect.poll(() => graph.readMarks.includes(wamid)).toBe(true);
 

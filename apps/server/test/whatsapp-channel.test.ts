@@ -336,6 +336,29 @@ describe('inbound messages', () => {
     },
   );
 
+  it('a media WhatsApp no longer has still reaches the operator, as its kind in brackets', async () => {
+    const { customer } = await customerSends({
+      type: 'image',
+      image: { id: '123456789', mime_type: 'image/jpeg', caption: '' },
+    });
+    const [m] = await chatRecord(t, seat, customer);
+    expect(m).toMatchObject({ type: 'text', content: '[image]', media: null });
+  });
+
+  it('a webhook for a number no account holds is refused and stores nothing', async () => {
+    const stranger = graph.addNumber();
+    const res = await deliverWebhook(
+      t,
+      stranger,
+      graph.inbound(
+        stranger,
+        { wa_id: nextWaId(), name: 'X' },
+        { type: 'text', text: { body: 'x' } },
+      ),
+    );
+    expect(res.status).toBe(404);
+  });
+
   it('a location and contact cards are shown as readable text', async () => {
     const loc = await customerSends({
       type: 'location',
