@@ -168,8 +168,11 @@ test('a WhatsApp number is bound, a customer writes, the operator answers transl
   const image = page.locator('[data-testid="message-item"][data-type="image"]');
   await expect(image).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
 
+  // The bubble's "sent" is the server's; the outbox delivers to WhatsApp right after.
+  await expect
+    .poll(() => graph.sentTo(n.phoneNumberId, waId).map((s) => s.type))
+    .toEqual(['text', 'image']);
   const sent = graph.sentTo(n.phoneNumberId, waId);
-  expect(sent.map((s) => s.type)).toEqual(['text', 'image']);
   expect(sent[0]!.body.text).toMatchObject({ body: 'La casa es grande' });
   const imageId = (sent[1]!.body.image as { id: string }).id;
   expect(graph.media.get(imageId)?.mime).toBe('image/png');
@@ -184,4 +187,13 @@ test('a WhatsApp number is bound, a customer writes, the operator answers transl
     await expect(reply).toHaveAttribute('data-status', status);
     await expect(image).toHaveAttribute('data-status', status);
   }
+
+  // WhatsApp cannot delete a message for everyone: only "for me" is offered, and said why.
+  await reply.click({ button: 'right' });
+  await page.getByTestId('message-context-menu').getByTestId('message-action-delete').click();
+  const dialog = page.getByTestId('delete-message-dialog');
+  await expect(dialog.getByTestId('delete-scope-me')).toBeChecked();
+  await expect(dialog.getByTestId('delete-scope-all')).toHaveCount(0);
+  await expect(dialog.getByTestId('delete-all-impossible')).toBeVisible();
+  await dialog.getByTestId('confirm-cancel').click();
 });
