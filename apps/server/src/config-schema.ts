@@ -337,6 +337,11 @@ export const ENV = {
     'the Telegram Bot API (a local Bot API server, or a proxy)',
     'https://api.telegram.org',
   ),
+  PARLEY_WHATSAPP_GRAPH_URL: url(
+    ['http', 'https'],
+    "Meta's Graph API for the WhatsApp channel (Cloud API, v21.0 paths under it; a proxy, or a local server in tests)",
+    'https://graph.facebook.com',
+  ),
   PARLEY_TELEGRAM_POLLING: oneOf(
     ['on', 'off'],
     'on',

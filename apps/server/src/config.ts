@@ -67,6 +67,8 @@ export interface Config {
   mediaSecret: string | null;
   translation: TranslationConfig;
   telegram: TelegramConfig;
+  /** The WhatsApp channel; unset: Meta's own Graph API (channels/whatsapp). */
+  whatsapp?: WhatsappConfig;
   platform: PlatformConfig;
   /** The customer sandbox: `auto` = on when the demo workspace was loaded into this database. */
   sandbox: DemoMode;
@@ -125,6 +127,12 @@ export interface RealtimeConfig {
    * (PARLEY_ALLOWED_ORIGINS, comma-separated). Unset: the server's own only.
    */
   allowedOrigins?: string[];
+}
+
+/** The WhatsApp channel (numbers bound to phone accounts; docs/channels/whatsapp.md). */
+export interface WhatsappConfig {
+  /** Graph API base URL without the version (PARLEY_WHATSAPP_GRAPH_URL). */
+  graphUrl: string;
 }
 
 /** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
@@ -247,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Longer than a long poll, so a polling instance renews it well before it runs out.
       leaseMs: (pollTimeoutSeconds + 30) * 1000,
     },
+    whatsapp: { graphUrl: v.PARLEY_WHATSAPP_GRAPH_URL ?? 'https://graph.facebook.com' },
     ops: {
       metricsToken: v.PARLEY_METRICS_TOKEN,
       shutdownTimeoutMs: v.PARLEY_SHUTDOWN_TIMEOUT_MS,

@@ -13,6 +13,8 @@ export const CHANNELS = {
   sandbox: { credentials: null },
   /** A Telegram bot (its token). */
   telegram: { credentials: 'bot_token' },
+  /** A WhatsApp Business phone number on Meta's Cloud API (its system-user access token). */
+  whatsapp: { credentials: 'access_token' },
 } as const;
 
 export type ChannelName = keyof typeof CHANNELS;

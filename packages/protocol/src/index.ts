@@ -13,6 +13,7 @@ export * from './calls/messages.js';
 export * from './calls/quick-replies.js';
 export * from './calls/translation.js';
 export * from './calls/telegram.js';
+export * from './calls/whatsapp.js';
 export * from './calls/media.js';
 export * from './events.js';
 export * from './platform.js';

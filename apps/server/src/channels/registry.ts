@@ -2,13 +2,19 @@ import type { ChannelSetup } from './channel-module.js';
 import { platformChannel } from './platform/platform.channel.js';
 import { sandboxChannel } from './sandbox/sandbox.channel.js';
 import { telegramChannel } from './telegram/telegram.channel.js';
+import { whatsappChannel } from './whatsapp/whatsapp.channel.js';
 
 /**
  * Every channel, created and mounted in this order (the sandbox after the platform: it plays
  * the platform when none is configured). Adding a channel: its folder, its name in the
  * protocol's CHANNELS, one line here (docs/ARCHITECTURE.md, "How to add a channel").
  */
-export const CHANNEL_MODULES = [platformChannel, sandboxChannel, telegramChannel] as const;
+export const CHANNEL_MODULES = [
+  platformChannel,
+  sandboxChannel,
+  telegramChannel,
+  whatsappChannel,
+] as const;
 
 type Modules = typeof CHANNEL_MODULES;
 /** What each module of the list makes (`create`) or answers (`mount`), all together. */

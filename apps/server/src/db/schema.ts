@@ -400,7 +400,48 @@ export interface Database {
   events: EventsTable;
   event_counters: EventCountersTable;
   seat_list_versions: SeatListVersionsTable;
+  whatsapp_numbers: WhatsappNumbersTable;
+  whatsapp_contacts: WhatsappContactsTable;
+  whatsapp_messages: WhatsappMessagesTable;
 }
+
+/** A WhatsApp Business number bound to a phone account (migration 035). */
+export interface WhatsappNumbersTable {
+  send_phone: string;
+  phone_number_id: string;
+  waba_id: string;
+  /** Secrets: never in an answer or a log line. */
+  access_token: string;
+  app_secret: string;
+  verify_token: string;
+  verified_name: string;
+  display_phone_number: string;
+  quality_rating: string;
+  state: Generated<'ok' | 'token_invalid' | 'error'>;
+  last_error: string | null;
+  last_error_at: number | null;
+  created_at: number;
+}
+
+/** A customer of a WhatsApp number: profile name, last message (the 24-hour window). */
+export interface WhatsappContactsTable {
+  send_phone: string;
+  wa_id: string;
+  profile_name: string | null;
+  last_inbound_at: number | null;
+  updated_at: number;
+}
+
+/** WhatsApp's id (wamid) of a message both ways. */
+export interface WhatsappMessagesTable {
+  send_phone: string;
+  wamid: string;
+  msg_id: number;
+  direction: 'in' | 'out';
+  context_wamid: string | null;
+  created_at: number;
+}
+export type WhatsappNumberRow = Selectable<WhatsappNumbersTable>;
 
 export type SeatRow = Selectable<SeatsTable>;
 export type AdminRow = Selectable<AdminsTable>;

@@ -49,9 +49,14 @@ export class CallRoutes<Calls extends CallTable, Principal> {
     return this.registered.has(path);
   }
 
-  /** The calls of the table without a route yet (checked once all are registered). */
+  /**
+   * The calls of the table without a route yet (checked once all are registered); a call a
+   * channel's folder registered with a registry of its own counts as routed.
+   */
   missing(): (keyof Calls & string)[] {
-    return Object.keys(this.calls).filter((p) => !this.registered.has(p));
+    return Object.keys(this.calls).filter(
+      (p) => !this.registered.has(p) && !this.app.hasRoute({ method: 'POST', url: p }),
+    );
   }
 
   protected route<I>(

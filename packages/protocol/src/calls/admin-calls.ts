@@ -88,12 +88,17 @@ export const ADMIN_CALLS = {
   '/v1/admin/accounts/setChannel': call(
     admin.adminAccountsSetChannelRequest,
     admin.adminAccountsSetChannelResponse,
-    "Set a phone account's channel: platform, sandbox, or a Telegram bot (token checked with Telegram first).",
+    "Set a phone account's channel: platform, sandbox, a Telegram bot (token checked with Telegram first) or a WhatsApp Business number (checked with the Graph API first).",
   ),
   '/v1/admin/accounts/telegramStatus': call(
     admin.adminAccountsTelegramStatusRequest,
     admin.adminAccountsTelegramStatusResponse,
     'The Telegram bot of an account and its long-poll state and last error; null when none is bound.',
+  ),
+  '/v1/admin/accounts/whatsappStatus': call(
+    admin.adminAccountsWhatsappStatusRequest,
+    admin.adminAccountsWhatsappStatusResponse,
+    'The WhatsApp number bound to an account: the webhook URL and verify token for Meta, its verified name and quality rating, and the last Graph API error; null when none is bound. Never the token or the app secret.',
   ),
   '/v1/admin/overview': call(
     admin.adminOverviewRequest,

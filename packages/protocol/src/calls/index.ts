@@ -6,6 +6,7 @@ import * as messages from './messages.js';
 import * as quickReplies from './quick-replies.js';
 import * as translation from './translation.js';
 import * as telegram from './telegram.js';
+import * as whatsapp from './whatsapp.js';
 import * as mediaCalls from './media.js';
 
 interface CallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
@@ -149,6 +150,11 @@ export const CALLS = {
     'Telegram profile of a chat’s customer; null for a chat of a non-Telegram account or while no profile is known.',
   ),
   // Parley extensions: calls behind features the spec names but whose calls it does not show.
+  '/v1/seat/wa/window': extension(
+    whatsapp.waWindowRequest,
+    whatsapp.waWindowResponse,
+    "A WhatsApp chat's 24-hour window (when free-form replies stop being accepted) and, once closed, the number's approved templates from the Graph API; null for a chat of another channel.",
+  ),
   '/v1/seat/chat/batch_status': extension(
     messages.batchStatusRequest,
     messages.batchStatusResponse,
@@ -196,4 +202,14 @@ export const CALL_PATHS = Object.keys(CALLS) as CallPath[];
 /** The spec's 22 paths (section 7). */
 export const SPEC_CALL_PATHS = CALL_PATHS.filter((p) => CALLS[p].spec);
 
-export { auth, groups, sessions, messages, quickReplies, translation, telegram, mediaCalls };
+export {
+  auth,
+  groups,
+  sessions,
+  messages,
+  quickReplies,
+  translation,
+  telegram,
+  whatsapp,
+  mediaCalls,
+};

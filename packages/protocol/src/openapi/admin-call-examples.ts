@@ -425,6 +425,17 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
     ],
     refusals: [refusal(w, 'No such account', { account_id: 999_999 }, '400001'), seatToken(w)],
   }),
+  '/v1/admin/accounts/whatsappStatus': (w) => ({
+    success: [
+      {
+        summary: 'An account with no WhatsApp number bound',
+        request: { account_id: w.admin.accountId },
+        token: w.admin.token,
+        response: null,
+      },
+    ],
+    refusals: [refusal(w, 'No such account', { account_id: 999_999 }, '400001'), seatToken(w)],
+  }),
   '/v1/admin/overview': (w) => ({
     success: [
       {

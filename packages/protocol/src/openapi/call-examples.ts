@@ -737,6 +737,16 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
     ],
     refusals: [noChat(w)],
   }),
+  '/v1/seat/wa/window': (w) => ({
+    success: [
+      {
+        summary: 'A chat of a platform account has no WhatsApp window',
+        request: { session_id: w.sessions.main },
+        response: null,
+      },
+    ],
+    refusals: [noChat(w)],
+  }),
   '/v1/seat/chat/batch_status': (w) => ({
     success: [
       {

@@ -23,6 +23,14 @@ import { receiveOne, type InboundQuote } from './receive-one.js';
 
 export type { InboundQuote } from './receive-one.js';
 
+/** A chat an operator has just read. */
+export interface ChatRead {
+  seatId: number;
+  sessionId: number;
+  sendPhone: string;
+  receiverPhone: string;
+}
+
 export class MessagesService {
   constructor(
     private readonly db: Db,
@@ -35,6 +43,19 @@ export class MessagesService {
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
+
+  /**
+   * Told (after the commit, not awaited) when an operator opens a chat with unread customer
+   * messages: a channel with read receipts (WhatsApp's blue ticks) registers here.
+   */
+  readonly chatReadHooks: Array<(chat: ChatRead) => Promise<void>> = [];
+
+  /**
+   * Asked before a message is deleted for all: a channel that cannot retract a message it
+   * delivered (WhatsApp) answers true for its chats, and the deletion is refused (400003,
+   * reason `channel_cannot_delete`).
+   */
+  readonly deleteForAllRefusals: Array<(trx: Db, sessionId: number) => Promise<boolean>> = [];
 
   /**
    * A page of a chat: the newest (no anchor), older than `before_id`, newer than `after_id`,
@@ -87,6 +108,13 @@ export class MessagesService {
         await this.events.sessionUpdated(trx, seatId, session.id);
         await this.events.groupsChanged(trx, seatId);
       });
+      const read: ChatRead = {
+        seatId,
+        sessionId: session.id,
+        sendPhone: input.send_phone,
+        receiverPhone: input.receiver_phone,
+      };
+      for (const hook of this.chatReadHooks) void hook(read).catch(() => undefined);
     }
     return { ...page, list: page.list.map(this.present) };
   }
@@ -272,6 +300,13 @@ export class MessagesService {
       if (message.deleted_for_all === 1) return answer;
       if (message.direction !== 'out') {
         throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'not_outgoing' });
+      }
+      for (const refuses of this.deleteForAllRefusals) {
+        if (await refuses(this.db, message.session_id)) {
+          throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
+            reason: 'channel_cannot_delete',
+          });
+        }
       }
       const windowMs = this.config.deleteForAllWindowMinutes * 60_000;
       if (Date.now() - message.created_at > windowMs) {

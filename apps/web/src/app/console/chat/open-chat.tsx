@@ -16,6 +16,7 @@ import { MessageList } from './message-list';
 import { BackToList } from './back-to-list';
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
+import { WhatsappWindowNotice } from '../../../features/whatsapp/components/whatsapp-window-notice';
 
 /**
  * The open chat: header, messages, composer. Its code (the message list, the composer and
@@ -89,6 +90,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
       <div className="chat-backdrop" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
         <MessageList key={user.session_id} user={user} onRetry={retry} />
       </div>
+      <WhatsappWindowNotice user={user} />
       <Composer
         key={user.session_id}
         user={user}

@@ -4,6 +4,23 @@ import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@parley/protocol';
 import type { DeleteScope } from '../../messages/api/message-actions-api';
 import { useMessageActions } from '../hooks/use-message-actions';
+import { useConsole } from '../../../stores/console.store';
+import { readItem } from '../../../lib/storage';
+
+/**
+ * Channels on which a business cannot withdraw a delivered message: the console offers only
+ * "for me" there (the server refuses "for all" with reason `channel_cannot_delete`).
+ */
+const NO_DELETE_FOR_ALL = new Set(['whatsapp']);
+
+/** Whether the open chat's account is on a channel that cannot delete for all. */
+function useCannotDeleteForAll(): boolean {
+  const sendPhone = useConsole((s) => s.selectedUser?.send_phone);
+  const channel = readItem('userInfo')?.phone_accounts.find(
+    (a) => a.send_phone === sendPhone,
+  )?.channel;
+  return channel !== undefined && NO_DELETE_FOR_ALL.has(channel);
+}
 
 interface Props {
   message: ChatMessage;
@@ -17,7 +34,8 @@ interface Props {
 export function DeleteMessageDialog({ message, onClose }: Props) {
   const { t } = useTranslation('message-actions');
   const actions = useMessageActions();
-  const canAll = message.direction === 'out' && !message.deleted;
+  const channelRefuses = useCannotDeleteForAll();
+  const canAll = message.direction === 'out' && !message.deleted && !channelRefuses;
   const [scope, setScope] = useState<DeleteScope>('me');
   const [busy, setBusy] = useState(false);
 
@@ -40,6 +58,11 @@ export function DeleteMessageDialog({ message, onClose }: Props) {
         <Text size="xs" c="dimmed">
           {scope === 'me' ? t('scopeMeHint') : t('scopeAllHint')}
         </Text>
+        {channelRefuses && message.direction === 'out' && (
+          <Text size="xs" c="orange" data-testid="delete-all-impossible">
+            {t('channelCannotDelete')}
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-testid="confirm-cancel">
             {t('common:actions.cancel')}

@@ -60,7 +60,9 @@ export function useMessageActions() {
             title:
               reason?.reason === 'window_passed'
                 ? t('windowPassed', { count: reason.window_minutes ?? 0 })
-                : t('deleteFailed'),
+                : reason?.reason === 'channel_cannot_delete'
+                  ? t('channelCannotDelete')
+                  : t('deleteFailed'),
             message: err instanceof ApiError ? err.message : '',
           });
           return false;
@@ -94,6 +96,6 @@ export function useMessageActions() {
 }
 
 interface DeleteRefusal {
-  reason?: 'not_outgoing' | 'window_passed';
+  reason?: 'not_outgoing' | 'window_passed' | 'channel_cannot_delete';
   window_minutes?: number;
 }

@@ -1,0 +1,74 @@
+import { WHATSAPP_WINDOW_MS, type CallResponse, type WhatsappTemplate } from '@parley/protocol';
+import type { Db } from '../../db/database.js';
+import { notFound } from '../../lib/app-error.js';
+import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
+import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
+import { GraphApi } from './graph-api.js';
+import { waIdOf } from './whatsapp-inbound.js';
+import { whatsappRepository } from './whatsapp.repository.js';
+
+interface GraphTemplate {
+  name?: string;
+  language?: string;
+  status?: string;
+  category?: string;
+  components?: Array<{ type?: string; text?: string }>;
+}
+
+/** The distinct {{n}} placeholders of a template body. */
+export function variablesOf(body: string): number {
+  return new Set(body.match(/\{\{\s*\d+\s*\}\}/g) ?? []).size;
+}
+
+/**
+ * A WhatsApp chat's 24-hour customer-service window (from the customer's last message) and,
+ * past it, the number's approved templates listed from the Graph API
+ * (GET /{waba-id}/message_templates).
+ */
+export class WhatsappWindowService {
+  constructor(
+    private readonly db: Db,
+    private readonly graphUrl: string,
+  ) {}
+
+  async window(seatId: number, sessionId: number): Promise<CallResponse<'/v1/seat/wa/window'>> {
+    const session = await sessionsRepository.findForSeat(this.db, seatId, sessionId);
+    if (!session) throw notFound();
+    const account = await accountsRepository.findByPhone(this.db, session.send_phone);
+    if (account?.channel !== 'whatsapp') return null;
+    const number = await whatsappRepository.findByPhone(this.db, session.send_phone);
+    if (!number) return null;
+    const contact = await whatsappRepository.findContact(
+      this.db,
+      session.send_phone,
+      waIdOf(session.receiver_phone),
+    );
+    const last = contact?.last_inbound_at == null ? null : Number(contact.last_inbound_at);
+    const endsAt = last === null ? null : last + WHATSAPP_WINDOW_MS;
+    const open = endsAt !== null && endsAt > Date.now();
+    return {
+      window_ends_at: endsAt,
+      open,
+      templates: open ? [] : await this.templates(number.waba_id, number.access_token),
+    };
+  }
+
+  /** The approved templates of the WhatsApp Business Account, with their bodies. */
+  async templates(wabaId: string, token: string): Promise<WhatsappTemplate[]> {
+    const answer = await new GraphApi(this.graphUrl, token, 15_000).get<{
+      data?: GraphTemplate[];
+    }>(`${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`);
+    return (answer?.data ?? [])
+      .filter((t) => t.status === 'APPROVED' && t.name && t.language)
+      .map((t) => {
+        const body = t.components?.find((c) => c.type === 'BODY')?.text ?? '';
+        return {
+          name: t.name!,
+          language: t.language!,
+          category: t.category ?? '',
+          body,
+          variables: variablesOf(body),
+        };
+      });
+  }
+}

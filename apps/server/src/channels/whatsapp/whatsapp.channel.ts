@@ -1,0 +1,67 @@
+import type { ChannelModule } from '../channel-module.js';
+import { WhatsappAdapter } from './whatsapp-adapter.js';
+import { WhatsappInbound } from './whatsapp-inbound.js';
+import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
+import { whatsappRoutes } from './whatsapp.routes.js';
+import { WhatsappWindowService } from './whatsapp-window.service.js';
+import { whatsappRepository } from './whatsapp.repository.js';
+
+const GRAPH_URL = 'https://graph.facebook.com';
+
+/**
+ * WhatsApp Business numbers on Meta's Cloud API (docs/channels/whatsapp.md): signed webhooks
+ * in, the Graph API out, the binding checked with the Graph API, its status in the admin
+ * console. Self-contained: everything it needs is built here.
+ */
+export interface WhatsappServices {
+  /** Binding phone accounts to WhatsApp numbers (the console's setChannel). */
+  whatsappNumbers: WhatsappNumbersService;
+}
+
+export const whatsappChannel: ChannelModule<WhatsappServices> = {
+  name: 'whatsapp',
+  async create({ db, config, services }) {
+    const graphUrl = config.whatsapp?.graphUrl ?? GRAPH_URL;
+    const whatsappNumbers = new WhatsappNumbersService(db, graphUrl, services.audit);
+    // Known without a mount too: the CLI's account:channel forgets a number's binding.
+    services.channels.holdCredentials(whatsappNumbers);
+    return { whatsappNumbers };
+  },
+  async mount({ app, config, db, calls, adminCalls, services, own }) {
+    const graphUrl = config.whatsapp?.graphUrl ?? GRAPH_URL;
+    const numbers = own.whatsappNumbers;
+    const inbound = new WhatsappInbound(
+      db,
+      graphUrl,
+      services.messages,
+      services.media,
+      services.events,
+      app.log,
+    );
+    await whatsappRoutes(app, db, inbound, config.rateLimit.platform);
+    const adapter = new WhatsappAdapter(db, graphUrl, numbers);
+    services.channels.register(adapter);
+    // Opening a chat shows the customer blue ticks.
+    services.messages.chatReadHooks.push(async (chat) => {
+      try {
+        await adapter.markRead(chat);
+      } catch (err) {
+        app.log.warn({ err: String(err), account: chat.sendPhone }, 'whatsapp read mark not sent');
+      }
+    });
+    const windows = new WhatsappWindowService(db, graphUrl);
+    calls.authed('/v1/seat/wa/window', (input, seat) =>
+      windows.window(seat.seatId, input.session_id),
+    );
+    // WhatsApp has no "delete for everyone" for a business: refused, "delete for me" stays.
+    services.messages.deleteForAllRefusals.push((trx, sessionId) =>
+      whatsappRepository.isWhatsappChat(trx, sessionId),
+    );
+    // The console's view of the binding: the webhook URL is this server's as the admin reaches it.
+    adminCalls.authed('/v1/admin/accounts/whatsappStatus', async (input, _admin, request) => {
+      const account = await services.accounts.require(input.account_id);
+      return numbers.status(account.send_phone, `${request.protocol}://${request.host}`);
+    });
+    return {};
+  },
+};

@@ -1,0 +1,146 @@
+import type { Db } from '../../db/database.js';
+import type { WhatsappNumberRow } from '../../db/schema.js';
+
+export type NumberState = WhatsappNumberRow['state'];
+
+/** The WhatsApp channel's tables (migration 035). */
+export const whatsappRepository = {
+  findByPhone(db: Db, sendPhone: string): Promise<WhatsappNumberRow | undefined> {
+    return db
+      .selectFrom('whatsapp_numbers')
+      .selectAll()
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+  },
+
+  findByNumberId(db: Db, phoneNumberId: string): Promise<WhatsappNumberRow | undefined> {
+    return db
+      .selectFrom('whatsapp_numbers')
+      .selectAll()
+      .where('phone_number_id', '=', phoneNumberId)
+      .executeTakeFirst();
+  },
+
+  /** Binds (or rebinds) an account's number. */
+  async upsert(db: Db, row: Omit<WhatsappNumberRow, 'state' | 'last_error' | 'last_error_at'>) {
+    await db.deleteFrom('whatsapp_numbers').where('send_phone', '=', row.send_phone).execute();
+    await db
+      .insertInto('whatsapp_numbers')
+      .values({ ...row, state: 'ok', last_error: null, last_error_at: null })
+      .execute();
+  },
+
+  async remove(db: Db, sendPhone: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('whatsapp_numbers')
+      .where('send_phone', '=', sendPhone)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** What the last Graph API call said of the number (the admin console's status). */
+  async setState(db: Db, sendPhone: string, state: NumberState, error: string | null, now: number) {
+    await db
+      .updateTable('whatsapp_numbers')
+      .set(
+        state === 'ok'
+          ? { state }
+          : { state, last_error: (error ?? '').slice(0, 500), last_error_at: now },
+      )
+      .where('send_phone', '=', sendPhone)
+      .execute();
+  },
+
+  findContact(db: Db, sendPhone: string, waId: string) {
+    return db
+      .selectFrom('whatsapp_contacts')
+      .selectAll()
+      .where('send_phone', '=', sendPhone)
+      .where('wa_id', '=', waId)
+      .executeTakeFirst();
+  },
+
+  /** The customer wrote: their profile name and the start of a new 24-hour window. */
+  async recordContact(
+    db: Db,
+    row: { sendPhone: string; waId: string; profileName: string | null; at: number },
+  ) {
+    const now = Date.now();
+    await db
+      .insertInto('whatsapp_contacts')
+      .values({
+        send_phone: row.sendPhone,
+        wa_id: row.waId,
+        profile_name: row.profileName,
+        last_inbound_at: row.at,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['send_phone', 'wa_id']).doUpdateSet((eb) => ({
+          profile_name: row.profileName ?? eb.ref('whatsapp_contacts.profile_name'),
+          last_inbound_at: row.at,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  },
+
+  async recordMessage(
+    db: Db,
+    row: {
+      sendPhone: string;
+      wamid: string;
+      msgId: number;
+      direction: 'in' | 'out';
+      contextWamid?: string | null;
+    },
+  ) {
+    await db
+      .insertInto('whatsapp_messages')
+      .values({
+        send_phone: row.sendPhone,
+        wamid: row.wamid,
+        msg_id: row.msgId,
+        direction: row.direction,
+        context_wamid: row.contextWamid ?? null,
+        created_at: Date.now(),
+      })
+      .onConflict((oc) => oc.columns(['send_phone', 'wamid']).doNothing())
+      .execute();
+  },
+
+  findMessage(db: Db, sendPhone: string, wamid: string) {
+    return db
+      .selectFrom('whatsapp_messages')
+      .selectAll()
+      .where('send_phone', '=', sendPhone)
+      .where('wamid', '=', wamid)
+      .executeTakeFirst();
+  },
+
+  /** Whether a chat is on an account bound to WhatsApp. */
+  async isWhatsappChat(db: Db, sessionId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('sessions')
+      .innerJoin('phone_accounts', 'phone_accounts.send_phone', 'sessions.send_phone')
+      .select('phone_accounts.channel')
+      .where('sessions.id', '=', sessionId)
+      .executeTakeFirst();
+    return row?.channel === 'whatsapp';
+  },
+
+  /** WhatsApp's id of the customer's newest message in a chat (marking it read reads all). */
+  async latestInbound(db: Db, sendPhone: string, sessionId: number): Promise<string | null> {
+    const row = await db
+      .selectFrom('whatsapp_messages')
+      .innerJoin('messages', 'messages.id', 'whatsapp_messages.msg_id')
+      .select('whatsapp_messages.wamid')
+      .where('whatsapp_messages.send_phone', '=', sendPhone)
+      .where('whatsapp_messages.direction', '=', 'in')
+      .where('messages.session_id', '=', sessionId)
+      .orderBy('whatsapp_messages.msg_id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.wamid ?? null;
+  },
+};

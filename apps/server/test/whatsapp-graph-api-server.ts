@@ -1,0 +1,467 @@
+/**
+ * A local HTTP server that follows Meta's WhatsApp Business Platform Cloud API reference at
+ * Graph API version v21.0 (https://developers.facebook.com/docs/whatsapp/cloud-api/reference,
+ * "Phone Numbers", "Messages", "Media", "Message Templates", "Webhooks" and "Error Codes"), for
+ * the WhatsApp channel's tests (server suite and browser suite):
+ *
+ * - `GET /v21.0/{phone-number-id}`: `display_phone_number`, `verified_name`, `quality_rating`, `id`;
+ * - `POST /v21.0/{phone-number-id}/messages`: text, image/audio/video/document/sticker by media
+ *   `id` (or `link`), template, and `status: "read"`; answers `{ messaging_product, contacts,
+ *   messages: [{ id: "wamid..." }] }` (or `{ success: true }` for a read);
+ * - `POST /v21.0/{phone-number-id}/media`: multipart (`messaging_product`, `type`, `file`) → `{ id }`;
+ * - `GET /v21.0/{media-id}`: `{ url, mime_type, sha256, file_size, id, messaging_product }`, and
+ *   the `url` itself, which like Meta's lookaside URL needs the same Bearer token;
+ * - `GET /v21.0/{waba-id}/message_templates`: `{ data: [...], paging }`;
+ * - errors as Graph answers them: `{ error: { message, type, code, error_subcode?, fbtrace_id } }`
+ *   (190 expired/revoked token, 100 invalid parameter, 131026 undeliverable, 131047 re-engagement
+ *   (outside the 24-hour window), 4 / 80007 rate limits);
+ * - webhooks (`POST` to the app's callback URL) signed as Meta signs them: `X-Hub-Signature-256:
+ *   sha256=<hex HMAC-SHA256 of the raw body with the app secret>`; and the callback URL's
+ *   verification request (`GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...`).
+ *
+ * Every call needs `Authorization: Bearer <token>` of a known, unrevoked token.
+ */
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from './loopback.js';
+
+export const GRAPH_VERSION = 'v21.0';
+
+export interface GraphNumber {
+  phoneNumberId: string;
+  wabaId: string;
+  token: string;
+  appSecret: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+  qualityRating: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
+}
+
+export interface GraphTemplate {
+  name: string;
+  language: string;
+  status: 'APPROVED' | 'PENDING' | 'REJECTED';
+  category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+  components: Array<{ type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS'; text?: string }>;
+}
+
+/** A message the business sent (POST /messages), with the wamid it was given. */
+export interface GraphSent {
+  phoneNumberId: string;
+  wamid: string;
+  to: string;
+  type: string;
+  body: Record<string, unknown>;
+}
+
+export interface GraphMedia {
+  id: string;
+  bytes: Buffer;
+  mime: string;
+  fileName: string;
+  /** The number that uploaded it (null: a customer's media, reachable by every token). */
+  owner: string | null;
+}
+
+export interface GraphFailure {
+  /** HTTP status of the answer. */
+  status: number;
+  code: number;
+  subcode?: number;
+  message: string;
+  type?: string;
+  details?: string;
+}
+
+/** The reference's error catalogue, as the tests need it. */
+export const GRAPH_ERRORS = {
+  expiredToken: {
+    status: 401,
+    code: 190,
+    subcode: 463,
+    type: 'OAuthException',
+    message: 'Error validating access token: Session has expired.',
+  },
+  invalidParameter: {
+    status: 400,
+    code: 100,
+    type: 'OAuthException',
+    message: '(#100) Invalid parameter',
+  },
+  undeliverable: {
+    status: 400,
+    code: 131026,
+    message: 'Message undeliverable',
+    details: 'Message could not be delivered to the recipient.',
+  },
+  reEngagement: {
+    status: 400,
+    code: 131047,
+    message: 'Re-engagement message',
+    details:
+      'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  },
+  rateLimit: {
+    status: 400,
+    code: 4,
+    type: 'OAuthException',
+    message: '(#4) Application request limit reached',
+  },
+  accountRateLimit: {
+    status: 400,
+    code: 80007,
+    type: 'OAuthException',
+    message: '(#80007) Rate limit issues',
+  },
+} satisfies Record<string, GraphFailure>;
+
+export class WhatsAppGraphServer {
+  private server: Server | null = null;
+  readonly numbers = new Map<string, GraphNumber>();
+  private readonly revoked = new Set<string>();
+  private readonly templates = new Map<string, GraphTemplate[]>();
+  readonly media = new Map<string, GraphMedia>();
+  /** Every message the business sent, in order. */
+  readonly sent: GraphSent[] = [];
+  /** The wamids marked read (`status: "read"`). */
+  readonly readMarks: string[] = [];
+  /** Every request seen: method and path (the tests check what was asked). */
+  readonly requests: Array<{ method: string; path: string; auth: string | undefined }> = [];
+  private readonly failures = new Map<string, GraphFailure[]>();
+  private nextId = 1;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.url = await listenOnLoopback(this.server);
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** A business phone number on a WhatsApp Business Account, with its token and app secret. */
+  addNumber(partial: Partial<GraphNumber> = {}): GraphNumber {
+    const n = this.nextId++;
+    const number: GraphNumber = {
+      phoneNumberId: `1${String(100_000_000_000_00 + n)}`,
+      wabaId: `2${String(100_000_000_000_00 + n)}`,
+      token: `EAAG${randomBytes(24).toString('hex')}`,
+      appSecret: randomBytes(16).toString('hex'),
+      displayPhoneNumber: `+1 555-01${String(n).padStart(2, '0')}`,
+      verifiedName: `Shop ${n}`,
+      qualityRating: 'GREEN',
+      ...partial,
+    };
+    this.numbers.set(number.phoneNumberId, number);
+    return number;
+  }
+
+  /** The token stops working (expired or revoked): every call answers error 190. */
+  revokeToken(token: string) {
+    this.revoked.add(token);
+  }
+
+  addTemplate(wabaId: string, template: GraphTemplate) {
+    const list = this.templates.get(wabaId) ?? [];
+    list.push(template);
+    this.templates.set(wabaId, list);
+  }
+
+  /** The next `POST /{id}/messages` of this number fail as given (in order). */
+  failNextSends(phoneNumberId: string, ...failures: GraphFailure[]) {
+    this.failures.set(phoneNumberId, [...(this.failures.get(phoneNumberId) ?? []), ...failures]);
+  }
+
+  /** A customer's media, as WhatsApp keeps it for the webhook's media id. */
+  addCustomerMedia(bytes: Buffer, mime: string, fileName = 'file'): string {
+    const id = String(900_000_000_000 + this.nextId++);
+    this.media.set(id, { id, bytes, mime, fileName, owner: null });
+    return id;
+  }
+
+  /** The messages sent to `to` (digits) from this number. */
+  sentTo(phoneNumberId: string, to: string): GraphSent[] {
+    return this.sent.filter((s) => s.phoneNumberId === phoneNumberId && s.to === to);
+  }
+
+  private newWamid(): string {
+    return `wamid.HBgL${randomBytes(12).toString('base64url')}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    try {
+      const url = new URL(req.url ?? '/', 'http://local');
+      this.requests.push({
+        method: req.method ?? '',
+        path: url.pathname,
+        auth: req.headers.authorization,
+      });
+      const body = await readBody(req);
+      const parts = url.pathname.split('/').filter(Boolean);
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (!token) return this.error(res, { ...GRAPH_ERRORS.invalidParameter, status: 400 });
+      const owner = [...this.numbers.values()].find((n) => n.token === token);
+      if (!owner || this.revoked.has(token)) return this.error(res, GRAPH_ERRORS.expiredToken);
+
+      if (parts[0] === 'download' && parts[1]) return this.download(res, parts[1]);
+      if (parts[0] !== GRAPH_VERSION) return this.error(res, GRAPH_ERRORS.invalidParameter);
+      const [, id, edge] = parts;
+      if (!id) return this.error(res, GRAPH_ERRORS.invalidParameter);
+      const number = this.numbers.get(id);
+      if (req.method === 'GET' && !edge) {
+        if (number) {
+          if (number.token !== token) return this.noObject(res, id);
+          return this.json(res, {
+            verified_name: number.verifiedName,
+            display_phone_number: number.displayPhoneNumber,
+            quality_rating: number.qualityRating,
+            id: number.phoneNumberId,
+          });
+        }
+        const media = this.media.get(id);
+        if (media) {
+          return this.json(res, {
+            messaging_product: 'whatsapp',
+            url: `${this.url}/download/${media.id}?ext=${Date.now()}`,
+            mime_type: media.mime,
+            sha256: createHash('sha256').update(media.bytes).digest('hex'),
+            file_size: media.bytes.length,
+            id: media.id,
+          });
+        }
+        return this.noObject(res, id);
+      }
+      if (req.method === 'GET' && edge === 'message_templates') {
+        const waba = [...this.numbers.values()].find((n) => n.wabaId === id);
+        if (!waba || waba.token !== token) return this.noObject(res, id);
+        return this.json(res, {
+          data: (this.templates.get(id) ?? []).map((t, i) => ({ ...t, id: `${id}${i}` })),
+          paging: { cursors: { before: 'MAZDZD', after: 'MjQZD' } },
+        });
+      }
+      if (!number || number.token !== token) return this.noObject(res, id);
+      if (req.method === 'POST' && edge === 'media') return await this.upload(req, res, body, id);
+      if (req.method === 'POST' && edge === 'messages') return this.send(res, body, number);
+      return this.error(res, GRAPH_ERRORS.invalidParameter);
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(err), code: 1, type: 'OAuthException' } }));
+    }
+  }
+
+  private send(res: ServerResponse, raw: Buffer, number: GraphNumber) {
+    const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+    if (body.messaging_product !== 'whatsapp') {
+      return this.error(res, { ...GRAPH_ERRORS.invalidParameter, details: 'messaging_product' });
+    }
+    if (body.status === 'read') {
+      if (typeof body.message_id !== 'string')
+        return this.error(res, GRAPH_ERRORS.invalidParameter);
+      this.readMarks.push(body.message_id);
+      return this.json(res, { success: true });
+    }
+    const failure = this.failures.get(number.phoneNumberId)?.shift();
+    if (failure) return this.error(res, failure);
+    const to = String(body.to ?? '');
+    const type = String(body.type ?? 'text');
+    if (!/^[0-9]{5,20}$/.test(to)) return this.error(res, GRAPH_ERRORS.invalidParameter);
+    const part = body[type] as Record<string, unknown> | undefined;
+    if (!part) return this.error(res, { ...GRAPH_ERRORS.invalidParameter, details: type });
+    if (type === 'text' && typeof part.body !== 'string') {
+      return this.error(res, GRAPH_ERRORS.invalidParameter);
+    }
+    if (['image', 'audio', 'video', 'document', 'sticker'].includes(type)) {
+      const mediaId = part.id as string | undefined;
+      if (mediaId && !this.media.has(mediaId)) {
+        return this.error(res, { ...GRAPH_ERRORS.invalidParameter, details: 'media id' });
+      }
+    }
+    const wamid = this.newWamid();
+    this.sent.push({ phoneNumberId: number.phoneNumberId, wamid, to, type, body });
+    return this.json(res, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: to, wa_id: to }],
+      messages: [{ id: wamid, ...(type === 'template' ? { message_status: 'accepted' } : {}) }],
+    });
+  }
+
+  private async upload(req: IncomingMessage, res: ServerResponse, body: Buffer, owner: string) {
+    const type = req.headers['content-type'] ?? '';
+    if (!type.startsWith('multipart/form-data')) {
+      return this.error(res, GRAPH_ERRORS.invalidParameter);
+    }
+    const form = await new Request('http://local/', {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: new Uint8Array(body),
+    }).formData();
+    const file = form.get('file');
+    if (form.get('messaging_product') !== 'whatsapp' || !file || typeof file === 'string') {
+      return this.error(res, GRAPH_ERRORS.invalidParameter);
+    }
+    const id = String(800_000_000_000 + this.nextId++);
+    this.media.set(id, {
+      id,
+      bytes: Buffer.from(await file.arrayBuffer()),
+      mime: String(form.get('type') ?? file.type),
+      fileName: file.name,
+      owner,
+    });
+    return this.json(res, { id });
+  }
+
+  private download(res: ServerResponse, id: string) {
+    const media = this.media.get(id);
+    if (!media) return this.noObject(res, id);
+    res.writeHead(200, { 'content-type': media.mime, 'content-length': media.bytes.length });
+    res.end(media.bytes);
+  }
+
+  private noObject(res: ServerResponse, id: string) {
+    return this.error(res, {
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    });
+  }
+
+  private json(res: ServerResponse, body: unknown) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  private error(res: ServerResponse, f: GraphFailure) {
+    res.writeHead(f.status, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        error: {
+          message: f.message,
+          type: f.type ?? 'OAuthException',
+          code: f.code,
+          ...(f.subcode !== undefined ? { error_subcode: f.subcode } : {}),
+          ...(f.details
+            ? { error_data: { messaging_product: 'whatsapp', details: f.details } }
+            : {}),
+          fbtrace_id: `A${randomBytes(8).toString('base64url')}`,
+        },
+      }),
+    );
+  }
+
+  // ---- Webhooks: what Meta POSTs to the app's callback URL (field "messages") ----
+
+  /** The webhook body of one change on the `messages` field of this number. */
+  envelope(number: GraphNumber, value: Record<string, unknown>) {
+    return {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: number.wabaId,
+          changes: [
+            {
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: {
+                  display_phone_number: number.displayPhoneNumber.replace(/[^0-9]/g, ''),
+                  phone_number_id: number.phoneNumberId,
+                },
+                ...value,
+              },
+              field: 'messages',
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  /** A customer's message (`message` holds `type` and its part, e.g. `{ type: 'text', text: { body } }`). */
+  inbound(
+    number: GraphNumber,
+    customer: { wa_id: string; name: string },
+    message: Record<string, unknown>,
+    wamid = this.newWamid(),
+  ) {
+    return this.envelope(number, {
+      contacts: [{ profile: { name: customer.name }, wa_id: customer.wa_id }],
+      messages: [
+        {
+          from: customer.wa_id,
+          id: wamid,
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          ...message,
+        },
+      ],
+    });
+  }
+
+  /** A status of a message the business sent (sent, delivered, read, failed with its error). */
+  status(
+    number: GraphNumber,
+    wamid: string,
+    to: string,
+    status: 'sent' | 'delivered' | 'read' | 'failed',
+    error?: GraphFailure,
+  ) {
+    return this.envelope(number, {
+      statuses: [
+        {
+          id: wamid,
+          status,
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          recipient_id: to,
+          ...(error
+            ? {
+                errors: [
+                  {
+                    code: error.code,
+                    title: error.message,
+                    message: error.message,
+                    error_data: { details: error.details ?? error.message },
+                  },
+                ],
+              }
+            : {}),
+        },
+      ],
+    });
+  }
+}
+
+/** `X-Hub-Signature-256` of a webhook body, as Meta computes it. */
+export function hubSignature(appSecret: string, body: Buffer | string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+}
+
+/** POSTs a webhook to `url` signed with the app secret (or a forged signature). */
+export async function postWebhook(
+  url: string,
+  appSecret: string,
+  payload: unknown,
+  options: { signature?: string } = {},
+): Promise<{ status: number; text: string }> {
+  const body = JSON.stringify(payload);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-hub-signature-256': options.signature ?? hubSignature(appSecret, body),
+    },
+    body,
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

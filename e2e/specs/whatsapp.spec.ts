@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { test as base, expect } from '../support/fixtures';
+import { REPO_ROOT, startServer, type ParleyServer } from '../support/server';
+import { accountRow, adminLogin, adminSection, adminText } from '../support/admin';
+import { signIn } from '../support/app';
+import { bubble, findSession, openChat, seatToken } from '../support/chats';
+import { startApertium, type Apertium } from '../../apps/server/test/apertium';
+// The server tests' local Graph API: an HTTP server following Meta's WhatsApp Cloud API
+// reference (Graph API v21.0), with signed webhooks.
+import {
+  postWebhook,
+  WhatsAppGraphServer,
+  type GraphNumber,
+} from '../../apps/server/test/whatsapp-graph-api-server';
+
+/**
+ * Issue 27: a WhatsApp Business number, end to end. An administrator binds it in the admin
+ * console (checked with the Graph API; the webhook URL and verify token shown for Meta), a
+ * customer writes through a signed webhook, the operator opens the chat (WhatsApp gets the read
+ * mark), answers with a reply translated by the real Apertium engine and an image (uploaded to
+ * the Graph API, then sent by id), and the ticks go to read as the customer's phone reports.
+ */
+const test = base.extend<{ graph: WhatsAppGraphServer; apertium: Apertium; server: ParleyServer }>({
+  // eslint-disable-next-line no-empty-pattern
+  graph: async ({}, use) => {
+    const graph = await new WhatsAppGraphServer().start();
+    await use(graph);
+    await graph.stop();
+  },
+  // eslint-disable-next-line no-empty-pattern
+  apertium: async ({}, use) => {
+    const apy = await startApertium();
+    try {
+      await use(apy);
+    } finally {
+      await apy.stop();
+    }
+  },
+  server: async ({ graph, apertium }, use) => {
+    const server = await startServer({
+      PARLEY_WHATSAPP_GRAPH_URL: graph.url,
+      APERTIUM_URL: apertium.url,
+      PARLEY_TRANSLATION_PROVIDERS: 'apertium',
+    });
+    try {
+      await use(server);
+    } finally {
+      await server.stop();
+    }
+  },
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+});
+
+/** Translation on for Spanish customers and an English operator, stored before the console loads. */
+async function storeTranslation(page: Page) {
+  await page.goto('/healthz');
+  await page.evaluate(() => {
+    window.localStorage.setItem(
+      'translate',
+      JSON.stringify({
+        isEnable: true,
+        mode: 'single',
+        sourceLanguage: 'ES',
+        targetLanguage: 'EN',
+      }),
+    );
+  });
+}
+
+async function bindInConsole(page: Page, phone: string, n: GraphNumber) {
+  await adminLogin(page);
+  await adminSection(page, 'accounts');
+  const row = await accountRow(page, phone);
+  await row.getByTestId('account-channel-open').click();
+  const dialog = page.getByTestId('account-channel-dialog');
+  await dialog
+    .getByTestId('account-channel-choice')
+    .getByText(adminText('en', 'accounts.channels.whatsapp'), { exact: true })
+    .click();
+  await dialog.getByTestId('whatsapp-phone-number-id').fill(n.phoneNumberId);
+  await dialog.getByTestId('whatsapp-waba-id').fill(n.wabaId);
+  await dialog.getByTestId('whatsapp-access-token').fill(n.token);
+  await dialog.getByTestId('whatsapp-app-secret').fill(n.appSecret);
+  await dialog.getByTestId('account-channel-submit').click();
+  // Checked with the Graph API, then what to paste into Meta's settings.
+  const status = dialog.getByTestId('whatsapp-status');
+  await expect(status.getByTestId('whatsapp-verified-name')).toHaveText(n.verifiedName);
+  await expect(status.getByTestId('whatsapp-quality')).toContainText('GREEN');
+  await expect(status.getByTestId('whatsapp-webhook-url')).toHaveText(
+    new RegExp(`/v1/whatsapp/webhook/${n.phoneNumberId}$`),
+  );
+  const verifyToken = (await status.getByTestId('whatsapp-verify-token').textContent()) ?? '';
+  expect(verifyToken.length).toBeGreaterThan(20);
+  // The secrets are never shown back.
+  await expect(dialog).not.toContainText(n.token);
+  await expect(dialog).not.toContainText(n.appSecret);
+  await page.keyboard.press('Escape');
+  await expect(row.getByTestId('account-channel')).toHaveText(
+    adminText('en', 'accounts.channels.whatsapp'),
+  );
+  return verifyToken;
+}
+
+test('a WhatsApp number is bound, a customer writes, the operator answers translated with an image, and the ticks go to read', async ({
+  page,
+  server,
+  graph,
+}) => {
+  const digits = () => String(randomBytes(4).readUInt32BE()).padStart(10, '0').slice(0, 8);
+  const seat = { account: `wa_${digits()}`, password: `pw-${randomBytes(6).toString('hex')}` };
+  const phone = `+1555${digits()}`;
+  await server.cli('seat:create', seat.account, '--password', seat.password);
+  await server.cli('account:add', phone);
+  await server.cli('account:assign', phone, seat.account);
+  const n = graph.addNumber({ verifiedName: 'Azulejos Lisboa', qualityRating: 'GREEN' });
+
+  const verifyToken = await bindInConsole(page, phone, n);
+  const hook = `${server.url}/v1/whatsapp/webhook/${n.phoneNumberId}`;
+  // Meta verifies the callback URL with the verify token shown.
+  const verified = await fetch(
+    `${hook}?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(verifyToken)}&hub.challenge=8675309`,
+  );
+  expect(await verified.text()).toBe('8675309');
+
+  // A customer writes in Spanish: Meta posts the signed webhook.
+  const waId = `3491${digits()}`;
+  const wamid = `wamid.e2e-${digits()}`;
+  const delivered = await postWebhook(
+    hook,
+    n.appSecret,
+    graph.inbound(
+      n,
+      { wa_id: waId, name: 'Lucía Gómez' },
+      { type: 'text', text: { body: 'Buenos días' } },
+      wamid,
+    ),
+  );
+  expect(delivered.status).toBe(200);
+  const token = await seatToken(server.url, { ...seat, nickname: '', phone });
+  const chat = await findSession(server.url, token, `+${waId}`);
+  expect(chat.customer_name).toBe('Lucía Gómez');
+
+  await storeTranslation(page);
+  await signIn(page, seat.account, seat.password);
+  await openChat(page, chat.session_id);
+  await expect(bubble(page, 'Buenos días')).toBeVisible();
+  // The chat says until when free-form replies are accepted (24 hours after the customer wrote).
+  await expect(page.getByTestId('whatsapp-window')).toHaveAttribute('data-open', 'true');
+  // Opening the chat marked the customer's message read on WhatsApp (their blue ticks).
+  await expect.poll(() => graph.readMarks.includes(wamid)).toBe(true);
+
+  // A reply in English goes out in Spanish.
+  await page.getByTestId('composer-translate-toggle').click();
+  await page.getByTestId('composer-input').fill('The house is big');
+  await expect(page.getByTestId('composer-translation-preview')).toHaveText('La casa es grande');
+  await page.getByTestId('composer-input').press('Enter');
+  const reply = bubble(page, 'La casa es grande');
+  await expect(reply).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+
+  // An image: uploaded with /{id}/media, then sent by its id.
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('composer-attach').click();
+  await (await chooser).setFiles(path.join(REPO_ROOT, 'e2e/fixtures/media/photo.png'));
+  const image = page.locator('[data-testid="message-item"][data-type="image"]');
+  await expect(image).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+
+  // The bubble's "sent" is the server's; the outbox delivers to WhatsApp right after.
+  await expect
+    .poll(() => graph.sentTo(n.phoneNumberId, waId).map((s) => s.type))
+    .toEqual(['text', 'image']);
+  const sent = graph.sentTo(n.phoneNumberId, waId);
+  expect(sent[0]!.body.text).toMatchObject({ body: 'La casa es grande' });
+  const imageId = (sent[1]!.body.image as { id: string }).id;
+  expect(graph.media.get(imageId)?.mime).toBe('image/png');
+
+  // The customer's phone reports delivery, then reading: the ticks follow.
+  for (const status of ['delivered', 'read'] as const) {
+    for (const s of sent) {
+      expect(
+        (await postWebhook(hook, n.appSecret, graph.status(n, s.wamid, waId, status))).status,
+      ).toBe(200);
+    }
+    await expect(reply).toHaveAttribute('data-status', status);
+    await expect(image).toHaveAttribute('data-status', status);
+  }
+
+  // WhatsApp cannot delete a message for everyone: only "for me" is offered, and said why.
+  await reply.click({ button: 'right' });
+  await page.getByTestId('message-context-menu').getByTestId('message-action-delete').click();
+  const dialog = page.getByTestId('delete-message-dialog');
+  await expect(dialog.getByTestId('delete-scope-me')).toBeChecked();
+  await expect(dialog.getByTestId('delete-scope-all')).toHaveCount(0);
+  await expect(dialog.getByTestId('delete-all-impossible')).toBeVisible();
+  await dialog.getByTestId('confirm-cancel').click();
+});
