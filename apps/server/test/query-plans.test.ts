@@ -248,7 +248,7 @@ describe('query plans', () => {
         [
           `waits ${seat}`,
           (db) => adminStatsRepository.waits(db, month, seat),
-          /messages_session_idx/,
+          /chat_turns_time_idx/,
         ],
         [
           `translation ${seat}`,
@@ -279,10 +279,15 @@ describe('query plans', () => {
       expect(plan, name).toMatch(index);
       // seat_groups (a few rows a seat) is the only table read whole, as for the overview.
       expect(plan, name).not.toMatch(
-        /\bSCAN (m|s|t|p|o|w|messages|sessions|translation_slots)\b|Seq Scan/,
+        /\bSCAN (m|s|t|p|o|w|messages|sessions|translation_slots|chat_turns)\b|Seq Scan/,
       );
-      // SQLite's plan is the one a large table gets: the range by time, never every message.
-      if (!usingPg && /^(messages|waits|busiest)/.test(name)) expect(plan, name).toMatch(byTime);
+      // The plan a large table gets: each bucket's range by time, never every message or turn
+      // compared with every bucket (PostgreSQL: a join filter on the buckets' bounds).
+      if (!usingPg && /^(messages|busiest)/.test(name)) expect(plan, name).toMatch(byTime);
+      if (/^(messages|waits|translation)/.test(name)) {
+        expect(plan, name).toMatch(/[( ](created_at|slot) ?>/);
+        expect(plan, name).not.toMatch(/Join Filter: \(\((m|t)\.(created_at|slot) >= /);
+      }
     }
   });
 });

@@ -25,6 +25,7 @@ import { tokenRevocationsMigration } from './migrations/028-token-revocations.js
 import { dropSeatPhonesIndexMigration } from './migrations/029-drop-seat-phones-index.js';
 import { searchEntriesDeferredMigration } from './migrations/030-search-entries-deferred.js';
 import { translationSlotsMigration } from './migrations/031-translation-slots.js';
+import { chatTurnsMigration } from './migrations/034-chat-turns.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -56,6 +57,7 @@ class StaticProvider implements MigrationProvider {
       '029-drop-seat-phones-index': dropSeatPhonesIndexMigration(),
       '030-search-entries-deferred': searchEntriesDeferredMigration(this.dialect),
       '031-translation-slots': translationSlotsMigration(),
+      '034-chat-turns': chatTurnsMigration(this.dialect),
     };
   }
 }
