@@ -83,11 +83,10 @@ export const adminStatsRepository = {
       with ${bucketsCte(buckets)},
       turns as materialized (
         select b.i, t.direction, t.created_at - t.started_at as ms
-        -- CROSS JOIN: SQLite keeps this order (without statistics it would start from the
-        -- unblocked chats).
         from b ${perBucket(db, 'chat_turns', 't', ['session_id', 'direction', 'created_at', 'started_at'], sql`t.created_at >= b.s and t.created_at < b.e ${turnsOfSeat(seatId)}`)}
-        cross join sessions s
-        where s.id = t.session_id and s.blocked = 0
+        -- A subquery by the chat's key, not a join: a planner without statistics of a fresh
+        -- table would start from the chats and read every bucket again for each.
+        where (select s.blocked from sessions s where s.id = t.session_id) = 0
       ), ranked as (
         select i, ms,
           row_number() over (partition by i order by ms) as rn,
