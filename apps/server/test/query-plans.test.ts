@@ -274,6 +274,35 @@ describe('query plans', () => {
         /sessions_list_idx|sessions_book_idx/,
       ],
     );
+    // The per-seat export over a range: a batch of seats, each figure one grouped query.
+    const [from, until] = [month[0]!.start, month[29]!.end];
+    cases.push(
+      [
+        'export seats',
+        (db) => adminStatsRepository.seatsAfter(db, 0, 200),
+        /seats_pkey|PRIMARY KEY/,
+      ],
+      [
+        'export messages',
+        (db) => adminStatsRepository.seatMessages(db, [1, 2], from, until),
+        byTime,
+      ],
+      [
+        'export responses',
+        (db) => adminStatsRepository.seatResponses(db, [1, 2], from, until),
+        /chat_turns_time_idx/,
+      ],
+      [
+        'export translation',
+        (db) => adminStatsRepository.seatTranslation(db, [1, 2], from, until),
+        /translation_slots_(pk|seat_idx)|sqlite_autoindex_translation_slots/,
+      ],
+      [
+        'export waiting now',
+        (db) => adminStatsRepository.seatsWaitingNow(db, [1, 2]),
+        /group_counts_(pkey|seat_idx)|INTEGER PRIMARY KEY/,
+      ],
+    );
     for (const [name, run, index] of cases) {
       const plan = await planOf(run);
       expect(plan, name).toMatch(index);
@@ -283,7 +312,9 @@ describe('query plans', () => {
       );
       // The plan a large table gets: each bucket's range by time, never every message or turn
       // compared with every bucket (PostgreSQL: a join filter on the buckets' bounds).
-      if (!usingPg && /^(messages|busiest)/.test(name)) expect(plan, name).toMatch(byTime);
+      if (!usingPg && /^(messages|busiest|export messages)/.test(name)) {
+        expect(plan, name).toMatch(byTime);
+      }
       if (/^(messages|waits|translation)/.test(name)) {
         expect(plan, name).toMatch(/[( ](created_at|slot) ?>/);
         expect(plan, name).not.toMatch(/Join Filter: \(\((m|t)\.(created_at|slot) >= /);

@@ -192,4 +192,107 @@ export const adminStatsRepository = {
     if (seatId !== null) q = q.where('seat_id', '=', seatId);
     return (await q.orderBy('engine').execute()).map((r) => r.engine);
   },
+  /** A page of seats in id order (the per-seat export's rows, by keyset on the key). */
+  seatsAfter(db: Db, afterId: number, limit: number) {
+    return db
+      .selectFrom('seats')
+      .select(['id', 'account', 'nickname'])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  },
+
+  /**
+   * Messages in and out of each of `seatIds` between two instants: the range read once in
+   * messages_created_idx, the seats checked in it (`+ 0`, as messagesOfSeat).
+   */
+  async seatMessages(db: Db, seatIds: number[], from: number, until: number) {
+    const result = await sql<{ seat_id: number; direction: 'in' | 'out'; n: number | string }>`
+      select m.seat_id, m.direction, count(*) as n
+      from messages m
+      where m.created_at >= ${from} and m.created_at < ${until}
+        and m.seat_id + 0 in (${sql.join(seatIds)})
+      group by m.seat_id, m.direction`.execute(db);
+    return result.rows.map((r) => ({
+      seatId: Number(r.seat_id),
+      direction: r.direction,
+      n: Number(r.n),
+    }));
+  },
+
+  /**
+   * First responses of each of `seatIds` between two instants, their median and 90th
+   * percentile as the series take them: the replies of chat_turns_time_idx's range.
+   */
+  async seatResponses(db: Db, seatIds: number[], from: number, until: number) {
+    const result = await sql<{
+      seat_id: number;
+      n: number | string;
+      median: number | string | null;
+      p90: number | string | null;
+    }>`
+      with replies as (
+        select t.seat_id, t.created_at - t.started_at as ms
+        from chat_turns t
+        where t.created_at >= ${from} and t.created_at < ${until}
+          and t.seat_id + 0 in (${sql.join(seatIds)})
+          and t.direction = 'out' and t.started_at is not null
+          and (select s.blocked from sessions s where s.id = t.session_id) = 0
+      ), ranked as (
+        select seat_id, ms,
+          row_number() over (partition by seat_id order by ms) as rn,
+          count(*) over (partition by seat_id) as n
+        from replies
+      )
+      select seat_id, max(n) as n,
+        avg(case when rn in ((n + 1) / 2, (n + 2) / 2) then ms end) as median,
+        max(case when rn = (9 * n + 9) / 10 then ms end) as p90
+      from ranked group by seat_id`.execute(db);
+    return result.rows.map((r) => ({
+      seatId: Number(r.seat_id),
+      n: Number(r.n),
+      median: r.median === null ? null : Math.round(Number(r.median)),
+      p90: r.p90 === null ? null : Number(r.p90),
+    }));
+  },
+
+  /** Translation characters of each of `seatIds` by engine (translation_slots_seat_idx). */
+  async seatTranslation(db: Db, seatIds: number[], from: number, until: number) {
+    const rows = await db
+      .selectFrom('translation_slots')
+      .select((eb) => [
+        'seat_id',
+        'engine',
+        eb.fn.sum<number | string>('characters').as('characters'),
+        eb.fn.sum<number | string>('memory_characters').as('memory'),
+      ])
+      .where('seat_id', 'in', seatIds)
+      .where('slot', '>=', from)
+      .where('slot', '<', until)
+      .groupBy(['seat_id', 'engine'])
+      .execute();
+    return rows.map((r) => ({
+      seatId: Number(r.seat_id),
+      engine: r.engine,
+      characters: Number(r.characters),
+      memory: Number(r.memory),
+    }));
+  },
+
+  /** Chats waiting now of each of `seatIds`, outside Blocked (the kept counts). */
+  async seatsWaitingNow(db: Db, seatIds: number[]) {
+    const rows = await db
+      .selectFrom('group_counts')
+      .innerJoin('seat_groups', 'seat_groups.id', 'group_counts.group_id')
+      .select((eb) => [
+        'group_counts.seat_id',
+        eb.fn.sum<number | string>('group_counts.waiting_chats').as('n'),
+      ])
+      .where('group_counts.seat_id', 'in', seatIds)
+      .where('seat_groups.type', '!=', 'blocked')
+      .groupBy('group_counts.seat_id')
+      .execute();
+    return rows.map((r) => ({ seatId: Number(r.seat_id), n: Number(r.n) }));
+  },
 };
