@@ -25,6 +25,7 @@ import {
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
+import { startBareServer } from './lib/load.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
 
@@ -91,6 +92,8 @@ function median(list) {
 
 /** Server CPU time (user + system, ms) from /proc/<pid>/stat; robust to a busy machine. */
 let serverPid = null;
+/** The few-bytes ceiling's answer: an envelope with nothing in it. */
+const FEW_BYTES = '{"code":"000000","msg":"success","data":{}}';
 const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
 function serverCpuMs() {
   if (!serverPid) return null;
@@ -425,6 +428,44 @@ async function main() {
       ]),
     );
 
+    // The ceilings of the two reads, measured like them by the same client: a bare node:http
+    // server answering the same bytes, and the same server answering a few bytes.
+    log('ceilings (bare node:http)…');
+    const textOf = async (name, body) => {
+      const res = await fetch(`${server.base}/v1/seat/chat/${name}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${login.data.token}`,
+        },
+        body: JSON.stringify(body),
+      });
+      return res.text();
+    };
+    const infoBody = { group_id: biggest, user_time_type: 2 };
+    const bare = await startBareServer({
+      '/v1/seat/chat/getGroupList': await textOf('getGroupList', {}),
+      '/v1/seat/chat/getGroupInfo': await textOf('getGroupInfo', infoBody),
+      '/v1/seat/chat/few': FEW_BYTES,
+    });
+    try {
+      const b = makeClient(bare.url).call;
+      const parleyPid = serverPid;
+      serverPid = bare.pid;
+      for (let i = 0; i < 20; i++) await b('few', {});
+      for (const [name, call, body] of [
+        ['ceiling: getGroupList bytes', (x) => b('getGroupList', x), {}],
+        ['ceiling: getGroupInfo first page bytes', (x) => b('getGroupInfo', x), infoBody],
+        ['ceiling: a few bytes', (x) => b('few', x), {}],
+      ]) {
+        results.push(await sequential(name, SEQ_REQUESTS, () => [call, body]));
+        results.push(await concurrent(name, CONC_REQUESTS, () => [call, body]));
+      }
+      serverPid = parleyPid;
+    } finally {
+      await bare.stop();
+    }
+
     log('getGroupInfo paging through the biggest group…');
     for (const tab of [1, 2]) {
       const r = await pageGroup(client, db, seedInfo, biggest, tab, 50);
@@ -534,6 +575,25 @@ async function main() {
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(r));
+  // Each read beside its two ceilings (p50 and req/s, the same mode).
+  const find = (name, mode) => results.find((r) => r.name === name && r.mode === mode);
+  for (const [name, same] of [
+    ['getGroupList', 'ceiling: getGroupList bytes'],
+    ['getGroupInfo first page (tab 2)', 'ceiling: getGroupInfo first page bytes'],
+  ]) {
+    for (const mode of ['sequential', `concurrency ${CONCURRENCY}`]) {
+      const r = find(name, mode);
+      const c = find(same, mode);
+      const few = find('ceiling: a few bytes', mode);
+      if (!r || !c || !few) continue;
+      const ratio = (a, b) => round(a / b, 2);
+      console.log(
+        `${name} (${mode}): p50 ${r.p50_ms} ms = ${ratio(r.p50_ms, c.p50_ms)}× the same bytes ` +
+          `(${c.p50_ms} ms), ${ratio(r.p50_ms, few.p50_ms)}× a few bytes (${few.p50_ms} ms); ` +
+          `req/s ${ratio(r.req_per_s, c.req_per_s)} and ${ratio(r.req_per_s, few.req_per_s)} of theirs`,
+      );
+    }
+  }
   for (const r of results.filter((x) => x.depth_ratio !== undefined)) {
     console.log(
       `${r.name}: ${r.pages} pages, first pages ${r.first_pages_ms} ms vs last pages ` +

@@ -142,6 +142,37 @@ async function startBareServer(webDir, upstreamPort) {
   return { base: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 
+/**
+ * The second ceiling: a page of a few bytes holding only what the probe waits for (the login
+ * form's two fields; a group and a chat in their lists), from node:http, no script, no style.
+ * What a cold navigation costs the browser whatever the app weighs.
+ */
+const FEW_BYTES_PAGES = {
+  '/login':
+    '<!doctype html><input data-testid="login-username"><button data-testid="login-submit">Sign in</button>',
+  '/home/chat':
+    '<!doctype html><div data-testid="group-list"><div data-testid="group-item">All</div></div>' +
+    '<div data-testid="user-list"><div data-testid="user-item">A chat</div></div>',
+};
+async function startFewBytesServer() {
+  const server = http.createServer((req, res) => {
+    const body = FEW_BYTES_PAGES[new URL(req.url, 'http://x').pathname];
+    if (!body) {
+      res.writeHead(404, { 'content-length': 0 });
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(body);
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Parley, on the demo workspace
 
@@ -322,6 +353,7 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-first-load-'));
   let parley = null;
   let bare = null;
+  let few = null;
   let browser = null;
   const guard = setTimeout(() => {
     console.error('ERROR: the benchmark ran over 10 minutes; stopping');
@@ -332,6 +364,7 @@ async function main() {
     log(`web dir ${path.relative(ROOT, WEB_DIR) || WEB_DIR}, data dir ${dataDir}`);
     parley = await startParley(dataDir);
     bare = await startBareServer(WEB_DIR, parley.port);
+    few = await startFewBytesServer();
     const userInfo = await loginDemo(parley.base);
     browser = await launchChromium();
 
@@ -345,14 +378,16 @@ async function main() {
     const results = [];
     for (const kind of ['login', 'console']) {
       for (const profile of profiles) {
-        const times = { parley: [], bare: [] };
+        const times = { parley: [], bare: [], few: [] };
         let bytes = null;
         let bareBytes = null;
+        const servers = { parley: parley.base, bare: bare.base, few: few.base };
         for (let i = 0; i < profile.runs; i++) {
-          // Alternate which server goes first, so drift in the machine's load hits both alike.
-          const order = i % 2 ? ['bare', 'parley'] : ['parley', 'bare'];
+          // Rotate which server goes first, so drift in the machine's load hits all alike.
+          const names = ['parley', 'bare', 'few'];
+          const order = [...names.slice(i % 3), ...names.slice(0, i % 3)];
           for (const who of order) {
-            const base = who === 'parley' ? parley.base : bare.base;
+            const base = servers[who];
             const run = await coldLoad(browser, base, kind, userInfo, profile.link);
             if (run.finalPath !== PAGES[kind].path) {
               throw new Error(
@@ -361,11 +396,12 @@ async function main() {
             }
             times[who].push(run.usableMs);
             if (who === 'parley') bytes = summarizeBytes(run.rows);
-            else bareBytes = summarizeBytes(run.rows);
+            else if (who === 'bare') bareBytes = summarizeBytes(run.rows);
           }
         }
         const usable = median(times.parley);
         const ceiling = median(times.bare);
+        const fewBytes = median(times.few);
         const gzip = gzipBytes([...bytes.scripts, ...bytes.stylesheets]);
         results.push({
           page: PAGES[kind].path,
@@ -390,11 +426,15 @@ async function main() {
           ceiling_ms: times.bare.map((t) => round(t, 0)),
           ceiling_js_css_transferred_kb: kb(bareBytes.js.transferred + bareBytes.css.transferred),
           usable_ratio: round(usable / ceiling),
+          few_bytes_ms_median: round(fewBytes, 0),
+          few_bytes_ms: times.few.map((t) => round(t, 0)),
+          few_bytes_ratio: round(usable / fewBytes),
           scripts: bytes.scripts,
           stylesheets: bytes.stylesheets,
         });
         log(
-          `${kind} / ${profile.name}: usable ${round(usable, 0)} ms (bare ${round(ceiling, 0)} ms)`,
+          `${kind} / ${profile.name}: usable ${round(usable, 0)} ms (bare ${round(ceiling, 0)} ms, ` +
+            `few bytes ${round(fewBytes, 0)} ms)`,
         );
       }
     }
@@ -406,10 +446,11 @@ async function main() {
       `KB = 1,000 bytes; "sent": bodies as transferred (brotli), "gzip": the same files gzipped ` +
       `(the budgets are gzip); "usable": login form interactive / group list ` +
       `and chat list shown, median of the runs, ms from navigation start; ceiling = the same ` +
-      `files from a bare static server`;
+      `files from a bare static server; few-bytes = a page holding only what the probe waits ` +
+      `for, from node:http`;
     const table = [
-      '| page       | link                 | JS+CSS sent | gzip  | budget | ratio | JS sent | CSS sent | JS raw | CSS raw | req (js/css/all) | usable ms | ceiling ms | ratio |',
-      '| ---------- | -------------------- | ----------- | ----- | ------ | ----- | ------- | -------- | ------ | ------- | ---------------- | --------- | ---------- | ----- |',
+      '| page       | link                 | JS+CSS sent | gzip  | budget | ratio | JS sent | CSS sent | JS raw | CSS raw | req (js/css/all) | usable ms | ceiling ms | ratio | few-bytes ms | ratio |',
+      '| ---------- | -------------------- | ----------- | ----- | ------ | ----- | ------- | -------- | ------ | ------- | ---------------- | --------- | ---------- | ----- | ------------ | ----- |',
       ...results.map(
         (r) =>
           `| ${r.page.padEnd(10)} | ${r.profile.padEnd(20)} | ${String(r.js_css_transferred_kb).padStart(11)} | ` +
@@ -419,7 +460,8 @@ async function main() {
           `${String(r.js_uncompressed_kb).padStart(6)} | ${String(r.css_uncompressed_kb).padStart(7)} | ` +
           `${`${r.js_requests}/${r.css_requests}/${r.all_requests}`.padStart(16)} | ` +
           `${String(r.usable_ms_median).padStart(9)} | ${String(r.ceiling_ms_median).padStart(10)} | ` +
-          `${String(r.usable_ratio).padStart(5)} |`,
+          `${String(r.usable_ratio).padStart(5)} | ${String(r.few_bytes_ms_median).padStart(12)} | ` +
+          `${String(r.few_bytes_ratio).padStart(5)} |`,
       ),
     ].join('\n');
     console.log(`\n${header}\n${table}`);
@@ -461,6 +503,7 @@ async function main() {
   } finally {
     await browser?.close().catch(() => {});
     bare?.close();
+    few?.close();
     if (parley) await stopServer(parley);
     if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
     clearTimeout(guard);

@@ -5,7 +5,8 @@
 //
 // Seeds the shared large workspace (10,000 chats, ~200,000 messages), starts the built server,
 // and drives getGroupInfo (first page of the biggest group) and getGroupList at 50 keep-alive
-// connections, against a bare node:http server answering the same bytes in the same run.
+// connections, against two ceilings measured in the same run: a bare node:http server answering
+// the same bytes, and the same server answering a few bytes (what HTTP alone costs).
 import os from 'node:os';
 import {
   SEAT,
@@ -37,6 +38,8 @@ const CONNECTIONS = 50;
 /** A seat with few chats: the poll must cost the same whatever a seat holds. */
 const SMALL_SEAT = { account: 'bench-small', password: 'bench-password-2', phone: '+15550200099' };
 const SMALL_CHATS = 20;
+/** The few-bytes ceiling's answer: an envelope with nothing in it. */
+const FEW_BYTES = '{"code":"000000","msg":"success","data":{}}';
 
 async function login(base, account, password) {
   const res = await fetch(`${base}/v1/seat/chat/login`, {
@@ -112,7 +115,7 @@ async function main() {
       getGroupList: Buffer.byteLength(listText),
     };
     // The ceiling answers each call's own bytes: /info the user list page, /list the groups.
-    bare = await startBareServer({ '/info': infoText, '/list': listText });
+    bare = await startBareServer({ '/info': infoText, '/list': listText, '/few': FEW_BYTES });
     bareFastify = await startBareServer(
       { '/info': infoText, '/list': listText },
       { fastify: true },
@@ -135,6 +138,12 @@ async function main() {
       {
         name: 'bare node:http (list body)',
         url: `${bare.url}/list`,
+        pid: bare.pid,
+        body: () => listBody,
+      },
+      {
+        name: 'bare node:http (few bytes)',
+        url: `${bare.url}/few`,
         pid: bare.pid,
         body: () => listBody,
       },
@@ -200,6 +209,7 @@ async function main() {
     await dropTarget(target, env, opt.keep);
   }
 
+  const FEW_CEILING = 'bare node:http (few bytes)';
   const ceilingOf = (name) =>
     name === 'getGroupInfo' || name.includes('page body')
       ? 'bare node:http (page body)'
@@ -221,6 +231,10 @@ async function main() {
         median(rounds.map((r) => r[name].req_per_s / r[ceilingOf(name)].req_per_s)),
         3,
       ),
+      ratio_to_few_bytes: round(
+        median(rounds.map((r) => r[name].req_per_s / r[FEW_CEILING].req_per_s)),
+        3,
+      ),
     };
   });
   for (const r of results) if (r.errors) problems.push(`${r.name}: ${r.errors} errors`);
@@ -233,11 +247,22 @@ async function main() {
       `${machine.load_avg_1m_after} | ${CONNECTIONS} connections, ${opt.rounds} × ${opt.seconds} s, medians`,
   );
   printTable(
-    ['scenario', 'req/s', 'of bare', 'p50 ms', 'p99 ms', 'cpu ms/req', 'requests', 'errors'],
+    [
+      'scenario',
+      'req/s',
+      'of bare (same bytes)',
+      'of bare (few bytes)',
+      'p50 ms',
+      'p99 ms',
+      'cpu ms/req',
+      'requests',
+      'errors',
+    ],
     results.map((r) => [
       r.name,
       r.req_per_s,
       `${round(r.ratio_to_bare * 100, 1)} %`,
+      `${round(r.ratio_to_few_bytes * 100, 1)} %`,
       r.p50_ms,
       r.p99_ms,
       r.server_cpu_ms_per_req,
@@ -246,7 +271,8 @@ async function main() {
     ]),
   );
   console.log(
-    `bodies: getGroupInfo ${payloadBytes.getGroupInfo} B, getGroupList ${payloadBytes.getGroupList} B`,
+    `bodies: getGroupInfo ${payloadBytes.getGroupInfo} B, getGroupList ${payloadBytes.getGroupList} B, ` +
+      `few bytes ${Buffer.byteLength(FEW_BYTES)} B`,
   );
   finishReport('reads', started, target.kind, problems, {
     machine,

@@ -95,3 +95,38 @@ test('the series exports as a CSV, one row per local hour', async ({ page }) => 
   expect(rows[0]![0]).toMatch(/T18:30:00\.000Z$/);
   for (const r of rows) expect(Number(r[2])).toBeGreaterThanOrEqual(0);
 });
+
+test('the per-seat table exports over a range the owner chooses, one row per seat', async ({
+  page,
+  freshSeat,
+}) => {
+  await adminLogin(page);
+  await expect(page.getByTestId('stats-chart-messages')).toBeVisible();
+  const charts = page.getByTestId('stats-charts');
+  await charts.getByTestId('export-range').click();
+  await page.getByTestId('export-from').fill('2026-01-01');
+  await page.getByTestId('export-to').fill('2026-03-31');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-seatTotals').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('parley-seats-2026-01-01-2026-03-31.csv');
+  const [head, ...rows] = readFileSync((await download.path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n')
+    .map((l) => l.split(','));
+  expect(head!.slice(0, 8)).toEqual([
+    'seat_id',
+    'account',
+    'nickname',
+    'messages_in',
+    'messages_out',
+    'first_responses',
+    'first_response_median_ms',
+    'first_response_p90_ms',
+  ]);
+  expect(head!.at(-1)).toBe('waiting_now');
+  // A seat made today wrote nothing in those months.
+  const seat = rows.find((r) => r[1] === freshSeat.account);
+  expect(seat?.slice(3, 6)).toEqual(['0', '0', '0']);
+});

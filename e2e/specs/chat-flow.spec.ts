@@ -119,10 +119,21 @@ test.describe('the chat console (demo workspace)', () => {
     const first = `first line ${tag}`;
     const second = `second line ${tag}`;
     const composer = page.getByTestId('composer-input');
+    const height = async () => (await composer.boundingBox())!.height;
     await composer.click();
     await page.keyboard.type(first);
     await page.keyboard.press('Shift+Enter');
     await page.keyboard.type(second);
+    await expect(composer).toHaveValue(`${first}\n${second}`);
+    // The box grows with its lines up to six, then scrolls.
+    const twoLines = await height();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Enter');
+    await expect.poll(height).toBeGreaterThan(twoLines + 40);
+    const six = await height();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Enter');
+    await page.waitForTimeout(200);
+    expect(await height()).toBe(six);
+    for (let i = 0; i < 8; i++) await page.keyboard.press('Backspace');
     await expect(composer).toHaveValue(`${first}\n${second}`);
     await expect(page.getByTestId('message-item').filter({ hasText: first })).toHaveCount(0);
 

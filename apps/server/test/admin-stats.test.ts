@@ -488,6 +488,94 @@ describe('CSV exports', () => {
     );
   });
 
+  it('exports the per-seat table over a chosen range of local days, streamed', async () => {
+    const res = await csv('/v1/admin/export/seat-totals.csv', {
+      time_zone: 'Asia/Kolkata',
+      from: '2026-01-15',
+      to: '2026-01-15',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(res.headers['content-disposition']).toMatch(
+      /attachment; filename="parley-seats-2026-01-15-2026-01-15.csv"/,
+    );
+    const [head, ...rows] = parseCsv(res.body);
+    expect(head).toEqual([
+      'seat_id',
+      'account',
+      'nickname',
+      'messages_in',
+      'messages_out',
+      'first_responses',
+      'first_response_median_ms',
+      'first_response_p90_ms',
+      'characters_deepl',
+      'characters_libretranslate',
+      'memory_characters',
+      'waiting_now',
+    ]);
+    const byAccount = new Map(rows.map((r) => [r[1], r]));
+    // The Kolkata day's hand counts: replies after 20 (the evening before), 10, 25, 30 and 70
+    // minutes; chat 1 waits now.
+    expect(byAccount.get('stats-kolkata')).toEqual([
+      String(kolkata.seatId),
+      'stats-kolkata',
+      expect.any(String),
+      '7',
+      '6',
+      '5',
+      String(25 * MIN),
+      String(70 * MIN),
+      '50',
+      '107',
+      '30',
+      '1',
+    ]);
+    // New York's chats are on other days; every seat has its row, in id order.
+    expect(byAccount.get('stats-new-york')!.slice(3, 11)).toEqual([
+      '0',
+      '0',
+      '0',
+      '',
+      '',
+      '0',
+      '0',
+      '0',
+    ]);
+    const ids = rows.map((r) => Number(r[0]));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+
+    const week = parseCsv(
+      (
+        await csv('/v1/admin/export/seat-totals.csv', {
+          time_zone: 'America/New_York',
+          from: '2026-03-08',
+          to: '2026-03-09',
+        })
+      ).body,
+    );
+    expect(week[0]).toEqual(head!.filter((h) => !h.startsWith('characters_')));
+    const ny = week.find((r) => r[1] === 'stats-new-york')!;
+    // Both answered after 40 minutes, the first across the missing hour (01:30 EST to 03:10 EDT).
+    expect(ny.slice(3, 8)).toEqual(['2', '2', '2', String(40 * MIN), String(40 * MIN)]);
+
+    for (const [query, code] of [
+      [{ time_zone: 'Asia/Kolkata', from: '2026-01-15', to: '2026-01-14' }, '100001'],
+      [{ time_zone: 'Mars/Base', from: '2026-01-15', to: '2026-01-15' }, '100001'],
+    ] as const) {
+      const refused = await csv('/v1/admin/export/seat-totals.csv', query);
+      expect(refused.headers['content-type']).toMatch(/json/);
+      expect((JSON.parse(refused.body) as { code: string }).code).toBe(code);
+    }
+    const anonymous = await csv(
+      '/v1/admin/export/seat-totals.csv',
+      { time_zone: 'UTC', from: '2026-01-15', to: '2026-01-15' },
+      null,
+    );
+    expect((JSON.parse(anonymous.body) as { code: string }).code).toBe('400002');
+  });
+
   it('refuses without the admin token, a bad range and an unknown seat, with the envelope', async () => {
     const day = { time_zone: 'UTC', from: '2026-01-15', to: '2026-01-15' };
     const cases: [Record<string, string | number>, string | null, string][] = [

@@ -248,7 +248,7 @@ describe('query plans', () => {
         [
           `waits ${seat}`,
           (db) => adminStatsRepository.waits(db, month, seat),
-          /messages_session_idx/,
+          /chat_turns_time_idx/,
         ],
         [
           `translation ${seat}`,
@@ -274,15 +274,51 @@ describe('query plans', () => {
         /sessions_list_idx|sessions_book_idx/,
       ],
     );
+    // The per-seat export over a range: a batch of seats, each figure one grouped query.
+    const [from, until] = [month[0]!.start, month[29]!.end];
+    cases.push(
+      [
+        'export seats',
+        (db) => adminStatsRepository.seatsAfter(db, 0, 200),
+        /seats_pkey|PRIMARY KEY/,
+      ],
+      [
+        'export messages',
+        (db) => adminStatsRepository.seatMessages(db, [1, 2], from, until),
+        byTime,
+      ],
+      [
+        'export responses',
+        (db) => adminStatsRepository.seatResponses(db, [1, 2], from, until),
+        /chat_turns_time_idx/,
+      ],
+      [
+        'export translation',
+        (db) => adminStatsRepository.seatTranslation(db, [1, 2], from, until),
+        /translation_slots_(pk|seat_idx)|sqlite_autoindex_translation_slots/,
+      ],
+      [
+        'export waiting now',
+        (db) => adminStatsRepository.seatsWaitingNow(db, [1, 2]),
+        /group_counts_(pkey|seat_idx)|INTEGER PRIMARY KEY/,
+      ],
+    );
     for (const [name, run, index] of cases) {
       const plan = await planOf(run);
       expect(plan, name).toMatch(index);
       // seat_groups (a few rows a seat) is the only table read whole, as for the overview.
       expect(plan, name).not.toMatch(
-        /\bSCAN (m|s|t|p|o|w|messages|sessions|translation_slots)\b|Seq Scan/,
+        /\bSCAN (m|s|t|p|o|w|messages|sessions|translation_slots|chat_turns)\b|Seq Scan/,
       );
-      // SQLite's plan is the one a large table gets: the range by time, never every message.
-      if (!usingPg && /^(messages|waits|busiest)/.test(name)) expect(plan, name).toMatch(byTime);
+      // The plan a large table gets: each bucket's range by time, never every message or turn
+      // compared with every bucket (PostgreSQL: a join filter on the buckets' bounds).
+      if (!usingPg && /^(messages|busiest|export messages)/.test(name)) {
+        expect(plan, name).toMatch(byTime);
+      }
+      if (/^(messages|waits|translation)/.test(name)) {
+        expect(plan, name).toMatch(/[( ](created_at|slot) ?>/);
+        expect(plan, name).not.toMatch(/Join Filter: \(\((m|t)\.(created_at|slot) >= /);
+      }
     }
   });
 });

@@ -27,6 +27,7 @@ import { searchEntriesDeferredMigration } from './migrations/030-search-entries-
 import { translationSlotsMigration } from './migrations/031-translation-slots.js';
 import { customerNamesMigration } from './migrations/032-customer-names.js';
 import { messageRepliesMigration } from './migrations/033-message-replies.js';
+import { chatTurnsMigration } from './migrations/034-chat-turns.js';
 import { whatsappMigration } from './migrations/035-whatsapp.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
@@ -61,6 +62,7 @@ class StaticProvider implements MigrationProvider {
       '031-translation-slots': translationSlotsMigration(),
       '032-customer-names': customerNamesMigration(),
       '033-message-replies': messageRepliesMigration(),
+      '034-chat-turns': chatTurnsMigration(this.dialect),
       '035-whatsapp': whatsappMigration(),
     };
   }

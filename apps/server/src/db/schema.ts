@@ -356,6 +356,20 @@ export interface TranslationSlotsTable {
   memory_characters: Generated<number>;
 }
 
+/**
+ * Migration 034: a chat's turns (a message whose direction differs from the one before it), kept
+ * by triggers on messages; an 'out' turn keeps when the wait it ends began.
+ */
+export interface ChatTurnsTable {
+  seq: Generated<number>;
+  message_id: number;
+  session_id: number;
+  seat_id: number;
+  direction: 'in' | 'out';
+  created_at: number;
+  started_at: number | null;
+}
+
 /** Migration 025: raised by triggers on every change of a seat's chats or groups. */
 export interface SeatListVersionsTable {
   seat_id: number;
@@ -374,6 +388,7 @@ export interface Database {
   audit_log: AuditLogTable;
   translation_usage: TranslationUsageTable;
   translation_slots: TranslationSlotsTable;
+  chat_turns: ChatTurnsTable;
   seats: SeatsTable;
   tokens: TokensTable;
   token_revocations: TokenRevocationsTable;

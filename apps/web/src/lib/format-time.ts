@@ -1,7 +1,11 @@
 const cache = new Map<string, Intl.DateTimeFormat>();
 
-function fmt(locale: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(opts)}`;
+/**
+ * One formatter per locale and kind, built once: a list row formats its time on every render,
+ * and a key made of the options (JSON) cost more than the formatting (sign-in profile).
+ */
+function fmt(locale: string, kind: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${kind}`;
   let f = cache.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat(locale, opts);
@@ -10,23 +14,30 @@ function fmt(locale: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFor
   return f;
 }
 
+/** Whether two instants fall on the same local day (no string per call). */
+function sameLocalDay(a: Date, b: Date): boolean {
+  return (
+    a.getDate() === b.getDate() &&
+    a.getMonth() === b.getMonth() &&
+    a.getFullYear() === b.getFullYear()
+  );
+}
+
 /** Short time for lists: hh:mm today, else the date. */
 export function formatListTime(ms: number, locale: string, now = Date.now()): string {
   const d = new Date(ms);
   const today = new Date(now);
-  const sameDay = d.toDateString() === today.toDateString();
-  return sameDay
-    ? fmt(locale, { hour: '2-digit', minute: '2-digit' }).format(d)
-    : fmt(locale, { month: '2-digit', day: '2-digit' }).format(d);
+  return sameLocalDay(d, today)
+    ? fmt(locale, 'time', { hour: '2-digit', minute: '2-digit' }).format(d)
+    : fmt(locale, 'date', { month: '2-digit', day: '2-digit' }).format(d);
 }
 
 /** Time of a message bubble: hh:mm, with the date when not today. */
 export function formatMessageTime(ms: number, locale: string, now = Date.now()): string {
   const d = new Date(ms);
-  const sameDay = d.toDateString() === new Date(now).toDateString();
-  return sameDay
-    ? fmt(locale, { hour: '2-digit', minute: '2-digit' }).format(d)
-    : fmt(locale, {
+  return sameLocalDay(d, new Date(now))
+    ? fmt(locale, 'time', { hour: '2-digit', minute: '2-digit' }).format(d)
+    : fmt(locale, 'date-time', {
         month: '2-digit',
         day: '2-digit',
         hour: '2-digit',

@@ -549,6 +549,7 @@ export type AdminStatsSeat = z.infer<typeof adminStatsSeatResponse>;
 export const ADMIN_EXPORT_PATHS = {
   series: '/v1/admin/export/series.csv',
   seats: '/v1/admin/export/seats.csv',
+  seatTotals: '/v1/admin/export/seat-totals.csv',
   audit: '/v1/admin/export/audit.csv',
 } as const;
 
@@ -564,6 +565,14 @@ export const adminExportSeriesQuery = z
 export const adminExportSeatsQuery = z.object({
   tz_offset_min: z.coerce.number().int().min(-TZ_OFFSET_MIN_MAX).max(TZ_OFFSET_MIN_MAX).default(0),
 });
+
+/**
+ * The per-seat table over up to STATS_EXPORT_DAYS_MAX local days: each seat's messages, first
+ * responses and translation characters in the range, and its chats waiting now.
+ */
+export const adminExportSeatTotalsQuery = z
+  .object(statsRange)
+  .superRefine(rangeCheck(STATS_EXPORT_DAYS_MAX));
 
 /** The audit log with the list's filters, newest first, every row. */
 export const adminExportAuditQuery = z.object({

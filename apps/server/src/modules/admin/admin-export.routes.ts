@@ -4,6 +4,7 @@ import {
   ADMIN_EXPORT_PATHS,
   adminExportAuditQuery,
   adminExportSeatsQuery,
+  adminExportSeatTotalsQuery,
   adminExportSeriesQuery,
 } from '@parley/protocol';
 import { parseBody } from '../../lib/validate.js';
@@ -50,6 +51,14 @@ export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) 
       request.query,
     );
     return sendCsv(reply, 'parley-seats.csv', s.adminExport.seats(q.tz_offset_min));
+  });
+  app.get(ADMIN_EXPORT_PATHS.seatTotals, async (request, reply) => {
+    await s.adminAuth.authenticateHeader(request.headers.authorization);
+    const q = parseBody<ReturnType<typeof adminExportSeatTotalsQuery.parse>>(
+      adminExportSeatTotalsQuery,
+      request.query,
+    );
+    return sendCsv(reply, `parley-seats-${q.from}-${q.to}.csv`, s.adminExport.seatTotals(q));
   });
   app.get(ADMIN_EXPORT_PATHS.audit, async (request, reply) => {
     await s.adminAuth.authenticateHeader(request.headers.authorization);

@@ -24,6 +24,16 @@ import { COMPOSER_ID } from '../../../lib/keyboard';
 import { ReplyingTo } from './replying-to';
 import classes from './composer.module.css';
 
+/**
+ * Where the browser sizes a field to its text (Chromium: CSS field-sizing), the composer leaves
+ * it to CSS (composer.module.css): the JS autosize measures a hidden copy of the field after
+ * every render, a forced layout of the whole page each time a chat opens.
+ */
+const CSS_SIZES_FIELDS =
+  typeof CSS !== 'undefined' && typeof CSS.supports === 'function'
+    ? CSS.supports('field-sizing', 'content')
+    : false;
+
 interface Props {
   user: SessionItem;
   disabled: boolean;
@@ -118,9 +128,7 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
             {...slash.inputProps}
             id={COMPOSER_ID}
             className={classes.text}
-            autosize
-            minRows={1}
-            maxRows={6}
+            {...(CSS_SIZES_FIELDS ? { rows: 1 } : { autosize: true, minRows: 1, maxRows: 6 })}
             maxLength={MESSAGE_TEXT_MAX}
             value={text}
             disabled={disabled}

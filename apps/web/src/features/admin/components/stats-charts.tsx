@@ -16,6 +16,7 @@ import type { StatsSeries } from '@parley/protocol';
 import { rangeParams, statsSeriesQuery, type StatsRange } from '../api/stats-queries';
 import { formatNumber } from '../admin-format';
 import { ExportButton } from './export-button';
+import { ExportRange } from './export-range';
 import { UplotChart, type ChartSeries } from './uplot-chart';
 
 export interface ChartDef {
@@ -273,6 +274,7 @@ export function StatsCharts({ seatId = null }: { seatId?: number | null }) {
         <Group gap="xs">
           <RangeControl value={range} onChange={setRange} />
           <ExportButton kind="series" params={params} />
+          <ExportRange params={params} />
         </Group>
       </Group>
       {query.data ? (
