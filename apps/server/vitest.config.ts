@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The same suite runs on SQLite always, and on PostgreSQL too when PARLEY_TEST_DATABASE_URL is set.
@@ -12,6 +13,11 @@ export default defineConfig({
     // process per file cost 40 % of the suite's time (loading Fastify, Kysely and the app again
     // 145 times: 441 s against 265 s here).
     isolate: false,
+    // Two files at a time even on two cores (Vitest's default there is one): a server test waits
+    // on its database, sockets and child processes for much of its time, and the SQLite and
+    // PostgreSQL projects share the workers. One worker left a core idle: the suite took
+    // about twice as long (VITEST_MAX_WORKERS overrides it).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true as const,
