@@ -82,13 +82,15 @@ const HEADER_ITEMS =
   '[data-testid="app-header"] [data-header-item], [data-testid="app-header"] [role="tab"]';
 const COMPOSER_ITEMS = '[data-testid="composer-row"] > *';
 
+// A language's hundred page loads, and the seat and chat made for it, within one timeout.
+test.describe.configure({ timeout: 180_000 });
+
 for (const lang of UI_LANGS) {
   test(`the console and the admin console fit every width from 360 to 1280 px in ${lang}`, async ({
     page,
     parley,
     freshSeat,
   }) => {
-    test.setTimeout(180_000);
     const chat = await receiveChat(parley, freshSeat, [
       'Olá, tudo bem? Uma pergunta sobre o pedido',
     ]);
