@@ -14,9 +14,9 @@ export default defineConfig({
     // 145 times: 441 s against 265 s here).
     isolate: false,
     // Two files at a time even on two cores (Vitest's default there is one): a server test waits
-    // on its database, sockets and child processes for much of its time, and the SQLite and
-    // PostgreSQL projects share the workers. One worker left a core idle: the suite took
-    // about twice as long (VITEST_MAX_WORKERS overrides it).
+    // on its database, sockets, timers and child processes for much of its time. With one
+    // worker the files ran one after another (CI: the PostgreSQL project's 1,303 s of file
+    // time took 1,310 s) and a core stayed idle. VITEST_MAX_WORKERS overrides it.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
