@@ -103,6 +103,20 @@ test('a customer’s name and initials show in the row, the header, the card and
   await expect(entry.getByTestId('address-book-name')).toHaveText(name);
   await expect(entry.getByTestId('address-book-avatar')).toHaveText('MS');
 
+  // The batch reply's chat list names the customer too.
+  await page.getByRole('tab', { name: 'Chats' }).click();
+  await page.getByTestId('batch-open').click();
+  const batchChat = page.locator(
+    `[data-testid="batch-chat"][data-session-id="${session.session_id}"]`,
+  );
+  await page
+    .locator(`[data-testid="batch-group"][data-group-id="${session.group_id}"]`)
+    .getByTestId('batch-group-toggle')
+    .click();
+  await expect(batchChat).toHaveText(`${number} · ${name}`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('batch-dialog')).toBeHidden();
+
   // The seat's remark wins over the channel's name everywhere; the card keeps the latter.
   await call(
     parley.url,

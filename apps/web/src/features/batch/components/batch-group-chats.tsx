@@ -4,6 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Virtuoso } from 'react-virtuoso';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
+import { customerNameOrNull } from '../../../lib/customer-name';
 import { groupChatsQuery } from '../api/batch-queries';
 import type { useBatchSelection } from '../hooks/use-batch-selection';
 
@@ -57,11 +58,17 @@ export function BatchGroupChats({ groupId, keyword, whole, selection }: Props) {
             checked={whole || chosen.has(s.session_id)}
             disabled={whole}
             onChange={() => toggleSession(s)}
-            label={s.remark ? `${s.receiver_phone} · ${s.remark}` : s.receiver_phone}
+            label={chatLabel(s)}
             data-testid="batch-chat-check"
           />
         </div>
       )}
     />
   );
+}
+
+/** The number, and the name the seat knows the customer by (its remark, else the channel's). */
+function chatLabel(s: SessionItem): string {
+  const name = customerNameOrNull(s);
+  return name ? `${s.receiver_phone} · ${name}` : s.receiver_phone;
 }
