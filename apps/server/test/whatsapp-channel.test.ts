@@ -441,6 +441,33 @@ describe('outbound messages and statuses', () => {
     ).toBe(true);
   });
 
+  it("a customer's reply (context.message_id) quotes the operator's message it answers", async () => {
+    const ana = { wa_id: nextWaId(), name: 'Ana Souza' };
+    const { customer } = await customerSends({ type: 'text', text: { body: 'sizes?' } }, ana);
+    const msgId = await operatorSends(customer, { type: 'text', content: '20 and 30 cm' });
+    const sent = await waitFor(async () => {
+      const [s] = graph.sentTo(number.phoneNumberId, ana.wa_id);
+      expect(s).toBeDefined();
+      return s!;
+    });
+    await waitFor(async () => expect(await statusOf(customer, msgId)).toBe('sent'));
+    await customerSends(
+      {
+        type: 'text',
+        text: { body: 'the 30 one' },
+        context: { from: number.displayPhoneNumber, id: sent.wamid },
+      },
+      ana,
+    );
+    const reply = (await chatRecord(t, seat, customer)).find((m) => m.content === 'the 30 one');
+    expect(reply?.reply_to).toBe(msgId);
+    expect(reply?.quote).toMatchObject({
+      msg_id: msgId,
+      direction: 'out',
+      preview: '20 and 30 cm',
+    });
+  });
+
   it('a failed status shows the failure on the message', async () => {
     const { customer } = await customerSends({ type: 'text', text: { body: 'hi' } });
     const waId = customer.slice(1);
