@@ -7,6 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { migratorOf } from '../src/db/migrate.js';
 import { cliOk } from './server-process.js';
 
 /**
@@ -99,6 +101,36 @@ describe('one schema per install in one PostgreSQL database', () => {
     expect((await first.login('alpha-seat')).code).toBe('200001');
     expect((await alpha.login('bravo-seat')).code).toBe('200001');
     expect((await bravo.login('first-seat')).code).toBe('200001');
+  }, 60_000);
+
+  it("starts while other installs' schemas are dropped: it reads its own schema only", async () => {
+    const config = loadConfig({ DATABASE_URL: databaseUrl, PARLEY_PG_SCHEMA: 'charlie' });
+    await (
+      await install({ DATABASE_URL: databaseUrl, PARLEY_PG_SCHEMA: 'charlie' }, 'c-seat')
+    ).app;
+    const handle = await openDatabase(config);
+    const churn = new pg.Client({ connectionString: databaseUrl });
+    await churn.connect();
+    let stop = false;
+    // Other installs come and go: schemas with tables made and dropped, over and over.
+    const churning = (async () => {
+      for (let i = 0; !stop; i++) {
+        await churn.query(`create schema gone_${i}; create table gone_${i}.seats (id int)`);
+        await churn.query(`drop schema gone_${i} cascade`);
+      }
+    })();
+    try {
+      // What a start asks on its way (the migrator's "are my tables there?"), 150 times.
+      for (let i = 0; i < 150; i++) {
+        const migrations = await migratorOf(handle.db, 'pg', 'charlie').getMigrations();
+        expect(migrations.every((m) => m.executedAt)).toBe(true);
+      }
+    } finally {
+      stop = true;
+      await churning;
+      await churn.end();
+      await handle.close();
+    }
   }, 60_000);
 
   it('refuses a schema name that is not a plain identifier', () => {

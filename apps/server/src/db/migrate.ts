@@ -1,4 +1,11 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  sql,
+  type DatabaseIntrospector,
+  type Migration,
+  type MigrationProvider,
+  type TableMetadata,
+} from 'kysely';
 import type { Db, DialectName } from './database.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { quickRepliesMigration } from './migrations/002-quick-replies.js';
@@ -72,9 +79,41 @@ class StaticProvider implements MigrationProvider {
 export function migratorOf(db: Db, dialect: DialectName, schema: string | null): Migrator {
   // With a schema, Kysely looks for its own tables there, not in any schema of the database.
   return new Migrator({
-    db,
+    db: dialect === 'pg' ? withOwnTablesOnly(db, schema) : db,
     provider: new StaticProvider(dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+}
+
+/**
+ * The database as the migrator sees it on PostgreSQL: its question "do my tables exist?" reads
+ * only this install's schema. Kysely's own introspection lists every column of every schema
+ * and calls has_schema_privilege on each schema's name, so a schema dropped meanwhile (another
+ * install's, PARLEY_PG_SCHEMA) failed this start with "schema ... does not exist", and the
+ * cost grew with every other schema of the database.
+ */
+function withOwnTablesOnly(db: Db, schema: string | null): Db {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const { rows } = await sql<{ name: string; schema: string }>`
+      select c.relname as name, n.nspname as schema
+      from pg_catalog.pg_class c
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${schema ?? sql`current_schema()`} and c.relkind in ('r', 'p', 'v')
+    `.execute(db);
+    return rows.map((r) => ({ ...r, isView: false, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  };
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, prop, target);
+      // Kysely's methods read private fields: they run on the instance itself.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 
