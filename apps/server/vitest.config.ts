@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The same suite runs on SQLite always, and on PostgreSQL too when PARLEY_TEST_DATABASE_URL is set.
@@ -12,6 +13,11 @@ export default defineConfig({
     // process per file cost 40 % of the suite's time (loading Fastify, Kysely and the app again
     // 145 times: 441 s against 265 s here).
     isolate: false,
+    // Two files at a time even on two cores (Vitest's default there is one): a server test waits
+    // on its database, sockets, timers and child processes for much of its time. With one
+    // worker the files ran one after another (CI: the PostgreSQL project's 1,303 s of file
+    // time took 1,310 s) and a core stayed idle. VITEST_MAX_WORKERS overrides it.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true as const,
