@@ -11,7 +11,10 @@ import type { DialectName } from '../database.js';
  * A chat's messages are compared in the order their turns are recorded (`seq`). On PostgreSQL
  * the trigger first locks the chats of its statement (in id order, as a send's statement does)
  * and only then reads their last turns, so two transactions writing to one chat at once see each
- * other's turn; every writer updates the chat's row anyway. SQLite has one writer.
+ * other's turn; every writer updates the chat's row anyway. The lock is the one that update
+ * takes (FOR NO KEY UPDATE): FOR UPDATE would also wait on the key-share lock the message's own
+ * foreign key holds on the chat, so two writers of one chat deadlocked (session-counts.test.ts).
+ * SQLite has one writer.
  */
 export function chatTurnsMigration(dialect: DialectName): Migration {
   return {
@@ -87,7 +90,7 @@ async function pgTriggers(db: Kysely<unknown>) {
   await sql`create function chat_turns_insert() returns trigger language plpgsql as $fn$
     begin
       perform 1 from sessions
-        where id in (select distinct session_id from new_rows) order by id for update;
+        where id in (select distinct session_id from new_rows) order by id for no key update;
       insert into chat_turns (message_id, session_id, seat_id, direction, created_at, started_at)
         select id, session_id, seat_id, direction, created_at,
           case when direction = 'out' then coalesce(
