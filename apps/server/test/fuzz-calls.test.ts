@@ -39,6 +39,7 @@ import {
 import { assertNoStack, createTestApp, type Answer, type TestApp } from './helper.js';
 import { ADMIN_PASSWORD, adminCall, createAdmin } from './admin-helpers.js';
 import { telegramConfigFor, TelegramBotApiServer } from './telegram-bot-api-server.js';
+import { WhatsAppGraphServer } from './whatsapp-graph-api-server.js';
 import { corpus, multipart, type Part } from './media-helpers.js';
 import { platformPost } from './platform-helpers.js';
 
@@ -127,6 +128,7 @@ let theirs: Holdings;
 
 let libre: LocalLibreTranslate;
 let botApi: TelegramBotApiServer;
+let graph: WhatsAppGraphServer;
 
 beforeAll(async () => {
   // A translation engine (a local server of LibreTranslate's API), so text_v2 gets past
@@ -134,8 +136,12 @@ beforeAll(async () => {
   libre = await new LocalLibreTranslate().start();
   // A local server of Telegram's Bot API: binding a bot checks its token there.
   botApi = await new TelegramBotApiServer().start();
+  // And one of the WhatsApp Cloud API: binding a number checks it there.
+  graph = new WhatsAppGraphServer();
+  await graph.start();
   t = await createTestApp({
     telegram: telegramConfigFor(botApi.url),
+    whatsapp: { graphUrl: graph.url },
     translation: {
       providers: [{ name: 'libretranslate', url: libre.url, apiKey: null }],
       timeoutMs: 5_000,
@@ -166,6 +172,7 @@ afterAll(async () => {
   await t?.close();
   await libre?.stop();
   await botApi?.stop();
+  await graph?.stop();
 });
 
 describe('every call, fuzzed', () => {

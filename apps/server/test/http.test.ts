@@ -43,6 +43,8 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/searchMessage': { keyword: 'abcdef' },
   '/v1/seat/chat/addressBook': {},
   '/v1/seat/chat/logout': {},
+  '/v1/seat/chat/markUnread': { session_id: 1 },
+  '/v1/seat/wa/window': { session_id: 1 },
 };
 
 const IMPLEMENTED: CallPath[] = [

@@ -166,8 +166,17 @@ describe('bridge events on the push channel', () => {
       ),
     );
     expect(answers.map((a) => a.code)).toEqual(Array(20).fill('000000'));
-    // Each new chat: session.created, message.created, groups.changed.
-    const total = customers.length * 3;
+    // Each new chat: session.created and message.created; the seat's groups.changed once per
+    // commit that carried its messages (inbound group commit), at least once.
+    const logged = await t.db
+      .selectFrom('events')
+      .select(['type'])
+      .where('seat_id', '=', busy.seatId)
+      .execute();
+    const count = (type: string) => logged.filter((e) => e.type === type).length;
+    expect([count('session.created'), count('message.created')]).toEqual([20, 20]);
+    expect(count('groups.changed')).toBeGreaterThanOrEqual(1);
+    const total = logged.length;
     await live.until(() => (live.events().length >= total ? true : undefined), 'all events');
     // A console resuming after the first event is sent the rest from the log.
     const resumed = await PushClient.open(base, { token: busy.token, last_event_id: 1 });

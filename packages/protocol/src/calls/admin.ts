@@ -126,8 +126,18 @@ export const whatsappCredentials = z.object({
     .string()
     .trim()
     .regex(/^[0-9]{5,32}$/, 'digits (the WhatsApp Business Account ID)'),
-  access_token: z.string().trim().min(1, 'required').max(1024),
-  app_secret: z.string().trim().min(1, 'required').max(256),
+  // It travels in an Authorization header: visible ASCII only.
+  access_token: z
+    .string()
+    .trim()
+    .min(1, 'required')
+    .max(1024)
+    .regex(/^[\x21-\x7e]+$/, 'letters, digits and symbols, without spaces'),
+  // Meta's app secret: 32 hexadecimal characters (App settings, Basic).
+  app_secret: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{32}$/, '32 hexadecimal characters (the app secret)'),
 });
 
 /**
