@@ -146,6 +146,16 @@ describe('finding customers by name', () => {
     expect(await book(customer, other)).toEqual([]);
     expect(await row(customer, other, 'Zebulon')).toBeNull();
   });
+
+  it('a name in another script matches in any case too (Cyrillic, Portuguese accents)', async () => {
+    const anna = nextPhone('+4475');
+    await platformMessage({ customer: anna, name: 'Анна Каренина' });
+    expect((await row(anna, seat, 'анна'))?.customer_name).toBe('Анна Каренина');
+    expect((await book('КАРЕНИНА')).map((e) => e.receiver_phone)).toEqual([anna]);
+    const joao = nextPhone('+4475');
+    await platformMessage({ customer: joao, name: 'JOÃO ÁVILA' });
+    expect((await row(joao, seat, 'joão ávila'))?.customer_name).toBe('JOÃO ÁVILA');
+  });
 });
 
 describe('the sandbox customer’s name', () => {
