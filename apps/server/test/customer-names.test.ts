@@ -258,6 +258,11 @@ describe('Telegram: the profile’s name and photo', () => {
     expect(await cli('tg:profile', tgSeat.phones[0]!, customer, '--first-name', 'Boris')).toBe(
       EXIT.OK,
     );
-    expect((await row(customer, tgSeat))?.customer_name).toBe('Boris');
+    // The CLI is another process: this server learns of its change by the list version's
+    // notice (PostgreSQL), a moment later.
+    await vi.waitFor(
+      async () => expect((await row(customer, tgSeat))?.customer_name).toBe('Boris'),
+      { timeout: 10_000, interval: 25 },
+    );
   });
 });
