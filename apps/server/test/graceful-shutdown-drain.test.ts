@@ -136,6 +136,9 @@ describe('SIGTERM under load, from outside', () => {
     const exit = server.stop('SIGTERM');
     await Promise.all(senders);
     const code = await exit;
+    // The port is closed now: the checker's next try is refused, and it ends there (stopping it
+    // at once could end it before that try, under load).
+    await Promise.race([checker, new Promise((r) => setTimeout(r, 5_000))]);
     checking = false;
     await checker;
 
