@@ -48,10 +48,10 @@ test("a sandbox customer's message moves the seat's current hour without a reloa
   await expect.poll(() => inNow(page)).toBe('0');
 
   await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-  const seriesBodies: { since?: number }[] = [];
+  const seriesBodies: { since?: number; sentAt: number }[] = [];
   page.on('request', (r) => {
     if (new URL(r.url()).pathname === '/v1/admin/stats/series') {
-      seriesBodies.push(r.postDataJSON() as { since?: number });
+      seriesBodies.push({ ...(r.postDataJSON() as { since?: number }), sentAt: Date.now() });
     }
   });
 
@@ -68,9 +68,15 @@ test("a sandbox customer's message moves the seat's current hour without a reloa
 
   await expect.poll(() => inNow(page)).toBe('1');
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
-  // Each push fetched the current hour only, never a whole series again.
+  // Each push fetched the current hour only, never a whole series again: `since` is the
+  // start of the local hour the push came in (local midnight itself in the day's first hour,
+  // 18:30 UTC here, so it is compared with that hour, not with the day's start).
   expect(seriesBodies.length).toBeGreaterThan(0);
-  for (const body of seriesBodies) expect(body.since).toBeGreaterThan(starts[0]!);
+  for (const body of seriesBodies) {
+    expect(starts).toContain(body.since);
+    expect(body.since!).toBeLessThanOrEqual(body.sentAt);
+    expect(body.sentAt - body.since!).toBeLessThan(60 * 60 * 1000 + 5_000);
+  }
 });
 
 test('the series exports as a CSV, one row per local hour', async ({ page }) => {
