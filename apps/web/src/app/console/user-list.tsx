@@ -4,6 +4,7 @@ import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { useContextMenu } from '../../components/use-context-menu';
+import { useLongPress } from '../../components/use-long-press';
 import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { useConsole } from '../../stores/console.store';
@@ -29,6 +30,7 @@ export function UserList() {
   const onSelect = useSelectUser();
   const menu = useContextMenu<SessionItem>();
   const openMenu = menu.open;
+  const press = useLongPress(menu.openAt);
   const menuMounted = useOpenedOnce(menu.state !== null);
 
   const renderItem = useCallback(
@@ -38,9 +40,10 @@ export function UserList() {
         active={user.session_id === selectedId}
         onSelect={onSelect}
         onContextMenu={openMenu}
+        longPress={press}
       />
     ),
-    [selectedId, onSelect, openMenu],
+    [selectedId, onSelect, openMenu, press],
   );
 
   const addChat = <AddChatButton testId="user-list-add" variant="filled" />;
