@@ -23,6 +23,12 @@ import {
  */
 const fixture = (name: string) => path.join(REPO_ROOT, 'e2e/fixtures/media', name);
 
+/** PARLEY_SCREENSHOTS=1 saves the phone's chat and list screens to docs/screenshots/. */
+const shot = async (page: Page, name: string) => {
+  if (process.env.PARLEY_SCREENSHOTS === '1')
+    await page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots', name) });
+};
+
 /** The customer on the sandbox page (a desktop browser of its own) writes to the seat. */
 async function sandboxCustomer(customer: Page, seatPhone: string, text: string) {
   const number = customerPhone();
@@ -73,6 +79,12 @@ test.describe('on a phone', () => {
     const image = page.locator('[data-testid="message-item"][data-type="image"]');
     await expect(image).toHaveAttribute('data-status', /sent|delivered|read/, { timeout: 30_000 });
     await expectFitsScreen(page, 'the chat with an image');
+    // The viewer opens with a tap and fits the screen.
+    await image.getByTestId('message-image').tap();
+    await expect(page.getByTestId('image-viewer')).toBeVisible();
+    await expectFitsScreen(page, 'the image viewer');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('image-viewer')).toBeHidden();
 
     // The voice note: the mic, the recording bar, send.
     const mic = page.getByTestId('composer-mic');
@@ -91,6 +103,8 @@ test.describe('on a phone', () => {
     await expect(note.getByTestId('audio-player')).toBeVisible();
     await expectFitsScreen(page, 'the chat with a voice note');
 
+    await shot(page, 'console-chat-390.png');
+
     // Both reached the customer.
     await expect(
       customer.locator('[data-testid="sandbox-message"][data-direction="out"][data-type="image"]'),
@@ -107,6 +121,45 @@ test.describe('on a phone', () => {
     // Back to the list: the chat's row shows the voice note.
     await tapBack(page);
     await expectFitsScreen(page, 'the list, back');
+    await shot(page, 'console-list-390.png');
+  });
+
+  test('the chat screen’s panels and menus open with taps and fit the screen', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    const number = customerPhone();
+    await parley.cli('chat:receive', freshSeat.phone, number, 'A question about sizes');
+    const session = await findSession(parley.url, await seatToken(parley.url, freshSeat), number);
+    await phoneSignIn(page, freshSeat.account, freshSeat.password);
+
+    for (const [open, panel] of [
+      ['user-menu', 'operator-info'],
+      ['language-switcher', null],
+    ] as const) {
+      await page.getByTestId(open).tap();
+      if (panel) await expect(page.getByTestId(panel)).toBeVisible();
+      else await expect(page.getByRole('menu').or(page.getByRole('listbox'))).toBeVisible();
+      await expectFitsScreen(page, open);
+      await page.keyboard.press('Escape');
+    }
+
+    await tapChat(page, session.session_id);
+    for (const [open, panel] of [
+      ['emoji-open', 'emoji-picker'],
+      ['quick-reply-open', 'quick-reply-panel'],
+      ['chat-actions', 'chat-actions-menu'],
+      ['chat-header-profile', 'profile-card'],
+    ] as const) {
+      const button = page.getByTestId(open);
+      await expectOnScreen(page, button);
+      await button.tap();
+      await expect(page.getByTestId(panel)).toBeVisible();
+      await expectFitsScreen(page, panel);
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId(panel)).toBeHidden();
+    }
   });
 
   test('reply to a message and mark a chat unread, with long presses', async ({
