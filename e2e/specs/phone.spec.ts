@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { test as base, expect } from '../support/fixtures';
 import { bubble, chatRecord, customerPhone, findSession, uniqueText } from '../support/chat';
 import { seatToken } from '../support/chats';
-import { seedChats } from '../support/seed-chats';
+import { groupWith, seedChats } from '../support/seed-chats';
 import { translationTest } from '../support/translation';
 import { REPO_ROOT } from '../support/server';
 import {
@@ -258,6 +258,39 @@ test.describe('on a phone', () => {
     await tapChat(page, c1!.session_id);
     await expect(bubble(page, text)).toHaveCount(1);
     await tapBack(page);
+  });
+
+  test('the groups drawer: the first group is open at the start; with none left chosen, the list offers the drawer', async ({
+    page,
+    parley,
+    freshSeat,
+  }) => {
+    const { token, chats } = await seedChats(parley, freshSeat, 2);
+    const group = await groupWith(parley.url, token, 'Returns', [chats[0]!]);
+    await phoneSignIn(page, freshSeat.account, freshSeat.password);
+    // The first group (Ungrouped) is chosen although its list is in the closed drawer.
+    await expect(page.getByTestId('user-item')).toHaveCount(1);
+    await expect(page.getByTestId('user-list-empty')).toHaveCount(0);
+
+    await page.getByTestId('groups-drawer-open').tap();
+    const row = page.locator(`[data-testid="group-item"][data-group-id="${group}"]`);
+    await row.getByTestId('group-name').tap();
+    await expect(page.getByTestId('group-list')).toBeHidden();
+    await expect(
+      page.locator(`[data-testid="user-item"][data-session-id="${chats[0]!.session_id}"]`),
+    ).toBeVisible();
+
+    // The chosen group is deleted: no group is chosen, and the way to one is on this screen.
+    await page.getByTestId('groups-drawer-open').tap();
+    await row.getByTestId('group-menu').tap();
+    await page.getByTestId('group-delete').tap();
+    await expectFitsScreen(page, 'the delete confirmation');
+    await page.getByTestId('confirm-ok').tap();
+    await expect(page.getByTestId('group-list')).toBeHidden();
+    const empty = page.getByTestId('user-list-empty');
+    await expect(empty).toContainText('Choose a group to see its chats.');
+    await empty.getByTestId('user-list-show-groups').tap();
+    await expect(page.getByTestId('group-list')).toBeVisible();
   });
 
   test('search from the header and open a hit: the chat screen at the message; back to the list', async ({
