@@ -7,10 +7,17 @@ import { adminLogin } from '../support/admin';
 import { UI_LANGS, type UiLang } from '../support/locales';
 import { REPO_ROOT } from '../support/server';
 
-/** PARLEY_SCREENSHOTS=1 saves the phone and 1024 px layouts in English to docs/screenshots/. */
+/**
+ * PARLEY_SCREENSHOTS=1 saves the 1024 px layouts and the phone's groups drawer in English to
+ * docs/screenshots/ (phone.spec.ts saves the phone's chat and list screens, with messages).
+ */
 const SHOTS = process.env.PARLEY_SCREENSHOTS === '1';
 const shot = async (page: Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots', name) });
+  if (!SHOTS) return;
+  // The chat's messages are on screen, not their skeleton.
+  if (name.startsWith('console-chat'))
+    await expect(page.getByTestId('message-item').first()).toBeVisible();
+  await page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots', name) });
 };
 
 /**
@@ -115,8 +122,7 @@ for (const lang of UI_LANGS) {
       expect
         .soft(inputWidth, `${where}: composer width`)
         .toBeGreaterThanOrEqual(width >= 1024 ? 320 : 200);
-      if (lang === 'en' && (width === 390 || width === 1024))
-        await shot(page, `console-chat-${width}.png`);
+      if (lang === 'en' && width === 1024) await shot(page, 'console-chat-1024.png');
       if (width >= 1024) {
         // The seat's name is whole where the header has room for it.
         expect.soft(await cut(page, '[data-testid="user-menu"] span[title]'), where).toEqual([]);
@@ -129,7 +135,6 @@ for (const lang of UI_LANGS) {
         await expect(page.getByTestId('user-list')).toBeVisible();
         await expect(input).toBeHidden();
         expect.soft(await sidewaysScroll(page), `${where}, the list: sideways scroll`).toBeNull();
-        if (lang === 'en' && width === 390) await shot(page, 'console-list-390.png');
         expect.soft(await overlaps(page, HEADER_ITEMS), `${where}, the list: header`).toEqual([]);
         // The groups fold into a drawer opened from the header.
         await expect(page.getByTestId('group-list')).toBeHidden();

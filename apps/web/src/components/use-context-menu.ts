@@ -25,6 +25,8 @@ export function useContextMenu<T>() {
     e.preventDefault();
     setState({ item, ...pointOf(e) });
   }, []);
+  /** Opened at a point without a mouse event (a long press). */
+  const openAt = useCallback((item: T, x: number, y: number) => setState({ item, x, y }), []);
   const close = useCallback(() => setState(null), []);
-  return { state, open, close };
+  return { state, open, openAt, close };
 }

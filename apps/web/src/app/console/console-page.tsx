@@ -3,8 +3,13 @@ import { useEffect, type ReactNode } from 'react';
 import { Box, Drawer } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { GroupList } from '../../features/groups/components/group-list';
-import { BatchReplyButton } from '../../features/batch/components/batch-reply-button';
+import {
+  BatchReplyButton,
+  BatchReplyHost,
+} from '../../features/batch/components/batch-reply-button';
+import { useBatch } from '../../features/batch/batch.store';
 import { useChatUrl } from '../../features/sessions/hooks/use-chat-url';
+import { useGroupSelectionSync } from '../../features/sessions/hooks/use-group-list';
 import { ChatPane } from './chat/chat-pane';
 import { preloadOpenChat } from './chat/lazy-open-chat';
 import { UserList } from './user-list';
@@ -43,6 +48,8 @@ const SessionDialogs = lazyComponent(
  */
 export function ConsolePage() {
   useChatUrl();
+  // Here, not in the group list: below 1200 px that list is in a drawer, mounted only open.
+  useGroupSelectionSync();
   const [help, setHelp] = useConsoleShortcuts();
   const width = useConsoleWidth();
   const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
@@ -73,17 +80,23 @@ export function ConsolePage() {
       </section>
       <LazyProfileCard />
       <LazySessionDialogs />
+      <BatchReplyHost />
       <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />
     </Box>
   );
 }
 
-/** The groups of a narrow console; picking a group closes it. */
+/** The groups of a narrow console; picking a group or opening batch reply closes it. */
 function GroupsDrawer({ children }: { children: ReactNode }) {
   const { t } = useTranslation('groups');
   const opened = useConsole((s) => s.groupsDrawer);
   const groupId = useConsole((s) => s.selectedGroup?.group_id ?? null);
   useEffect(() => setGroupsDrawer(false), [groupId]);
+  // Batch reply opened from the drawer: its dialog takes the screen, the drawer's job is done.
+  const batchOpen = useBatch((s) => s.visible);
+  useEffect(() => {
+    if (batchOpen) setGroupsDrawer(false);
+  }, [batchOpen]);
   return (
     <Drawer
       opened={opened}

@@ -1,12 +1,14 @@
 import { useCallback } from 'react';
-import { Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { useContextMenu } from '../../components/use-context-menu';
+import { useLongPress } from '../../components/use-long-press';
 import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
-import { useConsole } from '../../stores/console.store';
+import { setGroupsDrawer, useConsole } from '../../stores/console.store';
+import { useConsoleWidth } from './use-console-width';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
@@ -29,6 +31,7 @@ export function UserList() {
   const onSelect = useSelectUser();
   const menu = useContextMenu<SessionItem>();
   const openMenu = menu.open;
+  const press = useLongPress(menu.openAt);
   const menuMounted = useOpenedOnce(menu.state !== null);
 
   const renderItem = useCallback(
@@ -38,12 +41,20 @@ export function UserList() {
         active={user.session_id === selectedId}
         onSelect={onSelect}
         onContextMenu={openMenu}
+        longPress={press}
       />
     ),
-    [selectedId, onSelect, openMenu],
+    [selectedId, onSelect, openMenu, press],
   );
 
   const addChat = <AddChatButton testId="user-list-add" variant="filled" />;
+  // No group chosen and the groups folded into the drawer: "on the left" is nowhere to be seen.
+  const folded = useConsoleWidth() !== 'wide';
+  const showGroups = folded ? (
+    <Button size="sm" onClick={() => setGroupsDrawer(true)} data-testid="user-list-show-groups">
+      {t('userListEmpty.showGroups')}
+    </Button>
+  ) : undefined;
   return (
     <Stack gap={0} h="100%">
       <TimeTabs />
@@ -58,7 +69,7 @@ export function UserList() {
       </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
         {!groupId ? (
-          <UserListEmpty addChat={addChat} />
+          <UserListEmpty addChat={addChat} showGroups={showGroups} />
         ) : isPending ? (
           <Center h="100%">
             <Loader size="sm" />

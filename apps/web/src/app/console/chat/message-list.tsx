@@ -48,19 +48,25 @@ export function MessageList({ user, onRetry }: Props) {
   );
 
   const menu = useMessageContextMenu();
-  const onContextMenu = menu.onContextMenu;
+  const { onContextMenu, press } = menu;
   const menuMounted = useOpenedOnce(menu.state !== null);
   const itemContent = useCallback(
     (_: number, m: DisplayMessage) => (
       <div
         onContextMenu={(e) => onContextMenu(m, e)}
+        onPointerDown={(e) => press.onPointerDown(m, e)}
+        onPointerMove={press.onPointerMove}
+        onPointerUp={press.onPointerEnd}
+        onPointerCancel={press.onPointerEnd}
+        onTouchEnd={press.onTouchEnd}
+        onClickCapture={press.onClickCapture}
         className={m.msg_id === highlightId ? classes.hit : undefined}
         data-highlighted={m.msg_id === highlightId ? 'true' : undefined}
       >
         <MessageBubble message={m} onRetry={onRetry} Annotation={MessageTranslation} />
       </div>
     ),
-    [onRetry, onContextMenu, highlightId],
+    [onRetry, onContextMenu, press, highlightId],
   );
 
   return (

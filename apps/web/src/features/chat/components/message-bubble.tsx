@@ -49,7 +49,7 @@ export const MessageBubble = memo(function MessageBubble({
         data-local={local ? 'true' : undefined}
         data-type={m.type}
       >
-        {m.quote && <MessageQuote quote={m.quote} />}
+        {m.quote && <MessageQuote quote={m.quote} sessionId={m.session_id} />}
         {isMedia && <MessageMedia message={m} />}
         {(!isMedia || body) && (
           <Text

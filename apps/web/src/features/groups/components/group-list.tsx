@@ -9,7 +9,7 @@ import { lazyComponent } from '../../../lib/lazy-component';
 import { ApiError } from '../../../lib/api-core';
 import { selectGroup, useConsole } from '../../../stores/console.store';
 import { saveGroup } from '../api/group-api';
-import { useGroupList, useGroupSelectionSync } from '../../sessions/hooks/use-group-list';
+import { useGroupList } from '../../sessions/hooks/use-group-list';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
 import { GroupItem } from './group-item';
 import { groupKeys, sessionKeys } from '../../sessions/api/session-cache';
@@ -27,7 +27,6 @@ export function GroupList({ actions }: { actions?: ReactNode }) {
   const qc = useQueryClient();
   const groupName = useGroupName();
   const { data, isPending } = useGroupList();
-  useGroupSelectionSync();
   const selectedId = useConsole((s) => s.selectedGroup?.group_id ?? null);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);

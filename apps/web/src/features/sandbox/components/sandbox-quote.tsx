@@ -1,6 +1,6 @@
-import { Box, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SandboxEntry } from '@parley/protocol';
+import { QuoteBlock } from '../../../components/quote-block';
 
 type Quote = NonNullable<SandboxEntry['quote']>;
 
@@ -13,35 +13,18 @@ export function SandboxQuote({
   testId?: string;
 }) {
   const { t } = useTranslation('sandbox');
-  const words = quote.deleted
-    ? t('quoteDeleted')
-    : quote.preview || (quote.type === 'text' ? '' : t(`kind.${quote.type}`));
   return (
-    <Box
-      data-testid={testId}
-      data-deleted={quote.deleted || undefined}
-      mb={4}
-      px={8}
-      py={2}
-      style={{
-        borderInlineStart: '3px solid var(--mantine-color-green-filled)',
-        background: 'light-dark(rgba(0, 0, 0, 0.04), rgba(255, 255, 255, 0.06))',
-        borderRadius: 4,
+    <QuoteBlock
+      quote={quote}
+      labels={{
+        author: quote.direction === 'in' ? t('quoteYou') : t('quoteOperator'),
+        kind: t(`kind.${quote.type}`),
+        deleted: t('quoteDeleted'),
       }}
-    >
-      <Text size="xs" fw={600} c="green">
-        {quote.direction === 'in' ? t('quoteYou') : t('quoteOperator')}
-      </Text>
-      <Text
-        size="xs"
-        c="dimmed"
-        lineClamp={2}
-        fs={quote.deleted ? 'italic' : undefined}
-        data-testid="sandbox-quote-text"
-      >
-        {words}
-      </Text>
-    </Box>
+      color="green"
+      testId={testId}
+      textTestId="sandbox-quote-text"
+    />
   );
 }
 

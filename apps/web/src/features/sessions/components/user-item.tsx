@@ -3,6 +3,7 @@ import { Group, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { CountBadge } from '../../../components/count-badge';
+import type { LongPress } from '../../../components/use-long-press';
 import { formatListTime } from '../../../lib/format-time';
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
@@ -14,9 +15,17 @@ interface Props {
   onSelect: (user: SessionItem) => void;
   /** Opens the row's context menu (the chat actions). */
   onContextMenu?: (user: SessionItem, e: MouseEvent<HTMLElement>) => void;
+  /** The same menu on a touch screen: a long press. */
+  longPress?: LongPress<SessionItem>;
 }
 
-export const UserItem = memo(function UserItem({ user, active, onSelect, onContextMenu }: Props) {
+export const UserItem = memo(function UserItem({
+  user,
+  active,
+  onSelect,
+  onContextMenu,
+  longPress,
+}: Props) {
   const { t, i18n } = useTranslation('chat');
   const last = user.last_message;
   // A media message is named by its translated kind; the preview is only its own words.
@@ -31,6 +40,12 @@ export const UserItem = memo(function UserItem({ user, active, onSelect, onConte
       className={classes.row}
       onClick={() => onSelect(user)}
       onContextMenu={onContextMenu && ((e: MouseEvent<HTMLElement>) => onContextMenu(user, e))}
+      onPointerDown={longPress && ((e) => longPress.onPointerDown(user, e))}
+      onPointerMove={longPress?.onPointerMove}
+      onPointerUp={longPress?.onPointerEnd}
+      onPointerCancel={longPress?.onPointerEnd}
+      onTouchEnd={longPress?.onTouchEnd}
+      onClickCapture={longPress?.onClickCapture}
       data-testid="user-item"
       data-session-id={user.session_id}
       data-receiver-phone={user.receiver_phone}

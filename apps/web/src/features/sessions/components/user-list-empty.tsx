@@ -7,8 +7,15 @@ import { setReply, setUserTimeType, useConsole } from '../../../stores/console.s
 /**
  * Why the user list is empty and the way out: show all chats when the reply filter hides them,
  * the earlier tab when the last 24 hours are quiet, or a new chat (not in a blocked group).
+ * `showGroups`: the groups are folded into a drawer (a narrow console): the button opening it.
  */
-export function UserListEmpty({ addChat }: { addChat: ReactNode }) {
+export function UserListEmpty({
+  addChat,
+  showGroups,
+}: {
+  addChat: ReactNode;
+  showGroups?: ReactNode;
+}) {
   const { t } = useTranslation('chat');
   const group = useConsole((s) => s.selectedGroup);
   const userTimeType = useConsole((s) => s.userTimeType);
@@ -20,7 +27,8 @@ export function UserListEmpty({ addChat }: { addChat: ReactNode }) {
       <EmptyState
         testId={testId}
         title={t('userListEmpty.noGroupTitle')}
-        text={t('userListEmpty.noGroupText')}
+        text={showGroups ? t('userListEmpty.noGroupTextFolded') : t('userListEmpty.noGroupText')}
+        action={showGroups}
       />
     );
   }

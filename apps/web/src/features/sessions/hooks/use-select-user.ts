@@ -3,7 +3,7 @@ import { useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/r
 import type { SessionItem } from '@parley/protocol';
 import { clearSessionUnread, lowerGroupUnread } from '../api/unread';
 import { consoleStore, selectUser } from '../../../stores/console.store';
-import { chatKey, resetChatPages } from '../../messages/api/message-cache';
+import { chatKey, refreshChat, resetChatPages } from '../../messages/api/message-cache';
 import type { SessionPage } from '../api/session-cache';
 import {
   cancelLists,
@@ -48,12 +48,23 @@ function confirmAfterRecord(qc: QueryClient, sessionId: number): void {
   const timer = setTimeout(stop, 60_000);
 }
 
-/** Opens a chat: its message list restarts at the newest page and its unread clears. */
+/**
+ * Opens a chat: its message list restarts at the newest page and its unread clears. The open
+ * chat, marked unread meanwhile (by the seat's other console, which this one respects: it
+ * keeps the chat open and shows the mark), is read again by choosing it again.
+ */
 export function useSelectUser(): (user: SessionItem) => void {
   const qc = useQueryClient();
   return useCallback(
     (user: SessionItem) => {
-      if (consoleStore.get().selectedUser?.session_id === user.session_id) return;
+      if (consoleStore.get().selectedUser?.session_id === user.session_id) {
+        if (user.un_read_count <= 0) return;
+        lowerCachedUnread(qc, user);
+        selectUser({ ...user, un_read_count: 0 });
+        // The record call is what reads a chat on the server.
+        void refreshChat(qc, user.session_id);
+        return;
+      }
       resetChatPages(qc, user.session_id);
       lowerCachedUnread(qc, user);
       selectUser({ ...user, un_read_count: 0 });
