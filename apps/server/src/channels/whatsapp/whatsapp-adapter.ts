@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { ChatRead } from '../../modules/messages/messages.service.js';
 import type { ChannelAdapter, DeliveryResult, OutboundItem } from '../channel.js';
 import { GraphApi, GraphApiError } from './graph-api.js';
+import { markTokenRefused } from './number-state.js';
 import { waIdOf } from './whatsapp-inbound.js';
 import type { WhatsappNumbersService } from './whatsapp-numbers.service.js';
 import { whatsappRepository } from './whatsapp.repository.js';
@@ -123,17 +124,7 @@ export class WhatsappAdapter implements ChannelAdapter {
       }
       return { ok: true, externalId: wamid };
     } catch (err) {
-      // The token expired or was revoked: the account shows it (a message's own refusal, such
-      // as 131047 outside the window, is the message's, not the number's).
-      if (err instanceof GraphApiError && err.tokenInvalid) {
-        await whatsappRepository.setState(
-          this.db,
-          number.send_phone,
-          'token_invalid',
-          err.message,
-          Date.now(),
-        );
-      }
+      await markTokenRefused(this.db, number.send_phone, err);
       return deliveryFailure(err);
     }
   }

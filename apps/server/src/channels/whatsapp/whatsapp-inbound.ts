@@ -9,7 +9,8 @@ import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
-import { GraphApi, GraphApiError } from './graph-api.js';
+import { GraphApi } from './graph-api.js';
+import { markTokenRefused } from './number-state.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
 /** The parts of a webhook's `messages` change Parley reads (Cloud API v21.0 webhook reference). */
@@ -261,15 +262,7 @@ export class WhatsappInbound {
         return { mediaId: row.media_id, kind: row.kind };
       }
     } catch (err) {
-      if (err instanceof GraphApiError && err.tokenInvalid) {
-        await whatsappRepository.setState(
-          this.db,
-          number.send_phone,
-          'token_invalid',
-          err.message,
-          Date.now(),
-        );
-      }
+      await markTokenRefused(this.db, number.send_phone, err);
       this.log.warn({ err: String(err), media: mediaId }, 'whatsapp media not stored');
       return null;
     }
