@@ -5,7 +5,7 @@ import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
-import { accountSnapshot } from '../../modules/accounts/accounts.service.js';
+import { switchChannel } from '../../modules/accounts/accounts.service.js';
 import type {
   ChannelCredentials,
   SetChannelInput,
@@ -78,17 +78,12 @@ export class WhatsappNumbersService implements ChannelCredentials {
           quality_rating: details.quality_rating ?? 'UNKNOWN',
           created_at: Date.now(),
         });
-        await accountsRepository.setChannel(trx, account.id, 'whatsapp');
-        await this.audit.record(
-          trx,
+        await switchChannel(trx, this.audit, {
+          account,
+          channel: 'whatsapp',
           actor,
-          'account.set_channel',
-          'account',
-          account.id,
-          sendPhone,
-          accountSnapshot(account),
-          accountSnapshot({ ...account, channel: 'whatsapp' }, named),
-        );
+          after: named,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError(ERROR_CODES.DATA_EXISTS);
