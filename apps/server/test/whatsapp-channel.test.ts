@@ -608,6 +608,102 @@ describe('outbound messages and statuses', () => {
   });
 });
 
+describe('reactions', () => {
+  /** The customer's reaction (`emoji` "" takes it back) to the message of `target`'s wamid. */
+  const reacts = (
+    who: { wa_id: string; name: string },
+    target: string,
+    emoji: string,
+    wamid?: string,
+  ) => customerSends({ type: 'reaction', reaction: { message_id: target, emoji } }, who, wamid);
+  const reactionEvents = async (msgId: number) =>
+    (
+      await sql<{ data: string }>`
+        select data from events where seat_id = ${seat.seatId} and type = 'message.updated'
+        order by seq`.execute(t.db)
+    ).rows
+      .map((e) => JSON.parse(e.data) as { message: { msg_id: number; reaction: string | null } })
+      .filter((e) => e.message.msg_id === msgId)
+      .map((e) => e.message.reaction);
+
+  it("a reaction to the customer's own message is shown on it, pushed, and taken once", async () => {
+    const who = { wa_id: nextWaId(), name: 'Leo' };
+    const wamid = `wamid.liked-${process.pid}`;
+    const { customer } = await customerSends(
+      { type: 'text', text: { body: 'my order' } },
+      who,
+      wamid,
+    );
+    const [message] = await chatRecord(t, seat, customer);
+    expect(message?.reaction).toBeNull();
+    const reaction = await reacts(who, wamid, '👍');
+    const shown = await chatRecord(t, seat, customer);
+    // A reaction is its message's, never a message of its own.
+    expect(shown.map((m) => [m.content, m.reaction])).toEqual([['my order', '👍']]);
+    expect(await reactionEvents(message!.msg_id)).toEqual(['👍']);
+    // Meta delivers it again: nothing changes, nothing is pushed again.
+    expect((await deliverWebhook(t, number, reaction.payload)).status).toBe(200);
+    expect(await reactionEvents(message!.msg_id)).toEqual(['👍']);
+    // Changed, then taken back (an empty emoji).
+    await reacts(who, wamid, '❤️');
+    expect((await chatRecord(t, seat, customer))[0]?.reaction).toBe('❤️');
+    await reacts(who, wamid, '');
+    expect((await chatRecord(t, seat, customer))[0]?.reaction).toBeNull();
+    expect(await reactionEvents(message!.msg_id)).toEqual(['👍', '❤️', null]);
+    // The older reaction redelivered late does not come back.
+    await deliverWebhook(t, number, reaction.payload);
+    expect((await chatRecord(t, seat, customer))[0]?.reaction).toBeNull();
+  });
+
+  it("a reaction to the operator's message finds it by the wamid it was delivered with", async () => {
+    const who = { wa_id: nextWaId(), name: 'Mia' };
+    const { customer } = await customerSends({ type: 'text', text: { body: 'colours?' } }, who);
+    const res = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: 'blue and green',
+        client_msg_id: `wa-react-${process.pid}`,
+      },
+      seat.token,
+    );
+    expect(res.code, res.raw).toBe('000000');
+    const sent = await waitFor(async () => {
+      const [s] = graph.sentTo(number.phoneNumberId, who.wa_id);
+      expect(s).toBeDefined();
+      return s!;
+    });
+    await waitFor(async () => {
+      const out = (await chatRecord(t, seat, customer)).find((m) => m.msg_id === res.data.msg_id);
+      expect(out?.status).toBe('sent');
+    });
+    await reacts(who, sent.wamid, '😍');
+    const list = await chatRecord(t, seat, customer);
+    expect(list.find((m) => m.msg_id === res.data.msg_id)?.reaction).toBe('😍');
+    expect(list.find((m) => m.direction === 'in')?.reaction).toBeNull();
+  });
+
+  it('a reaction to a message Parley does not know changes nothing and the webhook succeeds', async () => {
+    const who = { wa_id: nextWaId(), name: 'Noa' };
+    const { customer } = await customerSends({ type: 'text', text: { body: 'hello' } }, who);
+    const before = await sql<{ n: number }>`select count(*) as n from events`.execute(t.db);
+    await reacts(who, `wamid.unknown-${process.pid}`, '👍');
+    // Nor another customer's message: one chat's customer cannot react in another's chat.
+    const other = { wa_id: nextWaId(), name: 'Ivo' };
+    const foreign = `wamid.foreign-${process.pid}`;
+    await customerSends({ type: 'text', text: { body: 'mine' } }, other, foreign);
+    const after = await sql<{ n: number }>`select count(*) as n from events`.execute(t.db);
+    await reacts(who, foreign, '👎');
+    const last = await sql<{ n: number }>`select count(*) as n from events`.execute(t.db);
+    expect(Number(last.rows[0]!.n)).toBe(Number(after.rows[0]!.n));
+    expect(Number(after.rows[0]!.n)).toBeGreaterThan(Number(before.rows[0]!.n));
+    expect((await chatRecord(t, seat, customer)).map((m) => m.reaction)).toEqual([null]);
+    expect((await chatRecord(t, seat, `+${other.wa_id}`)).map((m) => m.reaction)).toEqual([null]);
+  });
+});
+
 describe('the 24-hour window', () => {
   const windowOf = (sessionId: number) =>
     t.call('/v1/seat/wa/window', { session_id: sessionId }, seat.token);

@@ -33,6 +33,8 @@ export interface WaMessage {
     emails?: Array<{ email?: string }>;
   }>;
   button?: { text?: string };
+  /** A reaction to a message (ours or the customer's, by wamid); `emoji` "" removes it. */
+  reaction?: { message_id?: string; emoji?: string };
   interactive?: { button_reply?: { title?: string }; list_reply?: { title?: string } };
 }
 
@@ -141,6 +143,7 @@ export class WhatsappInbound {
       sendPhone: number.send_phone,
       externalId: msg.id,
     };
+    if (msg.type === 'reaction') return this.reaction(number, msg, key);
     if (await inboundRepository.find(this.db, key)) return;
     const account = await accountsRepository.findByPhone(this.db, number.send_phone);
     if (!account || account.seat_id === null) {
@@ -189,6 +192,31 @@ export class WhatsappInbound {
     });
   }
 
+  /**
+   * The customer reacted to a message (or took the reaction back: an empty emoji): kept on
+   * that message, found by its wamid whichever way it went. The reaction's own wamid is taken
+   * once, so a redelivered older reaction never replaces a newer one; a reaction to a message
+   * Parley does not know (older than the binding, another number's) changes nothing.
+   */
+  private async reaction(number: WhatsappNumberRow, msg: WaMessage, key: InboundKey) {
+    const target = msg.reaction?.message_id;
+    const emoji = msg.reaction?.emoji;
+    if (typeof target !== 'string' || typeof emoji !== 'string') return;
+    // One emoji (a few code points with its modifiers), never a text.
+    if (emoji.length > 32 || [...emoji].length > 10) return;
+    await inTransaction(this.db, async (trx) => {
+      const known = await whatsappRepository.findMessage(trx, number.send_phone, target);
+      if (!known) return;
+      if (!(await inboundRepository.take(trx, key))) return;
+      await this.messages.react(trx, {
+        sendPhone: number.send_phone,
+        receiverPhone: customerNumberOf(msg.from),
+        msgId: known.msg_id,
+        reaction: emoji.trim() || null,
+      });
+    });
+  }
+
   /** What the operator sees of a message: text, or a stored media with its caption. */
   private async contentOf(
     number: WhatsappNumberRow,
@@ -229,7 +257,7 @@ export class WhatsappInbound {
         };
       }
       default:
-        // reaction, system, unsupported, ...: not a message of its own here.
+        // system, unsupported, ...: not a message of its own here (a reaction is its message's).
         return null;
     }
   }

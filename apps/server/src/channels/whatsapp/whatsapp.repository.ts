@@ -22,7 +22,10 @@ export const whatsappRepository = {
   },
 
   /** Binds (or rebinds) an account's number. */
-  async upsert(db: Db, row: Omit<WhatsappNumberRow, 'state' | 'last_error' | 'last_error_at'>) {
+  async upsert(
+    db: Db,
+    row: Omit<WhatsappNumberRow, 'state' | 'last_error' | 'last_error_at' | 'pace_next_at'>,
+  ) {
     await db.deleteFrom('whatsapp_numbers').where('send_phone', '=', row.send_phone).execute();
     await db
       .insertInto('whatsapp_numbers')
