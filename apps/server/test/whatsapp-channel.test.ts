@@ -561,6 +561,60 @@ describe('outbound messages and statuses', () => {
     expect(status.raw).not.toContain(n2.token);
   });
 
+  it("a token revoked meanwhile shows in the account list, as a bot's poll state, when a read mark meets it", async () => {
+    const other = await createSeat(t, 'wa-listed');
+    const n2 = graph.addNumber({ verifiedName: 'Porto Tiles' });
+    await bindNumber(t, adminToken, other, n2);
+    const listed = async () => {
+      const res = await adminCall(
+        t,
+        '/v1/admin/accounts/list',
+        { seat_id: other.seatId },
+        adminToken,
+      );
+      expect(res.code, res.raw).toBe('000000');
+      return res.data.list[0]!;
+    };
+    expect((await listed()).whatsapp).toEqual({
+      verified_name: 'Porto Tiles',
+      state: 'ok',
+      last_error: null,
+      last_error_at: null,
+    });
+    // Another channel's account has none.
+    const plain = await createSeat(t, 'wa-plain');
+    const res = await adminCall(
+      t,
+      '/v1/admin/accounts/list',
+      { seat_id: plain.seatId },
+      adminToken,
+    );
+    expect(res.data.list[0]).toMatchObject({ channel: 'platform', whatsapp: null });
+
+    const customer = nextPhone('+35192');
+    await deliverWebhook(
+      t,
+      n2,
+      graph.inbound(
+        n2,
+        { wa_id: customer.slice(1), name: 'Rita' },
+        { type: 'text', text: { body: 'oi' } },
+      ),
+    );
+    graph.revokeToken(n2.token);
+    // Opening the chat sends the read mark: Meta answers 190.
+    await t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: other.phones[0]!, receiver_phone: customer, page_size: 50 },
+      other.token,
+    );
+    await waitFor(async () => expect((await listed()).whatsapp?.state).toBe('token_invalid'));
+    const shown = (await listed()).whatsapp!;
+    expect(shown.last_error).toContain('190');
+    expect(shown.last_error_at).toBeGreaterThan(0);
+    expect(JSON.stringify(shown)).not.toContain(n2.token);
+  });
+
   it('"delete for all" is refused for a WhatsApp chat; "delete for me" works', async () => {
     const { customer } = await customerSends({ type: 'text', text: { body: 'ok' } });
     const msgId = await operatorSends(customer, { type: 'text', content: 'oops, wrong chat' });

@@ -70,10 +70,16 @@ export class WhatsappAdapter implements ChannelAdapter {
     if (!number) return;
     const wamid = await whatsappRepository.latestInbound(this.db, chat.sendPhone, chat.sessionId);
     if (!wamid) return;
-    await new GraphApi(this.graphUrl, number.access_token).post(
-      `${number.phone_number_id}/messages`,
-      { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
-    );
+    try {
+      await new GraphApi(this.graphUrl, number.access_token).post(
+        `${number.phone_number_id}/messages`,
+        { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
+      );
+    } catch (err) {
+      // A refused token shows on the account whichever call met it first.
+      await markTokenRefused(this.db, number.send_phone, err);
+      throw err;
+    }
   }
 
   async deliver(item: OutboundItem): Promise<DeliveryResult> {

@@ -13,6 +13,16 @@ export const whatsappRepository = {
       .executeTakeFirst();
   },
 
+  /** The numbers of a page of accounts (the admin console's list). */
+  findByPhones(db: Db, sendPhones: readonly string[]) {
+    if (sendPhones.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('whatsapp_numbers')
+      .select(['send_phone', 'verified_name', 'state', 'last_error', 'last_error_at'])
+      .where('send_phone', 'in', sendPhones)
+      .execute();
+  },
+
   findByNumberId(db: Db, phoneNumberId: string): Promise<WhatsappNumberRow | undefined> {
     return db
       .selectFrom('whatsapp_numbers')
