@@ -163,6 +163,32 @@ describe('binding a number from the admin console', () => {
   });
 });
 
+describe('the public URL', () => {
+  it('builds the webhook URL shown to the administrator when PARLEY_PUBLIC_URL is set', async () => {
+    const { t: behindProxy } = await whatsappApp(graph, {
+      publicUrl: 'https://chat.example.com/parley',
+    });
+    try {
+      const admin = await createAdmin(behindProxy, 'wa-proxy-admin');
+      const s = await createSeat(behindProxy, 'wa-proxy-seat');
+      const n = graph.addNumber();
+      const id = await bindNumber(behindProxy, admin, s, n);
+      const status = await adminCall(
+        behindProxy,
+        '/v1/admin/accounts/whatsappStatus',
+        { account_id: id },
+        admin,
+      );
+      // Not the request's own address (inject's localhost): the one Meta can reach.
+      expect(status.data!.webhook_url).toBe(
+        `https://chat.example.com/parley/v1/whatsapp/webhook/${n.phoneNumberId}`,
+      );
+    } finally {
+      await behindProxy.close();
+    }
+  });
+});
+
 describe('the webhook', () => {
   const verify = (query: string) =>
     t.app.inject({ method: 'GET', url: `/v1/whatsapp/webhook/${number.phoneNumberId}?${query}` });
