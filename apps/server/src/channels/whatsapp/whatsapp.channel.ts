@@ -39,7 +39,12 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
       app.log,
     );
     await whatsappRoutes(app, db, inbound, config.rateLimit.platform);
-    const adapter = new WhatsappAdapter(db, graphUrl, numbers);
+    const adapter = new WhatsappAdapter(
+      db,
+      graphUrl,
+      numbers,
+      config.whatsapp?.messagesPerSecond ?? 80,
+    );
     services.channels.register(adapter);
     // Opening a chat shows the customer blue ticks.
     services.messages.chatReadHooks.push(async (chat) => {
