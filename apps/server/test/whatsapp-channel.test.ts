@@ -639,6 +639,40 @@ describe('outbound messages and statuses', () => {
     expect(shown.last_error).toContain('190');
     expect(shown.last_error_at).toBeGreaterThan(0);
     expect(JSON.stringify(shown)).not.toContain(n2.token);
+
+    // Its deliveries and failures count in the overview and are listed in the outbox, as every
+    // channel's.
+    const sent = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: other.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: 'still there?',
+        client_msg_id: `wa-listed-${process.pid}`,
+      },
+      other.token,
+    );
+    expect(sent.code, sent.raw).toBe('000000');
+    const failed = await waitFor(async () => {
+      const res = await adminCall(
+        t,
+        '/v1/admin/outbox/list',
+        { status: 'failed', seat_id: other.seatId },
+        adminToken,
+      );
+      expect(res.data.list).toHaveLength(1);
+      return res.data.list[0]!;
+    });
+    expect(failed).toMatchObject({ msg_id: sent.data.msg_id, send_phone: other.phones[0] });
+    expect(failed.last_error).toContain('WhatsApp 190');
+    const overview = await adminCall(t, '/v1/admin/overview', {}, adminToken);
+    expect(overview.data.seats.find((s) => s.seat_id === other.seatId)).toMatchObject({
+      messages_in_today: 1,
+      messages_out_today: 1,
+      outbox_failed: 1,
+      outbox_pending: 0,
+    });
   });
 
   it('"delete for all" is refused for a WhatsApp chat; "delete for me" works', async () => {
