@@ -200,9 +200,10 @@ export type AdminPhoneAccount = z.infer<typeof adminPhoneAccount>;
  * the account's channel has nothing to show. The server's admin module lists accounts without
  * knowing any channel: each channel's folder answers its own field.
  */
-export const NO_ACCOUNT_CHANNEL_FIELDS = { telegram: null, whatsapp: null } as const satisfies Partial<
-  Record<keyof AdminPhoneAccount, null>
->;
+export const NO_ACCOUNT_CHANNEL_FIELDS = {
+  telegram: null,
+  whatsapp: null,
+} as const satisfies Partial<Record<keyof AdminPhoneAccount, null>>;
 export type AccountChannelFields = Pick<AdminPhoneAccount, keyof typeof NO_ACCOUNT_CHANNEL_FIELDS>;
 
 /** The numbers of the live overview, for one seat or for all. */
