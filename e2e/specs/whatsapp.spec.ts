@@ -5,6 +5,7 @@ import { test as base, expect } from '../support/fixtures';
 import { REPO_ROOT, startServer, type ParleyServer } from '../support/server';
 import { accountRow, adminLogin, adminSection, adminText } from '../support/admin';
 import { signIn } from '../support/app';
+import { localeStrings } from '../support/locales';
 import { bubble, findSession, openChat, seatToken } from '../support/chats';
 import { startApertium, type Apertium } from '../../apps/server/test/apertium';
 // The server tests' local Graph API: an HTTP server following Meta's WhatsApp Cloud API
@@ -196,4 +197,81 @@ test('a WhatsApp number is bound, a customer writes, the operator answers transl
   await expect(dialog.getByTestId('delete-scope-all')).toHaveCount(0);
   await expect(dialog.getByTestId('delete-all-impossible')).toBeVisible();
   await dialog.getByTestId('confirm-cancel').click();
+});
+
+test("a customer's reaction shows on the bubble as it comes; a revoked token shows on the account in the admin console", async ({
+  page,
+  server,
+  graph,
+}) => {
+  const digits = () => String(randomBytes(4).readUInt32BE()).padStart(10, '0').slice(0, 8);
+  const seat = { account: `wr_${digits()}`, password: `pw-${randomBytes(6).toString('hex')}` };
+  const phone = `+1556${digits()}`;
+  await server.cli('seat:create', seat.account, '--password', seat.password);
+  await server.cli('account:add', phone);
+  await server.cli('account:assign', phone, seat.account);
+  const n = graph.addNumber({ verifiedName: 'Azulejos Porto' });
+  await bindInConsole(page, phone, n);
+  const hook = `${server.url}/v1/whatsapp/webhook/${n.phoneNumberId}`;
+  const row = await accountRow(page, phone);
+  await expect(row.getByTestId('whatsapp-state')).toHaveAttribute('data-state', 'ok');
+
+  const waId = `3492${digits()}`;
+  const wamid = `wamid.react-${digits()}`;
+  const customer = { wa_id: waId, name: 'Inês' };
+  expect(
+    (
+      await postWebhook(
+        hook,
+        n.appSecret,
+        graph.inbound(n, customer, { type: 'text', text: { body: 'Tem em azul?' } }, wamid),
+      )
+    ).status,
+  ).toBe(200);
+  const token = await seatToken(server.url, { ...seat, nickname: '', phone });
+  const chat = await findSession(server.url, token, `+${waId}`);
+  await signIn(page, seat.account, seat.password);
+  await openChat(page, chat.session_id);
+  const message = bubble(page, 'Tem em azul?');
+  await expect(message).toBeVisible();
+  await expect(message.getByTestId('message-reaction')).toHaveCount(0);
+
+  // The customer reacts on their phone: the open console shows it at once (pushed).
+  const react = (emoji: string) =>
+    postWebhook(
+      hook,
+      n.appSecret,
+      graph.inbound(n, customer, { type: 'reaction', reaction: { message_id: wamid, emoji } }),
+    );
+  expect((await react('❤️')).status).toBe(200);
+  const reaction = message.getByTestId('message-reaction');
+  await expect(reaction).toHaveText('❤️');
+  const label = localeStrings('en').get('chat.reaction')!.replace('{{emoji}}', '❤️');
+  await expect(reaction).toHaveAttribute('aria-label', label);
+  await expect(page.getByRole('img', { name: label })).toBeVisible();
+  // Taken back: gone from the bubble.
+  expect((await react('')).status).toBe(200);
+  await expect(message.getByTestId('message-reaction')).toHaveCount(0);
+
+  // The token is revoked at Meta: the operator's next message fails, and the account shows why.
+  graph.revokeToken(n.token);
+  await page.getByTestId('composer-input').fill('Temos, sim');
+  await page.getByTestId('composer-input').press('Enter');
+  await expect(bubble(page, 'Temos, sim')).toHaveAttribute('data-status', 'failed', {
+    timeout: 30_000,
+  });
+  // Still signed in to the admin console in this browser.
+  await page.goto('/admin/accounts');
+  await expect(page.getByTestId('admin-shell')).toBeVisible();
+  const revoked = await accountRow(page, phone);
+  const state = revoked.getByTestId('whatsapp-state');
+  await expect(state).toHaveAttribute('data-state', 'token_invalid');
+  await expect(state).toHaveText(adminText('en', 'accounts.whatsapp.states.token_invalid'));
+  await expect(state).toHaveAttribute('title', /190/);
+  // Its dialog says the same, with the Graph API's error.
+  await revoked.getByTestId('account-channel-open').click();
+  const dialog = page.getByTestId('account-channel-dialog');
+  await expect(dialog.getByTestId('whatsapp-state')).toHaveAttribute('data-state', 'token_invalid');
+  await expect(dialog.getByTestId('whatsapp-error')).toContainText('190');
+  await expect(dialog).not.toContainText(n.token);
 });

@@ -342,6 +342,49 @@ export const ENV = {
     "Meta's Graph API for the WhatsApp channel (Cloud API, v21.0 paths under it; a proxy, or a local server in tests)",
     'https://graph.facebook.com',
   ),
+  PARLEY_WHATSAPP_MESSAGES_PER_SECOND: integer(
+    1,
+    1000,
+    80,
+    "the WhatsApp channel: messages per second per WhatsApp number, across every instance (Meta's throughput: 80 by default, more once Meta raised the number's); a send past it waits its turn, and Meta's 130429 / 131056 are retried later",
+  ),
+  PARLEY_PUBLIC_URL: {
+    schema: z.preprocess(
+      given,
+      z
+        .string()
+        .transform((raw, ctx) => {
+          let url: URL | null = null;
+          try {
+            url = new URL(raw);
+          } catch {
+            // not a URL
+          }
+          if (
+            !url ||
+            !/^https?:$/.test(url.protocol) ||
+            url.search ||
+            url.hash ||
+            url.username ||
+            url.password
+          ) {
+            ctx.addIssue({
+              code: 'custom',
+              message:
+                'is not a public address (scheme://host[:port][/path], e.g. https://chat.example.com)',
+            });
+            return z.NEVER;
+          }
+          return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+        })
+        .nullable()
+        .default(null),
+    ),
+    type: 'an http:// or https:// URL (no query)',
+    shown: 'unset',
+    meaning:
+      "the address at which the outside world reaches this server (behind a proxy: the proxy's), used for the addresses the console shows to paste elsewhere: a WhatsApp number's webhook URL (Meta needs https); unset, they are built from the request's own address",
+  } satisfies EnvVar<string | null>,
   PARLEY_TELEGRAM_POLLING: oneOf(
     ['on', 'off'],
     'on',

@@ -67,6 +67,12 @@ export interface Config {
   mediaSecret: string | null;
   translation: TranslationConfig;
   telegram: TelegramConfig;
+  /**
+   * Where the outside world reaches this server (PARLEY_PUBLIC_URL: origin and path, no
+   * trailing slash): the base of the addresses shown to paste elsewhere (a WhatsApp webhook
+   * URL). Unset: built from the request.
+   */
+  publicUrl?: string | null;
   /** The WhatsApp channel; unset: Meta's own Graph API (channels/whatsapp). */
   whatsapp?: WhatsappConfig;
   platform: PlatformConfig;
@@ -133,6 +139,8 @@ export interface RealtimeConfig {
 export interface WhatsappConfig {
   /** Graph API base URL without the version (PARLEY_WHATSAPP_GRAPH_URL). */
   graphUrl: string;
+  /** Messages per second per number, across instances (PARLEY_WHATSAPP_MESSAGES_PER_SECOND); default 80. */
+  messagesPerSecond?: number;
 }
 
 /** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
@@ -255,7 +263,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // Longer than a long poll, so a polling instance renews it well before it runs out.
       leaseMs: (pollTimeoutSeconds + 30) * 1000,
     },
-    whatsapp: { graphUrl: v.PARLEY_WHATSAPP_GRAPH_URL ?? 'https://graph.facebook.com' },
+    publicUrl: v.PARLEY_PUBLIC_URL,
+    whatsapp: {
+      graphUrl: v.PARLEY_WHATSAPP_GRAPH_URL ?? 'https://graph.facebook.com',
+      messagesPerSecond: v.PARLEY_WHATSAPP_MESSAGES_PER_SECOND,
+    },
     ops: {
       metricsToken: v.PARLEY_METRICS_TOKEN,
       shutdownTimeoutMs: v.PARLEY_SHUTDOWN_TIMEOUT_MS,

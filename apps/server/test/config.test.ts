@@ -67,6 +67,38 @@ describe('config', () => {
     }
   });
 
+  it('the public URL: origin and path without a trailing slash; a bad one stops the start naming it', () => {
+    expect(loadConfig({}).publicUrl).toBeNull();
+    expect(loadConfig({ PARLEY_PUBLIC_URL: 'https://chat.example.com/' }).publicUrl).toBe(
+      'https://chat.example.com',
+    );
+    expect(loadConfig({ PARLEY_PUBLIC_URL: ' https://Example.com:8443/parley/ ' }).publicUrl).toBe(
+      'https://example.com:8443/parley',
+    );
+    for (const bad of [
+      'chat.example.com',
+      'ftp://chat.example.com',
+      'https://chat.example.com/?x=1',
+      'https://chat.example.com/#top',
+      'https://user:pw@chat.example.com',
+    ]) {
+      expect(() => loadConfig({ PARLEY_PUBLIC_URL: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ PARLEY_PUBLIC_URL: bad }), bad).toThrow(/PARLEY_PUBLIC_URL/);
+    }
+  });
+
+  it('WhatsApp: messages per second per number, 80 unless set', () => {
+    expect(loadConfig({}).whatsapp?.messagesPerSecond).toBe(80);
+    expect(
+      loadConfig({ PARLEY_WHATSAPP_MESSAGES_PER_SECOND: '250' }).whatsapp?.messagesPerSecond,
+    ).toBe(250);
+    for (const bad of ['0', '2.5', 'fast', '1001']) {
+      expect(() => loadConfig({ PARLEY_WHATSAPP_MESSAGES_PER_SECOND: bad }), bad).toThrow(
+        ConfigError,
+      );
+    }
+  });
+
   it('media: directory under the data dir, caps per kind in MB, an optional secret', () => {
     const d = loadConfig({ PARLEY_DATA_DIR: '/srv/parley' });
     expect(d.mediaDir).toBe('/srv/parley/media');

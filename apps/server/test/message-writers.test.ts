@@ -292,6 +292,7 @@ function sent(
           status: 'sent',
           reply_to: m.reply?.to ?? null,
           quote: m.reply ? { ...quote, msg_id: m.reply.to, deleted: false } : null,
+          reaction: null,
         },
         session: chatItem(chat, group, { type, preview }),
       },

@@ -163,6 +163,32 @@ describe('binding a number from the admin console', () => {
   });
 });
 
+describe('the public URL', () => {
+  it('builds the webhook URL shown to the administrator when PARLEY_PUBLIC_URL is set', async () => {
+    const { t: behindProxy } = await whatsappApp(graph, {
+      publicUrl: 'https://chat.example.com/parley',
+    });
+    try {
+      const admin = await createAdmin(behindProxy, 'wa-proxy-admin');
+      const s = await createSeat(behindProxy, 'wa-proxy-seat');
+      const n = graph.addNumber();
+      const id = await bindNumber(behindProxy, admin, s, n);
+      const status = await adminCall(
+        behindProxy,
+        '/v1/admin/accounts/whatsappStatus',
+        { account_id: id },
+        admin,
+      );
+      // Not the request's own address (inject's localhost): the one Meta can reach.
+      expect(status.data!.webhook_url).toBe(
+        `https://chat.example.com/parley/v1/whatsapp/webhook/${n.phoneNumberId}`,
+      );
+    } finally {
+      await behindProxy.close();
+    }
+  });
+});
+
 describe('the webhook', () => {
   const verify = (query: string) =>
     t.app.inject({ method: 'GET', url: `/v1/whatsapp/webhook/${number.phoneNumberId}?${query}` });
@@ -561,6 +587,94 @@ describe('outbound messages and statuses', () => {
     expect(status.raw).not.toContain(n2.token);
   });
 
+  it("a token revoked meanwhile shows in the account list, as a bot's poll state, when a read mark meets it", async () => {
+    const other = await createSeat(t, 'wa-listed');
+    const n2 = graph.addNumber({ verifiedName: 'Porto Tiles' });
+    await bindNumber(t, adminToken, other, n2);
+    const listed = async () => {
+      const res = await adminCall(
+        t,
+        '/v1/admin/accounts/list',
+        { seat_id: other.seatId },
+        adminToken,
+      );
+      expect(res.code, res.raw).toBe('000000');
+      return res.data.list[0]!;
+    };
+    expect((await listed()).whatsapp).toEqual({
+      verified_name: 'Porto Tiles',
+      state: 'ok',
+      last_error: null,
+      last_error_at: null,
+    });
+    // Another channel's account has none.
+    const plain = await createSeat(t, 'wa-plain');
+    const res = await adminCall(
+      t,
+      '/v1/admin/accounts/list',
+      { seat_id: plain.seatId },
+      adminToken,
+    );
+    expect(res.data.list[0]).toMatchObject({ channel: 'platform', whatsapp: null });
+
+    const customer = nextPhone('+35192');
+    await deliverWebhook(
+      t,
+      n2,
+      graph.inbound(
+        n2,
+        { wa_id: customer.slice(1), name: 'Rita' },
+        { type: 'text', text: { body: 'oi' } },
+      ),
+    );
+    graph.revokeToken(n2.token);
+    // Opening the chat sends the read mark: Meta answers 190.
+    await t.call(
+      '/v1/seat/chat/getChatRecord',
+      { send_phone: other.phones[0]!, receiver_phone: customer, page_size: 50 },
+      other.token,
+    );
+    await waitFor(async () => expect((await listed()).whatsapp?.state).toBe('token_invalid'));
+    const shown = (await listed()).whatsapp!;
+    expect(shown.last_error).toContain('190');
+    expect(shown.last_error_at).toBeGreaterThan(0);
+    expect(JSON.stringify(shown)).not.toContain(n2.token);
+
+    // Its deliveries and failures count in the overview and are listed in the outbox, as every
+    // channel's.
+    const sent = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: other.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: 'still there?',
+        client_msg_id: `wa-listed-${process.pid}`,
+      },
+      other.token,
+    );
+    expect(sent.code, sent.raw).toBe('000000');
+    const failed = await waitFor(async () => {
+      const res = await adminCall(
+        t,
+        '/v1/admin/outbox/list',
+        { status: 'failed', seat_id: other.seatId },
+        adminToken,
+      );
+      expect(res.data.list).toHaveLength(1);
+      return res.data.list[0]!;
+    });
+    expect(failed).toMatchObject({ msg_id: sent.data.msg_id, send_phone: other.phones[0] });
+    expect(failed.last_error).toContain('WhatsApp 190');
+    const overview = await adminCall(t, '/v1/admin/overview', {}, adminToken);
+    expect(overview.data.seats.find((s) => s.seat_id === other.seatId)).toMatchObject({
+      messages_in_today: 1,
+      messages_out_today: 1,
+      outbox_failed: 1,
+      outbox_pending: 0,
+    });
+  });
+
   it('"delete for all" is refused for a WhatsApp chat; "delete for me" works', async () => {
     const { customer } = await customerSends({ type: 'text', text: { body: 'ok' } });
     const msgId = await operatorSends(customer, { type: 'text', content: 'oops, wrong chat' });
@@ -605,6 +719,102 @@ describe('outbound messages and statuses', () => {
       expect(row.status).not.toBe('failed');
     });
     expect(graph.sentTo(number.phoneNumberId, waId)).toEqual([]);
+  });
+});
+
+describe('reactions', () => {
+  /** The customer's reaction (`emoji` "" takes it back) to the message of `target`'s wamid. */
+  const reacts = (
+    who: { wa_id: string; name: string },
+    target: string,
+    emoji: string,
+    wamid?: string,
+  ) => customerSends({ type: 'reaction', reaction: { message_id: target, emoji } }, who, wamid);
+  const reactionEvents = async (msgId: number) =>
+    (
+      await sql<{ data: string }>`
+        select data from events where seat_id = ${seat.seatId} and type = 'message.updated'
+        order by seq`.execute(t.db)
+    ).rows
+      .map((e) => JSON.parse(e.data) as { message: { msg_id: number; reaction: string | null } })
+      .filter((e) => e.message.msg_id === msgId)
+      .map((e) => e.message.reaction);
+
+  it("a reaction to the customer's own message is shown on it, pushed, and taken once", async () => {
+    const who = { wa_id: nextWaId(), name: 'Leo' };
+    const wamid = `wamid.liked-${process.pid}`;
+    const { customer } = await customerSends(
+      { type: 'text', text: { body: 'my order' } },
+      who,
+      wamid,
+    );
+    const [message] = await chatRecord(t, seat, customer);
+    expect(message?.reaction).toBeNull();
+    const reaction = await reacts(who, wamid, '👍');
+    const shown = await chatRecord(t, seat, customer);
+    // A reaction is its message's, never a message of its own.
+    expect(shown.map((m) => [m.content, m.reaction])).toEqual([['my order', '👍']]);
+    expect(await reactionEvents(message!.msg_id)).toEqual(['👍']);
+    // Meta delivers it again: nothing changes, nothing is pushed again.
+    expect((await deliverWebhook(t, number, reaction.payload)).status).toBe(200);
+    expect(await reactionEvents(message!.msg_id)).toEqual(['👍']);
+    // Changed, then taken back (an empty emoji).
+    await reacts(who, wamid, '❤️');
+    expect((await chatRecord(t, seat, customer))[0]?.reaction).toBe('❤️');
+    await reacts(who, wamid, '');
+    expect((await chatRecord(t, seat, customer))[0]?.reaction).toBeNull();
+    expect(await reactionEvents(message!.msg_id)).toEqual(['👍', '❤️', null]);
+    // The older reaction redelivered late does not come back.
+    await deliverWebhook(t, number, reaction.payload);
+    expect((await chatRecord(t, seat, customer))[0]?.reaction).toBeNull();
+  });
+
+  it("a reaction to the operator's message finds it by the wamid it was delivered with", async () => {
+    const who = { wa_id: nextWaId(), name: 'Mia' };
+    const { customer } = await customerSends({ type: 'text', text: { body: 'colours?' } }, who);
+    const res = await t.call(
+      '/v1/seat/chat/message',
+      {
+        send_phone: seat.phones[0]!,
+        receiver_phone: customer,
+        type: 'text',
+        content: 'blue and green',
+        client_msg_id: `wa-react-${process.pid}`,
+      },
+      seat.token,
+    );
+    expect(res.code, res.raw).toBe('000000');
+    const sent = await waitFor(async () => {
+      const [s] = graph.sentTo(number.phoneNumberId, who.wa_id);
+      expect(s).toBeDefined();
+      return s!;
+    });
+    await waitFor(async () => {
+      const out = (await chatRecord(t, seat, customer)).find((m) => m.msg_id === res.data.msg_id);
+      expect(out?.status).toBe('sent');
+    });
+    await reacts(who, sent.wamid, '😍');
+    const list = await chatRecord(t, seat, customer);
+    expect(list.find((m) => m.msg_id === res.data.msg_id)?.reaction).toBe('😍');
+    expect(list.find((m) => m.direction === 'in')?.reaction).toBeNull();
+  });
+
+  it('a reaction to a message Parley does not know changes nothing and the webhook succeeds', async () => {
+    const who = { wa_id: nextWaId(), name: 'Noa' };
+    const { customer } = await customerSends({ type: 'text', text: { body: 'hello' } }, who);
+    const before = await sql<{ n: number }>`select count(*) as n from events`.execute(t.db);
+    await reacts(who, `wamid.unknown-${process.pid}`, '👍');
+    // Nor another customer's message: one chat's customer cannot react in another's chat.
+    const other = { wa_id: nextWaId(), name: 'Ivo' };
+    const foreign = `wamid.foreign-${process.pid}`;
+    await customerSends({ type: 'text', text: { body: 'mine' } }, other, foreign);
+    const after = await sql<{ n: number }>`select count(*) as n from events`.execute(t.db);
+    await reacts(who, foreign, '👎');
+    const last = await sql<{ n: number }>`select count(*) as n from events`.execute(t.db);
+    expect(Number(last.rows[0]!.n)).toBe(Number(after.rows[0]!.n));
+    expect(Number(after.rows[0]!.n)).toBeGreaterThan(Number(before.rows[0]!.n));
+    expect((await chatRecord(t, seat, customer)).map((m) => m.reaction)).toEqual([null]);
+    expect((await chatRecord(t, seat, `+${other.wa_id}`)).map((m) => m.reaction)).toEqual([null]);
   });
 });
 

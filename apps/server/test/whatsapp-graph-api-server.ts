@@ -14,7 +14,11 @@
  * - `GET /v21.0/{waba-id}/message_templates`: `{ data: [...], paging }`;
  * - errors as Graph answers them: `{ error: { message, type, code, error_subcode?, fbtrace_id } }`
  *   (190 expired/revoked token, 100 invalid parameter, 131026 undeliverable, 131047 re-engagement
- *   (outside the 24-hour window), 4 / 80007 rate limits);
+ *   (outside the 24-hour window), 4 / 80007 rate limits, 130429 throughput reached, 131056 pair
+ *   rate limit);
+ * - a number's throughput, as Meta enforces it ("Throughput", Cloud API overview): at most
+ *   `throughputPerSecond` messages (80 by default) in any second per business number; one more
+ *   is refused with 130429 (the read marks are not messages and do not count);
  * - webhooks (`POST` to the app's callback URL) signed as Meta signs them: `X-Hub-Signature-256:
  *   sha256=<hex HMAC-SHA256 of the raw body with the app secret>`; and the callback URL's
  *   verification request (`GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...`).
@@ -52,6 +56,8 @@ export interface GraphSent {
   to: string;
   type: string;
   body: Record<string, unknown>;
+  /** When this server accepted it (epoch ms). */
+  at: number;
 }
 
 export interface GraphMedia {
@@ -113,6 +119,19 @@ export const GRAPH_ERRORS = {
     type: 'OAuthException',
     message: '(#80007) Rate limit issues',
   },
+  throughput: {
+    status: 400,
+    code: 130429,
+    message: 'Rate limit hit',
+    details: 'Cloud API message throughput has been reached.',
+  },
+  pairRateLimit: {
+    status: 400,
+    code: 131056,
+    message: '(Business Account, Consumer Account) pair rate limit hit',
+    details:
+      'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
+  },
 } satisfies Record<string, GraphFailure>;
 
 export class WhatsAppGraphServer {
@@ -128,6 +147,12 @@ export class WhatsAppGraphServer {
   /** Every request seen: method and path (the tests check what was asked). */
   readonly requests: Array<{ method: string; path: string; auth: string | undefined }> = [];
   private readonly failures = new Map<string, GraphFailure[]>();
+  /** Messages per second per business number (Meta's default: 80). */
+  throughputPerSecond = 80;
+  /** The messages a number sent within the last second (accepted ones: their times). */
+  private readonly lastSecond = new Map<string, number[]>();
+  /** Every send refused for the number's throughput (130429), with its time. */
+  readonly throughputRefusals: Array<{ phoneNumberId: string; at: number }> = [];
   private nextId = 1;
   url = '';
 
@@ -268,6 +293,14 @@ export class WhatsAppGraphServer {
     }
     const failure = this.failures.get(number.phoneNumberId)?.shift();
     if (failure) return this.error(res, failure);
+    // The number's throughput: one message more than it allows in any second is refused.
+    const now = Date.now();
+    const recent = (this.lastSecond.get(number.phoneNumberId) ?? []).filter((t) => t > now - 1000);
+    this.lastSecond.set(number.phoneNumberId, recent);
+    if (recent.length >= this.throughputPerSecond) {
+      this.throughputRefusals.push({ phoneNumberId: number.phoneNumberId, at: now });
+      return this.error(res, GRAPH_ERRORS.throughput);
+    }
     const to = String(body.to ?? '');
     const type = String(body.type ?? 'text');
     if (!/^[0-9]{5,20}$/.test(to)) return this.error(res, GRAPH_ERRORS.invalidParameter);
@@ -283,7 +316,8 @@ export class WhatsAppGraphServer {
       }
     }
     const wamid = this.newWamid();
-    this.sent.push({ phoneNumberId: number.phoneNumberId, wamid, to, type, body });
+    recent.push(now);
+    this.sent.push({ phoneNumberId: number.phoneNumberId, wamid, to, type, body, at: now });
     return this.json(res, {
       messaging_product: 'whatsapp',
       contacts: [{ input: to, wa_id: to }],

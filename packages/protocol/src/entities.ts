@@ -134,6 +134,11 @@ export const chatMessage = z.object({
   reply_to: id.nullable(),
   /** What the reply shows of it (null exactly when `reply_to` is). */
   quote: messageQuote.nullable(),
+  /**
+   * The customer's current reaction to this message (an emoji, theirs or the operator's
+   * message); null: none, or removed. Fed by the channels that carry reactions (WhatsApp).
+   */
+  reaction: z.string().nullable(),
 });
 export type ChatMessage = z.infer<typeof chatMessage>;
 

@@ -66,6 +66,11 @@ export type DeliveryResult =
       error: string;
       /** A rate limit's requested pause, when the channel says. */
       retryAfterMs?: number;
+      /**
+       * The channel asked to wait (a rate limit, its throughput reached): tried again after
+       * the pause without counting the attempt, so a busy channel never fails a message.
+       */
+      throttled?: boolean;
     };
 
 export interface ChannelAdapter {

@@ -114,6 +114,8 @@ export interface MessagesTable {
    * a `reply_to_id` once the quoted message is retracted ("deleted message").
    */
   reply_quote: Generated<string | null>;
+  /** The customer's current reaction to the message (an emoji; null: none). Migration 037. */
+  reaction: Generated<string | null>;
 }
 
 /** The login throttle: attempts of one key (`account:<name>`, `ip:<address>`) in a window. */
@@ -436,6 +438,8 @@ export interface WhatsappNumbersTable {
   last_error: string | null;
   last_error_at: number | null;
   created_at: number;
+  /** The earliest time the number's next message may go out (its throughput; migration 037). */
+  pace_next_at: Generated<number>;
 }
 
 /** A customer of a WhatsApp number: profile name, last message (the 24-hour window). */

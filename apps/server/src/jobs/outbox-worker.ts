@@ -146,10 +146,16 @@ export class OutboxWorker extends WorkerLoop {
       this.options.log.debug?.({ ...fields, attempts: row.attempts }, 'outbox item delivered');
       return;
     }
-    if (result.retryable && row.attempts < this.options.maxAttempts) {
+    if (result.retryable && (result.throttled || row.attempts < this.options.maxAttempts)) {
       const backoff = Math.min(this.options.retryBaseMs * 2 ** (row.attempts - 1), this.maxRetryMs);
       const delay = Math.max(backoff, result.retryAfterMs ?? 0);
-      await outboxRepository.retryAt(this.db, row.id, Date.now() + delay, result.error);
+      await outboxRepository.retryAt(
+        this.db,
+        row.id,
+        Date.now() + delay,
+        result.error,
+        result.throttled === true,
+      );
       this.options.onResult?.(channel, 'retry');
       return;
     }

@@ -27,6 +27,7 @@ export function chatMessage(msg_id: number, patch: Partial<ChatMessage> = {}): C
     deleted: false,
     reply_to: null,
     quote: null,
+    reaction: null,
     ...patch,
   };
 }

@@ -164,6 +164,18 @@ export const whatsappStatus = z.object({
 });
 export type WhatsappStatus = z.infer<typeof whatsappStatus>;
 
+/**
+ * A WhatsApp number's health in the account list, as a Telegram bot's poll state: a token Meta
+ * refused (190: expired or revoked) shows here with the Graph API's last error.
+ */
+export const whatsappAccountState = whatsappStatus.pick({
+  verified_name: true,
+  state: true,
+  last_error: true,
+  last_error_at: true,
+});
+export type WhatsappAccountState = z.infer<typeof whatsappAccountState>;
+
 /** One phone account (send_phone) as the console lists it. */
 export const adminPhoneAccount = z.object({
   account_id: id,
@@ -177,6 +189,8 @@ export const adminPhoneAccount = z.object({
   chats: z.number().int().nonnegative(),
   /** The bot serving a Telegram account; null when none is bound. */
   telegram: telegramStatus.nullable(),
+  /** The WhatsApp number serving a WhatsApp account and its token's state; null when none. */
+  whatsapp: whatsappAccountState.nullable(),
   created_at: epochMs,
 });
 export type AdminPhoneAccount = z.infer<typeof adminPhoneAccount>;
@@ -186,9 +200,10 @@ export type AdminPhoneAccount = z.infer<typeof adminPhoneAccount>;
  * the account's channel has nothing to show. The server's admin module lists accounts without
  * knowing any channel: each channel's folder answers its own field.
  */
-export const NO_ACCOUNT_CHANNEL_FIELDS = { telegram: null } as const satisfies Partial<
-  Record<keyof AdminPhoneAccount, null>
->;
+export const NO_ACCOUNT_CHANNEL_FIELDS = {
+  telegram: null,
+  whatsapp: null,
+} as const satisfies Partial<Record<keyof AdminPhoneAccount, null>>;
 export type AccountChannelFields = Pick<AdminPhoneAccount, keyof typeof NO_ACCOUNT_CHANNEL_FIELDS>;
 
 /** The numbers of the live overview, for one seat or for all. */

@@ -68,6 +68,7 @@ function account(w: ExampleWorld, overrides: Partial<AdminPhoneAccount> = {}): A
     seat_account: w.admin.seatAccount,
     chats: 0,
     telegram: null,
+    whatsapp: null,
     created_at: w.now - 60 * MINUTE,
     ...overrides,
   };

@@ -105,6 +105,7 @@ function message(w: ExampleWorld, overrides: Partial<ChatMessage> = {}): ChatMes
     deleted: false,
     reply_to: null,
     quote: null,
+    reaction: null,
     ...overrides,
   };
 }

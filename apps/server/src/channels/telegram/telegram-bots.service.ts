@@ -8,7 +8,7 @@ import { BOT_TOKEN, BotApi, BotApiError, maskToken, type TgUser } from './bot-ap
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { telegramBotsRepository } from './telegram-bots.repository.js';
 import { AuditService, CLI_ACTOR, type Actor } from '../../modules/admin/audit.service.js';
-import { accountSnapshot } from '../../modules/accounts/accounts.service.js';
+import { accountSnapshot, switchChannel } from '../../modules/accounts/accounts.service.js';
 
 export interface BoundBot {
   sendPhone: string;
@@ -62,21 +62,13 @@ export class TelegramBotsService {
           token,
           now: Date.now(),
         });
-        await accountsRepository.setChannel(trx, account.id, 'telegram');
-        await this.audit.record(
-          trx,
+        await switchChannel(trx, this.audit, {
+          account,
+          channel: 'telegram',
           actor,
-          'account.set_channel',
-          'account',
-          account.id,
-          sendPhone,
-          accountSnapshot(account),
           // The token is a secret: only the bot it opens is logged.
-          accountSnapshot(
-            { ...account, channel: 'telegram' },
-            { bot_username: me.username ?? '', bot_id: botId },
-          ),
-        );
+          after: { bot_username: me.username ?? '', bot_id: botId },
+        });
       });
     } catch (err) {
       // The same bot bound to another account at the same moment.

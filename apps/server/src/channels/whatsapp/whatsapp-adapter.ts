@@ -4,9 +4,13 @@ import type { Db } from '../../db/database.js';
 import type { ChatRead } from '../../modules/messages/messages.service.js';
 import type { ChannelAdapter, DeliveryResult, OutboundItem } from '../channel.js';
 import { GraphApi, GraphApiError } from './graph-api.js';
+import { markTokenRefused } from './number-state.js';
 import { waIdOf } from './whatsapp-inbound.js';
 import type { WhatsappNumbersService } from './whatsapp-numbers.service.js';
 import { whatsappRepository } from './whatsapp.repository.js';
+
+const sleep = (ms: number) =>
+  ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -30,17 +34,34 @@ function waTypeOf(type: Exclude<MessageType, 'text'>): 'image' | 'audio' | 'vide
   }
 }
 
+/**
+ * Meta's rate limits and how long each asks to wait: the app's or the account's calls (4,
+ * 80007: an hour's budget, a minute is the usual wait), the number's throughput (130429: per
+ * second), the pair of the number and one customer (131056: about one message per 6 seconds).
+ */
+const RATE_LIMIT_PAUSE_MS: Record<number, number> = {
+  4: 60_000,
+  80007: 60_000,
+  130429: 1_000,
+  131056: 6_000,
+};
+
+/** The share of a number's throughput the pacing uses. */
+const PACE_HEADROOM = 0.9;
+
+/** A number's turns may be taken this far ahead before a delivery goes back to the outbox. */
+const PACE_HORIZON_MS = 5_000;
+
 /** The outbox's terms for a Graph API refusal (its retries and back-off are the outbox's). */
 export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
   if (err instanceof GraphApiError) {
+    const pause = RATE_LIMIT_PAUSE_MS[err.code];
     return {
       ok: false,
       retryable: err.retryable,
       error: `WhatsApp ${err.code}: ${err.graphMessage}`,
-      // A rate limit: Meta asks to back off; a minute is its usual window.
-      ...(err.code === 4 || err.code === 80007 || err.code === 130429
-        ? { retryAfterMs: 60_000 }
-        : {}),
+      // A rate limit is "later", not a failure: retried after its pause, the attempt uncounted.
+      ...(pause !== undefined ? { retryAfterMs: pause, throttled: true } : {}),
     };
   }
   const reason = err instanceof Error ? err.message : String(err);
@@ -54,11 +75,54 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
 export class WhatsappAdapter implements ChannelAdapter {
   readonly channel = 'whatsapp' as const;
 
+  /**
+   * Between two messages of one number: its throughput (Meta's 80 per second by default) with
+   * a tenth of headroom, since Meta counts them as they arrive, after the network's jitter.
+   */
+  private readonly intervalMs: number;
+  /** The same as a count: messages of one number this instance sends in any second. */
+  private readonly perSecond: number;
+  /** When this instance sent each number's messages of the last second. */
+  private readonly lastSecond = new Map<string, number[]>();
+
   constructor(
     private readonly db: Db,
     private readonly graphUrl: string,
     readonly credentials: WhatsappNumbersService,
-  ) {}
+    messagesPerSecond = 80,
+  ) {
+    this.intervalMs = Math.ceil(1000 / (messagesPerSecond * PACE_HEADROOM));
+    this.perSecond = Math.max(1, Math.floor(messagesPerSecond * PACE_HEADROOM));
+  }
+
+  /**
+   * Waits for the number's next sending slot (its throughput, shared by every instance through
+   * the number's row); false when its turns are taken too far ahead (back to the outbox).
+   */
+  private async paced(sendPhone: string): Promise<boolean> {
+    const now = Date.now();
+    const slot = await whatsappRepository.reservePace(
+      this.db,
+      sendPhone,
+      now,
+      this.intervalMs,
+      PACE_HORIZON_MS,
+    );
+    if (slot === null) return false;
+    await sleep(slot - Date.now());
+    // A stalled process wakes its waiting sends together: they still go no more than the
+    // number's share in any second, counted as they actually leave.
+    for (;;) {
+      const at = Date.now();
+      const sent = (this.lastSecond.get(sendPhone) ?? []).filter((t) => t > at - 1000);
+      if (sent.length < this.perSecond) {
+        sent.push(at);
+        this.lastSecond.set(sendPhone, sent);
+        return true;
+      }
+      await sleep(sent[0]! + 1000 - at);
+    }
+  }
 
   /**
    * The operator opened the chat: its newest customer message is marked read on WhatsApp
@@ -69,10 +133,16 @@ export class WhatsappAdapter implements ChannelAdapter {
     if (!number) return;
     const wamid = await whatsappRepository.latestInbound(this.db, chat.sendPhone, chat.sessionId);
     if (!wamid) return;
-    await new GraphApi(this.graphUrl, number.access_token).post(
-      `${number.phone_number_id}/messages`,
-      { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
-    );
+    try {
+      await new GraphApi(this.graphUrl, number.access_token).post(
+        `${number.phone_number_id}/messages`,
+        { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
+      );
+    } catch (err) {
+      // A refused token shows on the account whichever call met it first.
+      await markTokenRefused(this.db, number.send_phone, err);
+      throw err;
+    }
   }
 
   async deliver(item: OutboundItem): Promise<DeliveryResult> {
@@ -106,6 +176,15 @@ export class WhatsappAdapter implements ChannelAdapter {
         if (waType === 'document') part.filename = item.media.file_name;
         body = { type: waType, [waType]: part };
       }
+      if (!(await this.paced(number.send_phone))) {
+        return {
+          ok: false,
+          retryable: true,
+          throttled: true,
+          retryAfterMs: PACE_HORIZON_MS,
+          error: "WhatsApp: the number's throughput is taken for the next seconds",
+        };
+      }
       const sent = await api.post<{ messages?: Array<{ id?: string }> }>(
         `${number.phone_number_id}/messages`,
         { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...body },
@@ -123,17 +202,7 @@ export class WhatsappAdapter implements ChannelAdapter {
       }
       return { ok: true, externalId: wamid };
     } catch (err) {
-      // The token expired or was revoked: the account shows it (a message's own refusal, such
-      // as 131047 outside the window, is the message's, not the number's).
-      if (err instanceof GraphApiError && err.tokenInvalid) {
-        await whatsappRepository.setState(
-          this.db,
-          number.send_phone,
-          'token_invalid',
-          err.message,
-          Date.now(),
-        );
-      }
+      await markTokenRefused(this.db, number.send_phone, err);
       return deliveryFailure(err);
     }
   }

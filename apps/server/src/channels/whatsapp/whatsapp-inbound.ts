@@ -9,7 +9,8 @@ import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
-import { GraphApi, GraphApiError } from './graph-api.js';
+import { GraphApi } from './graph-api.js';
+import { markTokenRefused } from './number-state.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
 /** The parts of a webhook's `messages` change Parley reads (Cloud API v21.0 webhook reference). */
@@ -32,6 +33,8 @@ export interface WaMessage {
     emails?: Array<{ email?: string }>;
   }>;
   button?: { text?: string };
+  /** A reaction to a message (ours or the customer's, by wamid); `emoji` "" removes it. */
+  reaction?: { message_id?: string; emoji?: string };
   interactive?: { button_reply?: { title?: string }; list_reply?: { title?: string } };
 }
 
@@ -140,6 +143,7 @@ export class WhatsappInbound {
       sendPhone: number.send_phone,
       externalId: msg.id,
     };
+    if (msg.type === 'reaction') return this.reaction(number, msg, key);
     if (await inboundRepository.find(this.db, key)) return;
     const account = await accountsRepository.findByPhone(this.db, number.send_phone);
     if (!account || account.seat_id === null) {
@@ -188,6 +192,31 @@ export class WhatsappInbound {
     });
   }
 
+  /**
+   * The customer reacted to a message (or took the reaction back: an empty emoji): kept on
+   * that message, found by its wamid whichever way it went. The reaction's own wamid is taken
+   * once, so a redelivered older reaction never replaces a newer one; a reaction to a message
+   * Parley does not know (older than the binding, another number's) changes nothing.
+   */
+  private async reaction(number: WhatsappNumberRow, msg: WaMessage, key: InboundKey) {
+    const target = msg.reaction?.message_id;
+    const emoji = msg.reaction?.emoji;
+    if (typeof target !== 'string' || typeof emoji !== 'string') return;
+    // One emoji (a few code points with its modifiers), never a text.
+    if (emoji.length > 32 || [...emoji].length > 10) return;
+    await inTransaction(this.db, async (trx) => {
+      const known = await whatsappRepository.findMessage(trx, number.send_phone, target);
+      if (!known) return;
+      if (!(await inboundRepository.take(trx, key))) return;
+      await this.messages.react(trx, {
+        sendPhone: number.send_phone,
+        receiverPhone: customerNumberOf(msg.from),
+        msgId: known.msg_id,
+        reaction: emoji.trim() || null,
+      });
+    });
+  }
+
   /** What the operator sees of a message: text, or a stored media with its caption. */
   private async contentOf(
     number: WhatsappNumberRow,
@@ -228,7 +257,7 @@ export class WhatsappInbound {
         };
       }
       default:
-        // reaction, system, unsupported, ...: not a message of its own here.
+        // system, unsupported, ...: not a message of its own here (a reaction is its message's).
         return null;
     }
   }
@@ -261,15 +290,7 @@ export class WhatsappInbound {
         return { mediaId: row.media_id, kind: row.kind };
       }
     } catch (err) {
-      if (err instanceof GraphApiError && err.tokenInvalid) {
-        await whatsappRepository.setState(
-          this.db,
-          number.send_phone,
-          'token_invalid',
-          err.message,
-          Date.now(),
-        );
-      }
+      await markTokenRefused(this.db, number.send_phone, err);
       this.log.warn({ err: String(err), media: mediaId }, 'whatsapp media not stored');
       return null;
     }

@@ -5,7 +5,7 @@ import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
-import { accountSnapshot } from '../../modules/accounts/accounts.service.js';
+import { switchChannel } from '../../modules/accounts/accounts.service.js';
 import type {
   ChannelCredentials,
   SetChannelInput,
@@ -39,9 +39,27 @@ export class WhatsappNumbersService implements ChannelCredentials {
     private readonly audit: AuditService,
   ) {}
 
-  /** A number's binding shows in its own dialog (whatsappStatus), not in the account list. */
-  async accountFields(): Promise<Map<string, Partial<AccountChannelFields>>> {
-    return new Map();
+  /**
+   * The account list's `whatsapp` field: the number's name and its token's state with the last
+   * Graph API error (the binding's details are in its own dialog: whatsappStatus).
+   */
+  async accountFields(
+    sendPhones: readonly string[],
+  ): Promise<Map<string, Partial<AccountChannelFields>>> {
+    const numbers = await whatsappRepository.findByPhones(this.db, sendPhones);
+    return new Map(
+      numbers.map((n) => [
+        n.send_phone,
+        {
+          whatsapp: {
+            verified_name: n.verified_name,
+            state: n.state,
+            last_error: n.last_error,
+            last_error_at: n.last_error_at === null ? null : Number(n.last_error_at),
+          },
+        },
+      ]),
+    );
   }
 
   async bind(sendPhone: string, input: SetChannelInput, actor: Actor): Promise<void> {
@@ -78,17 +96,12 @@ export class WhatsappNumbersService implements ChannelCredentials {
           quality_rating: details.quality_rating ?? 'UNKNOWN',
           created_at: Date.now(),
         });
-        await accountsRepository.setChannel(trx, account.id, 'whatsapp');
-        await this.audit.record(
-          trx,
+        await switchChannel(trx, this.audit, {
+          account,
+          channel: 'whatsapp',
           actor,
-          'account.set_channel',
-          'account',
-          account.id,
-          sendPhone,
-          accountSnapshot(account),
-          accountSnapshot({ ...account, channel: 'whatsapp' }, named),
-        );
+          after: named,
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError(ERROR_CODES.DATA_EXISTS);

@@ -39,7 +39,12 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
       app.log,
     );
     await whatsappRoutes(app, db, inbound, config.rateLimit.platform);
-    const adapter = new WhatsappAdapter(db, graphUrl, numbers);
+    const adapter = new WhatsappAdapter(
+      db,
+      graphUrl,
+      numbers,
+      config.whatsapp?.messagesPerSecond ?? 80,
+    );
     services.channels.register(adapter);
     // Opening a chat shows the customer blue ticks.
     services.messages.chatReadHooks.push(async (chat) => {
@@ -57,10 +62,12 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
     services.messages.deleteForAllRefusals.push((trx, sessionId) =>
       whatsappRepository.isWhatsappChat(trx, sessionId),
     );
-    // The console's view of the binding: the webhook URL is this server's as the admin reaches it.
+    // The console's view of the binding: the webhook URL on the server's public address
+    // (PARLEY_PUBLIC_URL), else on the address the admin reached it by.
     adminCalls.authed('/v1/admin/accounts/whatsappStatus', async (input, _admin, request) => {
       const account = await services.accounts.require(input.account_id);
-      return numbers.status(account.send_phone, `${request.protocol}://${request.host}`);
+      const base = config.publicUrl ?? `${request.protocol}://${request.host}`;
+      return numbers.status(account.send_phone, base);
     });
     return {};
   },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { WhatsappNumberRow } from '../../db/schema.js';
 
@@ -13,6 +14,16 @@ export const whatsappRepository = {
       .executeTakeFirst();
   },
 
+  /** The numbers of a page of accounts (the admin console's list). */
+  findByPhones(db: Db, sendPhones: readonly string[]) {
+    if (sendPhones.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('whatsapp_numbers')
+      .select(['send_phone', 'verified_name', 'state', 'last_error', 'last_error_at'])
+      .where('send_phone', 'in', sendPhones)
+      .execute();
+  },
+
   findByNumberId(db: Db, phoneNumberId: string): Promise<WhatsappNumberRow | undefined> {
     return db
       .selectFrom('whatsapp_numbers')
@@ -22,7 +33,10 @@ export const whatsappRepository = {
   },
 
   /** Binds (or rebinds) an account's number. */
-  async upsert(db: Db, row: Omit<WhatsappNumberRow, 'state' | 'last_error' | 'last_error_at'>) {
+  async upsert(
+    db: Db,
+    row: Omit<WhatsappNumberRow, 'state' | 'last_error' | 'last_error_at' | 'pace_next_at'>,
+  ) {
     await db.deleteFrom('whatsapp_numbers').where('send_phone', '=', row.send_phone).execute();
     await db
       .insertInto('whatsapp_numbers')
@@ -49,6 +63,31 @@ export const whatsappRepository = {
       )
       .where('send_phone', '=', sendPhone)
       .execute();
+  },
+
+  /**
+   * Reserves the number's next sending slot, for every instance alike (one statement: the row
+   * is the turn): the later of now and the number's next free time, which moves `intervalMs`
+   * on. Answers the slot, or null when the number's turns are taken beyond `horizonMs` (the
+   * delivery then goes back to the outbox instead of waiting).
+   */
+  async reservePace(
+    db: Db,
+    sendPhone: string,
+    now: number,
+    intervalMs: number,
+    horizonMs: number,
+  ): Promise<number | null> {
+    const row = await db
+      .updateTable('whatsapp_numbers')
+      .set({
+        pace_next_at: sql<number>`(case when pace_next_at > ${now} then pace_next_at else ${now} end) + ${intervalMs}`,
+      })
+      .where('send_phone', '=', sendPhone)
+      .where('pace_next_at', '<=', now + horizonMs)
+      .returning('pace_next_at')
+      .executeTakeFirst();
+    return row ? Number(row.pace_next_at) - intervalMs : null;
   },
 
   findContact(db: Db, sendPhone: string, waId: string) {

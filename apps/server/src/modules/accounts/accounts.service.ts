@@ -3,6 +3,7 @@ import {
   DEFAULT_CHANNEL,
   ERROR_CODES,
   PHONE_PATTERN,
+  type ChannelName,
   type PlainChannelName,
 } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
@@ -33,6 +34,39 @@ export const accountSnapshot = (
   seat_id: a.seat_id,
   ...extra,
 });
+
+/**
+ * The one way an account changes channel, inside the caller's transaction (a channel's binding
+ * or a plain channel): the account's channel set and its `account.set_channel` audit row
+ * written. `before` / `after`: what the audit keeps of the credentials that go or come (never a
+ * secret: a bot's name, a number's IDs).
+ */
+export async function switchChannel(
+  trx: Db,
+  audit: AuditService,
+  input: {
+    account: PhoneAccountRow;
+    channel: ChannelName;
+    actor: Actor;
+    before?: Record<string, unknown>;
+    after?: Record<string, unknown>;
+  },
+): Promise<PhoneAccountRow> {
+  const { account, channel } = input;
+  const switched = { ...account, channel };
+  await accountsRepository.setChannel(trx, account.id, channel);
+  await audit.record(
+    trx,
+    input.actor,
+    'account.set_channel',
+    'account',
+    account.id,
+    account.send_phone,
+    accountSnapshot(account, input.before),
+    accountSnapshot(switched, input.after),
+  );
+  return switched;
+}
 
 function checkLabel(label: string): string {
   const value = label.trim();
@@ -192,25 +226,13 @@ export class AccountsService {
     actor: Actor = CLI_ACTOR,
   ): Promise<PhoneAccountRow> {
     const account = await this.require(ref);
-    const after = { ...account, channel };
-    await inTransaction(this.db, async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       let forgotten: Record<string, unknown> = {};
       for (const c of this.channels.credentials()) {
         forgotten = { ...forgotten, ...(await c.forget(trx, account.send_phone)) };
       }
-      await accountsRepository.setChannel(trx, account.id, channel);
-      await this.audit.record(
-        trx,
-        actor,
-        'account.set_channel',
-        'account',
-        account.id,
-        account.send_phone,
-        accountSnapshot(account, forgotten),
-        accountSnapshot(after),
-      );
+      return switchChannel(trx, this.audit, { account, channel, actor, before: forgotten });
     });
-    return after;
   }
 
   list() {

@@ -41,6 +41,7 @@ export function toChatMessage(row: MessageRow, urls: MediaUrls): ChatMessage {
     deleted,
     reply_to: row.reply_to_id ?? null,
     quote: toQuote(row),
+    reaction: deleted ? null : (row.reaction ?? null),
   };
 }
 

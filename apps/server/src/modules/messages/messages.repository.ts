@@ -338,6 +338,11 @@ export const messagesRepository = {
     return id ? this.findQuotable(db, sessionId, id) : undefined;
   },
 
+  /** The customer's reaction to a message (null: none). */
+  async setReaction(db: Db, msgId: number, reaction: string | null) {
+    await db.updateTable('messages').set({ reaction }).where('id', '=', msgId).execute();
+  },
+
   /** The quotes of a retracted message show "deleted message" from now on. */
   async forgetQuotesOf(db: Db, msgId: number) {
     await db

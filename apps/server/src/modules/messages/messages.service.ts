@@ -169,6 +169,43 @@ export class MessagesService {
     await this.events.sessionUpdated(trx, seatId, message.session_id);
   }
 
+  /**
+   * A customer's reaction to a message of their chat, inside the caller's transaction (a
+   * channel's inbound: WhatsApp's `reaction`; generic, so any channel that carries reactions
+   * can feed it): kept on the message (null: removed) and pushed to the seat's consoles as the
+   * message updated. A message of another chat, a retracted one, or the reaction it already
+   * has changes nothing. Answers whether it changed.
+   */
+  async react(
+    trx: Db,
+    input: { sendPhone: string; receiverPhone: string; msgId: number; reaction: string | null },
+  ): Promise<boolean> {
+    const account = await accountsRepository.findByPhone(trx, input.sendPhone);
+    if (!account || account.seat_id === null) return false;
+    const seatId = account.seat_id;
+    const session = await sessionsRepository.findByPhones(
+      trx,
+      seatId,
+      input.sendPhone,
+      input.receiverPhone,
+    );
+    const message = session && (await messagesRepository.findForSeat(trx, seatId, input.msgId));
+    if (!message || message.session_id !== session.id || message.deleted_for_all === 1) {
+      return false;
+    }
+    if ((message.reaction ?? null) === input.reaction) return false;
+    await messagesRepository.setReaction(trx, message.id, input.reaction);
+    // Hidden for this seat: its consoles no longer hold it.
+    if (message.deleted_for_me === 0) {
+      await this.events.messageUpdated(
+        trx,
+        seatId,
+        this.present({ ...message, reaction: input.reaction }),
+      );
+    }
+    return true;
+  }
+
   /** The chat's preview follows its newest message still shown. */
   private async refreshLastMessage(trx: Db, sessionId: number): Promise<void> {
     const latest = await messagesRepository.latestShown(trx, sessionId);

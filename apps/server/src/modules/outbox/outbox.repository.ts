@@ -71,10 +71,16 @@ export const outboxRepository = {
       .execute();
   },
 
-  async retryAt(db: Db, id: number, nextAt: number, error: string) {
+  /** Due again at `nextAt`; `uncounted`: the attempt the claim counted is given back (a rate limit). */
+  async retryAt(db: Db, id: number, nextAt: number, error: string, uncounted = false) {
     await db
       .updateTable('outbox')
-      .set({ next_at: nextAt, last_error: error, updated_at: Date.now() })
+      .set((eb) => ({
+        next_at: nextAt,
+        last_error: error,
+        updated_at: Date.now(),
+        ...(uncounted ? { attempts: eb('attempts', '-', 1) } : {}),
+      }))
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .execute();

@@ -12,9 +12,13 @@ import { PageHeader } from './page-header';
 import { AccountAssignDialog, AccountCreateDialog, AccountLabelDialog } from './account-dialogs';
 import { AccountChannelDialog } from './account-channel-dialog';
 import { PollBadge } from './telegram-status';
+import { WhatsappStateBadge } from './whatsapp-status';
 
-/** How often the list re-reads the bots' poll state while Telegram accounts are shown. */
-const TELEGRAM_REFRESH_MS = 15_000;
+/**
+ * How often the list re-reads the bots' poll state and the WhatsApp numbers' token state while
+ * such accounts are shown (they change without an admin action: no push hint).
+ */
+const CHANNEL_STATE_REFRESH_MS = 15_000;
 
 type Dialog = { kind: 'label' | 'assign' | 'channel'; account: AdminPhoneAccount } | null;
 
@@ -26,6 +30,7 @@ function Channel({ account }: { account: AdminPhoneAccount }) {
         {t(`accounts.channels.${account.channel}`)}
       </Badge>
       {account.telegram && <PollBadge status={account.telegram} />}
+      {account.whatsapp && <WhatsappStateBadge status={account.whatsapp} />}
     </Group>
   );
 }
@@ -45,11 +50,11 @@ export function AccountsPage() {
       channel: channel ?? undefined,
       unassigned,
     }),
-    // A bot's long-poll state changes without an admin action (no push hint): re-read it while
-    // bots are listed.
     refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.list.some((a) => a.telegram !== null))
-        ? TELEGRAM_REFRESH_MS
+      q.state.data?.pages.some((p) =>
+        p.list.some((a) => a.telegram !== null || a.whatsapp !== null),
+      )
+        ? CHANNEL_STATE_REFRESH_MS
         : false,
   });
   const rows = rowsOf(query.data);

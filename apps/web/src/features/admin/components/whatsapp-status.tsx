@@ -1,10 +1,29 @@
 import { Badge, Code, CopyButton, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { WhatsappStatus } from '@parley/protocol';
+import type { WhatsappAccountState, WhatsappStatus } from '@parley/protocol';
 import { formatAgo } from '../admin-format';
 
 const STATE_COLOR = { ok: 'teal', token_invalid: 'red', error: 'yellow' } as const;
 const QUALITY_COLOR: Record<string, string> = { GREEN: 'teal', YELLOW: 'yellow', RED: 'red' };
+
+/**
+ * The number's token state as a badge (the account list, as a Telegram bot's poll state): a
+ * token Meta refused reads as such, its last error in the badge's title.
+ */
+export function WhatsappStateBadge({ status }: { status: WhatsappAccountState }) {
+  const { t } = useTranslation('admin');
+  return (
+    <Badge
+      color={STATE_COLOR[status.state]}
+      variant="light"
+      data-testid="whatsapp-state"
+      data-state={status.state}
+      title={status.last_error ?? undefined}
+    >
+      {t(`accounts.whatsapp.states.${status.state}`)}
+    </Badge>
+  );
+}
 
 /** One value the owner pastes into Meta's app settings, with a copy button. */
 function Pasteable({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -45,14 +64,7 @@ export function WhatsappStatusPanel({ status }: { status: WhatsappStatus }) {
         <Text size="sm" c="dimmed">
           {status.display_phone_number}
         </Text>
-        <Badge
-          color={STATE_COLOR[status.state]}
-          variant="light"
-          data-testid="whatsapp-state"
-          data-state={status.state}
-        >
-          {t(`accounts.whatsapp.states.${status.state}`)}
-        </Badge>
+        <WhatsappStateBadge status={status} />
         <Badge
           color={QUALITY_COLOR[status.quality_rating] ?? 'gray'}
           variant="outline"

@@ -7,6 +7,7 @@ import type { LocalMessage } from '../../messages/local-messages.store';
 import { LocalMessageStatus } from './local-message-status';
 import { MessageMedia } from './message-media';
 import { MessageQuote } from './message-quote';
+import { MessageReaction } from './message-reaction';
 import classes from './message-bubble.module.css';
 
 interface Props {
@@ -64,6 +65,7 @@ export const MessageBubble = memo(function MessageBubble({
         )}
         {Annotation && <Annotation message={m} />}
         <Group gap={6} justify="flex-end" mt={2}>
+          {m.reaction && !m.deleted && <MessageReaction reaction={m.reaction} />}
           <Text size="xs" c="dimmed">
             {formatMessageTime(m.created_at, i18n.language)}
           </Text>

@@ -22,6 +22,7 @@ export function newLocalMessage(
     deleted: false,
     reply_to: null,
     quote: null,
+    reaction: null,
     isLocalInsert: true,
     send_phone: user.send_phone,
     receiver_phone: user.receiver_phone,

@@ -165,6 +165,7 @@ export function fromStored(raw: string | null): LocalMessage[] {
     created_at: i.created_at,
     deleted: false,
     ...storedReply(i),
+    reaction: null,
     isLocalInsert: true as const,
     send_phone: i.send_phone,
     receiver_phone: i.receiver_phone,
