@@ -1,5 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { ChannelName, MessageType } from '@parley/protocol';
+import type {
+  CallRequest,
+  ChannelName,
+  MessageFailReason,
+  MessageType,
+} from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import type { PhoneAccountRow } from '../db/schema.js';
 import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
@@ -66,7 +71,18 @@ export type DeliveryResult =
       error: string;
       /** A rate limit's requested pause, when the channel says. */
       retryAfterMs?: number;
+      /** A refusal for good the console has words for (shown on the message). */
+      failReason?: MessageFailReason;
     };
+
+/** addSession's greeting as asked: a text, or a template (WhatsApp). */
+export type GreetingInput = Pick<CallRequest<'/v1/seat/chat/addSession'>, 'greeting' | 'template'>;
+
+export interface Greeting {
+  content: string;
+  /** Kept with the message as it is written (its id known), in the same transaction. */
+  record?: (trx: Db, msgId: number) => Promise<void>;
+}
 
 export interface ChannelAdapter {
   readonly channel: ChannelName;
@@ -76,6 +92,12 @@ export interface ChannelAdapter {
    * bot cannot: it needs the customer's profile). Absent: always.
    */
   canOpenChat?(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean>;
+  /**
+   * What addSession's greeting is on this channel (WhatsApp: only an approved template reaches
+   * someone who has not written in 24 hours): the message's text, and what to record with it
+   * in the transaction that writes it. Absent: the greeting text as given, and no template.
+   */
+  greeting?(db: Db, account: PhoneAccountRow, input: GreetingInput): Promise<Greeting>;
   /** The account's credentials on this channel, for the admin console and the CLI. Absent: none. */
   readonly credentials?: ChannelCredentials;
 }

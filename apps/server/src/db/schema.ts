@@ -1,4 +1,4 @@
-import type { ChannelName } from '@parley/protocol';
+import type { ChannelName, MessageFailReason } from '@parley/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Times are epoch milliseconds; flags are 0/1 integers (portable between SQLite and PG). */
@@ -114,6 +114,8 @@ export interface MessagesTable {
    * a `reply_to_id` once the quoted message is retracted ("deleted message").
    */
   reply_quote: Generated<string | null>;
+  /** Why a channel refused it for good, when the console has words for it (MessageFailReason). */
+  fail_reason: Generated<MessageFailReason | null>;
 }
 
 /** The login throttle: attempts of one key (`account:<name>`, `ip:<address>`) in a window. */
@@ -418,6 +420,7 @@ export interface Database {
   whatsapp_numbers: WhatsappNumbersTable;
   whatsapp_contacts: WhatsappContactsTable;
   whatsapp_messages: WhatsappMessagesTable;
+  whatsapp_template_sends: WhatsappTemplateSendsTable;
 }
 
 /** A WhatsApp Business number bound to a phone account (migration 035). */
@@ -455,6 +458,14 @@ export interface WhatsappMessagesTable {
   direction: 'in' | 'out';
   context_wamid: string | null;
   created_at: number;
+}
+/** An operator's message that goes out as a WhatsApp template (migration 036). */
+export interface WhatsappTemplateSendsTable {
+  msg_id: number;
+  name: string;
+  language: string;
+  /** JSON of the Cloud API's template `components` (the placeholders' values). */
+  components: string;
 }
 export type WhatsappNumberRow = Selectable<WhatsappNumbersTable>;
 

@@ -5,20 +5,8 @@ import { accountsRepository } from '../../modules/accounts/accounts.repository.j
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import { GraphApi } from './graph-api.js';
 import { waIdOf } from './whatsapp-inbound.js';
+import { templateOf, type GraphTemplate } from './whatsapp-templates.js';
 import { whatsappRepository } from './whatsapp.repository.js';
-
-interface GraphTemplate {
-  name?: string;
-  language?: string;
-  status?: string;
-  category?: string;
-  components?: Array<{ type?: string; text?: string }>;
-}
-
-/** The distinct {{n}} placeholders of a template body. */
-export function variablesOf(body: string): number {
-  return new Set(body.match(/\{\{\s*\d+\s*\}\}/g) ?? []).size;
-}
 
 /**
  * A WhatsApp chat's 24-hour customer-service window (from the customer's last message) and,
@@ -53,22 +41,11 @@ export class WhatsappWindowService {
     };
   }
 
-  /** The approved templates of the WhatsApp Business Account, with their bodies. */
+  /** The approved templates of the WhatsApp Business Account, with their parts. */
   async templates(wabaId: string, token: string): Promise<WhatsappTemplate[]> {
     const answer = await new GraphApi(this.graphUrl, token, 15_000).get<{
       data?: GraphTemplate[];
     }>(`${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`);
-    return (answer?.data ?? [])
-      .filter((t) => t.status === 'APPROVED' && t.name && t.language)
-      .map((t) => {
-        const body = t.components?.find((c) => c.type === 'BODY')?.text ?? '';
-        return {
-          name: t.name!,
-          language: t.language!,
-          category: t.category ?? '',
-          body,
-          variables: variablesOf(body),
-        };
-      });
+    return (answer?.data ?? []).flatMap((t) => templateOf(t) ?? []);
   }
 }

@@ -239,6 +239,7 @@ function textRow(send: Omit<TextSend, 'ord' | 'event'>, id: number, sessionId: n
     external_id: null,
     reply_to_id: null,
     reply_quote: null,
+    fail_reason: null,
   };
 }
 
