@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { chatMessage, group, id, messageFailReason, messageStatus, sessionItem } from './entities.js';
+import {
+  chatMessage,
+  group,
+  id,
+  messageFailReason,
+  messageStatus,
+  sessionItem,
+} from './entities.js';
 import { batchStatus } from './calls/messages.js';
 
 /**

@@ -1,10 +1,5 @@
 import type { Readable } from 'node:stream';
-import type {
-  CallRequest,
-  ChannelName,
-  MessageFailReason,
-  MessageType,
-} from '@parley/protocol';
+import type { CallRequest, ChannelName, MessageFailReason, MessageType } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import type { PhoneAccountRow } from '../db/schema.js';
 import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';

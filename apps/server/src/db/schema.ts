@@ -468,6 +468,7 @@ export interface WhatsappTemplateSendsTable {
   components: string;
 }
 export type WhatsappNumberRow = Selectable<WhatsappNumbersTable>;
+export type WhatsappTemplateSendRow = Selectable<WhatsappTemplateSendsTable>;
 
 export type SeatRow = Selectable<SeatsTable>;
 export type AdminRow = Selectable<AdminsTable>;

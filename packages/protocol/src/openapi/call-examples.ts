@@ -774,7 +774,8 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
         response: message(w, {
           msg_id: w.messages.outbound + 10,
           client_msg_id: 'c-tpl-1a2b3c',
-          content: 'Order A-1027\n\nHello Ana, your order A-1027 is ready.\n\n[Track: https://shop.example/t/A-1027]',
+          content:
+            'Order A-1027\n\nHello Ana, your order A-1027 is ready.\n\n[Track: https://shop.example/t/A-1027]',
           created_at: w.now,
         }),
       },

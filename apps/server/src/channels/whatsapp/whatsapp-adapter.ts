@@ -37,6 +37,8 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
       ok: false,
       retryable: err.retryable,
       error: `WhatsApp ${err.code}: ${err.graphMessage}`,
+      // Past the 24-hour window: the console says so on the message (send a template).
+      ...(err.code === 131047 ? { failReason: 'whatsapp_window' as const } : {}),
       // A rate limit: Meta asks to back off; a minute is its usual window.
       ...(err.code === 4 || err.code === 80007 || err.code === 130429
         ? { retryAfterMs: 60_000 }
@@ -53,6 +55,8 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
  */
 export class WhatsappAdapter implements ChannelAdapter {
   readonly channel = 'whatsapp' as const;
+  /** addSession's greeting as a template (set by whatsapp.channel.ts: the template sender's). */
+  greeting?: ChannelAdapter['greeting'];
 
   constructor(
     private readonly db: Db,
@@ -91,7 +95,17 @@ export class WhatsappAdapter implements ChannelAdapter {
     const to = waIdOf(item.receiverPhone);
     try {
       let body: Record<string, unknown>;
-      if (item.type === 'text' || !item.media) {
+      const template = await whatsappRepository.findTemplateSend(this.db, item.msgId);
+      if (template) {
+        body = {
+          type: 'template',
+          template: {
+            name: template.name,
+            language: { code: template.language },
+            components: JSON.parse(template.components) as unknown,
+          },
+        };
+      } else if (item.type === 'text' || !item.media) {
         body = { type: 'text', text: { body: item.content, preview_url: false } };
       } else {
         const waType = waTypeOf(item.type);
