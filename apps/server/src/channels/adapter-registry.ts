@@ -55,6 +55,7 @@ export class ChannelRegistry implements AccountChannelStatus {
     if (adapter?.greeting) return adapter.greeting(db, account, input);
     if (input.template !== undefined || input.greeting === undefined) {
       throw new AppError(ERROR_CODES.PARAMETER_ERROR, `${ERROR_MESSAGES['100001']}: template`, {
+        fields: [{ path: 'template', message: 'not_whatsapp' }],
         reason: 'not_whatsapp',
       });
     }

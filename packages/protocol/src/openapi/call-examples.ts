@@ -789,7 +789,7 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
           template: { name: 'order_update', language: 'en_US', body: ['Ana'] },
         },
         '100001',
-        { reason: 'not_whatsapp' },
+        { fields: [{ path: 'session_id', message: 'not_whatsapp' }], reason: 'not_whatsapp' },
         `${ERROR_MESSAGES['100001']}: session_id`,
       ),
       refusal(

@@ -25,10 +25,10 @@ export type TemplateRefusal =
   'not_whatsapp' | 'template_unknown' | 'template_parameters' | 'whatsapp_template_required';
 
 /** 100001 naming the field, with why in `data.reason` (the console words it). */
-export function templateRefused(reason: TemplateRefusal, path: string, extra: object = {}) {
+export function templateRefused(reason: TemplateRefusal, path: string) {
   return new AppError(ERROR_CODES.PARAMETER_ERROR, `${ERROR_MESSAGES['100001']}: ${path}`, {
+    fields: [{ path, message: reason }],
     reason,
-    ...extra,
   });
 }
 
@@ -57,13 +57,7 @@ export class WhatsappTemplateSender {
     if (!template) throw templateRefused('template_unknown', 'template.name');
     const message = templateMessage(template, send);
     if (!message) {
-      throw templateRefused('template_parameters', 'template', {
-        expected: {
-          header: template.header?.variables ?? 0,
-          body: template.variables,
-          buttons: template.buttons.flatMap((b, i) => (b.variables > 0 ? [i] : [])),
-        },
-      });
+      throw templateRefused('template_parameters', 'template');
     }
     return message;
   }
