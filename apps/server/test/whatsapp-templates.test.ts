@@ -351,6 +351,26 @@ describe('a send refused for the window', () => {
 });
 
 describe('addSession on a WhatsApp account', () => {
+  it("lists the account's approved templates; null for another channel, 400003 for another seat's", async () => {
+    const res = await t.call('/v1/seat/wa/templates', { send_phone: seat.phones[0]! }, seat.token);
+    expect(res.code, res.raw).toBe('000000');
+    expect(res.data!.templates.map((x) => x.name)).toEqual(['order_update', 'hello_world']);
+    const other = await createSeat(t, 'tpl-templates-seat');
+    const platform = await t.call(
+      '/v1/seat/wa/templates',
+      { send_phone: other.phones[0]! },
+      other.token,
+    );
+    expect(platform.code, platform.raw).toBe('000000');
+    expect(platform.data).toBeNull();
+    const foreign = await t.call(
+      '/v1/seat/wa/templates',
+      { send_phone: seat.phones[0]! },
+      other.token,
+    );
+    expect(foreign.code).toBe('400003');
+  });
+
   it('sends its greeting as a template to the new customer', async () => {
     const waId = nextWaId();
     const res = await t.call(

@@ -155,6 +155,11 @@ export const CALLS = {
     whatsapp.waWindowResponse,
     "A WhatsApp chat's 24-hour window (when free-form replies stop being accepted) and, once closed, the number's approved templates from the Graph API; null for a chat of another channel.",
   ),
+  '/v1/seat/wa/templates': extension(
+    whatsapp.waTemplatesRequest,
+    whatsapp.waTemplatesResponse,
+    "The approved templates of one of the seat's accounts on WhatsApp, from the Graph API (addSession's greeting there is a template); null for an account on another channel; another seat's account answers 400003.",
+  ),
   '/v1/seat/wa/sendTemplate': extension(
     whatsapp.waSendTemplateRequest,
     whatsapp.waSendTemplateResponse,

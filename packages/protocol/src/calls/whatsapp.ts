@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatMessage, epochMs, id } from '../entities.js';
+import { chatMessage, epochMs, id, phone } from '../entities.js';
 import { clientMsgId } from './messages.js';
 
 /** WhatsApp accepts free-form messages for this long after the customer's last message. */
@@ -88,3 +88,10 @@ export const waSendTemplateRequest = z.object({
   template: whatsappTemplateSend,
 });
 export const waSendTemplateResponse = chatMessage;
+
+/**
+ * The approved templates of one of the seat's accounts on WhatsApp (addSession's greeting for
+ * a new customer); null for an account on another channel.
+ */
+export const waTemplatesRequest = z.object({ send_phone: phone });
+export const waTemplatesResponse = z.object({ templates: z.array(whatsappTemplate) }).nullable();

@@ -753,6 +753,16 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
     ],
     refusals: [noChat(w)],
   }),
+  '/v1/seat/wa/templates': (w) => ({
+    success: [
+      {
+        summary: 'An account on the platform channel has no WhatsApp templates',
+        request: { send_phone: w.phone },
+        response: null,
+      },
+    ],
+    refusals: [refusal('An account of another seat', { send_phone: '+15550009999' }, '400003')],
+  }),
   '/v1/seat/wa/sendTemplate': (w) => ({
     success: [
       {

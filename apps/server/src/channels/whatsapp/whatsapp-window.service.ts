@@ -1,6 +1,6 @@
 import { WHATSAPP_WINDOW_MS, type CallResponse, type WhatsappTemplate } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../lib/app-error.js';
+import { forbidden, notFound } from '../../lib/app-error.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import { GraphApi } from './graph-api.js';
@@ -39,6 +39,21 @@ export class WhatsappWindowService {
       open,
       templates: open ? [] : await this.templates(number.waba_id, number.access_token),
     };
+  }
+
+  /** The approved templates of one of the seat's accounts (null: not on WhatsApp). */
+  async forAccount(
+    seatId: number,
+    sendPhone: string,
+  ): Promise<CallResponse<'/v1/seat/wa/templates'>> {
+    const account = await accountsRepository.findByPhone(this.db, sendPhone);
+    if (!account || account.seat_id !== seatId) throw forbidden();
+    const number =
+      account.channel === 'whatsapp'
+        ? await whatsappRepository.findByPhone(this.db, sendPhone)
+        : undefined;
+    if (!number) return null;
+    return { templates: await this.templates(number.waba_id, number.access_token) };
   }
 
   /** The approved templates of the WhatsApp Business Account, with their parts. */

@@ -54,6 +54,9 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
     calls.authed('/v1/seat/wa/window', (input, seat) =>
       windows.window(seat.seatId, input.session_id),
     );
+    calls.authed('/v1/seat/wa/templates', (input, seat) =>
+      windows.forAccount(seat.seatId, input.send_phone),
+    );
     const templates = new WhatsappTemplateSender(
       db,
       windows,
