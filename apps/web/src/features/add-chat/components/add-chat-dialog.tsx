@@ -9,6 +9,9 @@ import { newClientMsgId } from '../../../lib/client-msg-id';
 import { readItem } from '../../../lib/storage';
 import { addChatErrors, NUMBER_CODES, type AddChatErrors } from '../add-chat.validation';
 import { useAddChat } from '../hooks/use-add-chat';
+import { useGreetingTemplate } from '../../whatsapp/hooks/use-greeting-template';
+import { templateRefusalText } from '../../whatsapp/template-refusal';
+import { AddChatTemplate } from './add-chat-template';
 
 type ServerErrors = { receiverPhone?: string; form?: string };
 
@@ -25,9 +28,18 @@ export function AddChatDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   // One id per dialog: a retry after a lost answer cannot open the chat twice.
   const [clientMsgId] = useState(newClientMsgId);
+  // A WhatsApp account greets with an approved template (WhatsApp takes nothing else then).
+  const greetingTemplate = useGreetingTemplate(sendPhone);
+  const { whatsapp, form } = greetingTemplate;
 
   const submit = async () => {
-    const found = addChatErrors({ sendPhone, receiverPhone, greeting });
+    const found = addChatErrors({
+      sendPhone,
+      receiverPhone,
+      greeting,
+      ...(whatsapp ? { template: form.complete } : {}),
+    });
+    const template = whatsapp ? form.send() : null;
     setErrors(found);
     setServer({});
     if (Object.keys(found).length > 0 || !sendPhone) return;
@@ -36,12 +48,17 @@ export function AddChatDialog({ onClose }: { onClose: () => void }) {
       await addChat({
         send_phone: sendPhone,
         receiver_phone: receiverPhone.trim(),
-        greeting: greeting.trim(),
+        ...(template ? { template } : { greeting: greeting.trim() }),
         client_msg_id: clientMsgId,
       });
       onClose();
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : t('failed');
+      const refusal = err instanceof ApiError && (err.data as { reason?: string } | null)?.reason;
+      const message = refusal
+        ? templateRefusalText(err, t)
+        : err instanceof ApiError
+          ? err.message
+          : t('failed');
       const onNumber = err instanceof ApiError && NUMBER_CODES.includes(err.code);
       setServer(onNumber ? { receiverPhone: message } : { form: message });
     } finally {
@@ -91,21 +108,28 @@ export function AddChatDialog({ onClose }: { onClose: () => void }) {
             data-autofocus
             data-testid="add-chat-number"
           />
-          <Textarea
-            label={t('greeting')}
-            placeholder={t('greetingPlaceholder')}
-            autosize
-            minRows={2}
-            maxRows={6}
-            maxLength={MESSAGE_TEXT_MAX}
-            value={greeting}
-            onChange={(e) => {
-              setGreeting(e.currentTarget.value);
-              setErrors((x) => ({ ...x, greeting: undefined }));
-            }}
-            error={errors.greeting && t('greetingRequired')}
-            data-testid="add-chat-greeting"
-          />
+          {whatsapp ? (
+            <AddChatTemplate
+              {...greetingTemplate}
+              error={errors.template && t('templateRequired')}
+            />
+          ) : (
+            <Textarea
+              label={t('greeting')}
+              placeholder={t('greetingPlaceholder')}
+              autosize
+              minRows={2}
+              maxRows={6}
+              maxLength={MESSAGE_TEXT_MAX}
+              value={greeting}
+              onChange={(e) => {
+                setGreeting(e.currentTarget.value);
+                setErrors((x) => ({ ...x, greeting: undefined }));
+              }}
+              error={errors.greeting && t('greetingRequired')}
+              data-testid="add-chat-greeting"
+            />
+          )}
           {server.form && (
             <Alert color="red" variant="light" data-testid="add-chat-error">
               {server.form}

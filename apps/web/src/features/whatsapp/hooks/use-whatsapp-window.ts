@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SessionItem } from '@parley/protocol';
+import { readItem } from '../../../lib/storage';
+import { whatsappWindowQuery } from '../api/window-query';
+
+/** Whether the account of `sendPhone` is on WhatsApp (the login's account list says). */
+export function isWhatsappAccount(sendPhone: string): boolean {
+  return (
+    readItem('userInfo')?.phone_accounts.find((a) => a.send_phone === sendPhone)?.channel ===
+    'whatsapp'
+  );
+}
+
+/**
+ * A WhatsApp chat's 24-hour window (null data for another channel). `closed`: free text is
+ * refused (the customer never wrote, or wrote more than 24 hours ago): only a template goes.
+ */
+export function useWhatsappWindow(user: SessionItem) {
+  const isWhatsapp = isWhatsappAccount(user.send_phone);
+  const { data } = useQuery({ ...whatsappWindowQuery(user.session_id), enabled: isWhatsapp });
+  const window = isWhatsapp ? (data ?? null) : null;
+  return { window, closed: window !== null && !window.open };
+}
