@@ -60,12 +60,12 @@ async function bind(server: ParleyServer, phone: string, n: GraphNumber) {
     `${server.url}/v1/admin/accounts/list`,
     { keyword: phone.slice(1) },
     token,
-  )) as { list: Array<{ id: number; send_phone: string }> };
+  )) as { list: Array<{ account_id: number; send_phone: string }> };
   const account = accounts.list.find((a) => a.send_phone === phone)!;
   await post(
     `${server.url}/v1/admin/accounts/setChannel`,
     {
-      account_id: account.id,
+      account_id: account.account_id,
       channel: 'whatsapp',
       phone_number_id: n.phoneNumberId,
       waba_id: n.wabaId,
@@ -125,6 +125,8 @@ test('past the window the operator sends a template with its variables; a 131047
   const recentChat = await findSession(server.url, token, `+${recent}`);
 
   await signIn(page, seat.account, seat.password);
+  // Its last message is over a day old: the chat is under the older time tab.
+  await page.getByTestId('time-tab-2').click();
   await openChat(page, lateChat.session_id);
   await expect(page.getByTestId('whatsapp-window')).toHaveAttribute('data-open', 'false');
   // No free text past the window: the template picker takes the composer's place.
@@ -178,6 +180,7 @@ test('past the window the operator sends a template with its variables; a 131047
 
   // Inside the window the composer is as usual; WhatsApp refusing the reply for the window
   // (its clock says the window closed) shows the translated reason on the message.
+  await page.getByTestId('time-tab-1').click();
   await openChat(page, recentChat.session_id);
   await expect(page.getByTestId('whatsapp-window')).toHaveAttribute('data-open', 'true');
   await expect(page.getByTestId('template-composer')).toHaveCount(0);
