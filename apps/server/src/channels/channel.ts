@@ -1,8 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { CallRequest, ChannelName, MessageFailReason, MessageType } from '@parley/protocol';
+import type { ChannelName, MessageFailReason, MessageType } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import type { PhoneAccountRow } from '../db/schema.js';
 import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
+import type { Greeting, GreetingInput } from '../modules/sessions/sessions.service.js';
+
+export type { Greeting, GreetingInput };
 
 /**
  * How an operator's action leaves Parley for the customer: one adapter per channel of a phone
@@ -69,15 +72,6 @@ export type DeliveryResult =
       /** A refusal for good the console has words for (shown on the message). */
       failReason?: MessageFailReason;
     };
-
-/** addSession's greeting as asked: a text, or a template (WhatsApp). */
-export type GreetingInput = Pick<CallRequest<'/v1/seat/chat/addSession'>, 'greeting' | 'template'>;
-
-export interface Greeting {
-  content: string;
-  /** Kept with the message as it is written (its id known), in the same transaction. */
-  record?: (trx: Db, msgId: number) => Promise<void>;
-}
 
 export interface ChannelAdapter {
   readonly channel: ChannelName;

@@ -23,7 +23,6 @@ import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
 import { KnownVersions } from '../../lib/known-versions.js';
-import type { Greeting, GreetingInput } from '../../channels/channel.js';
 import { createChat } from './create-chat.js';
 import { listVersionsRepository } from './list-versions.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
@@ -50,6 +49,16 @@ export type CanOpenChat = (
   account: PhoneAccountRow,
   receiverPhone: string,
 ) => Promise<boolean>;
+
+/** addSession's greeting as asked: a text, or a template (WhatsApp). */
+export type GreetingInput = Pick<CallRequest<'/v1/seat/chat/addSession'>, 'greeting' | 'template'>;
+
+/** What the greeting is on the account's channel (channels/: ChannelAdapter.greeting). */
+export interface Greeting {
+  content: string;
+  /** Kept with the message as it is written (its id known), in the same transaction. */
+  record?: (trx: Db, msgId: number) => Promise<void>;
+}
 
 /** addSession's greeting on the account's channel (ChannelRegistry.greeting). */
 export type GreetingOf = (

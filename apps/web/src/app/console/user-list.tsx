@@ -7,6 +7,7 @@ import { useContextMenu } from '../../components/use-context-menu';
 import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { useConsole } from '../../stores/console.store';
+import { WHATSAPP_GREETING } from './whatsapp-greeting';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
@@ -43,7 +44,9 @@ export function UserList() {
     [selectedId, onSelect, openMenu],
   );
 
-  const addChat = <AddChatButton testId="user-list-add" variant="filled" />;
+  const addChat = (
+    <AddChatButton testId="user-list-add" variant="filled" templateGreeting={WHATSAPP_GREETING} />
+  );
   return (
     <Stack gap={0} h="100%">
       <TimeTabs />
@@ -53,7 +56,7 @@ export function UserList() {
         </Text>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {groupId > 0 && <ReadButton groupId={groupId} testId="group-read" />}
-          <AddChatButton />
+          <AddChatButton templateGreeting={WHATSAPP_GREETING} />
         </Group>
       </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">
