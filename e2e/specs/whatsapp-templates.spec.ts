@@ -17,7 +17,8 @@ import {
  * Issue 27, templates: past a WhatsApp chat's 24-hour window the composer becomes a template
  * picker; the operator fills the variables (header, body, a URL button's suffix), sees the
  * preview and sends; the local Graph API receives the template with its components and the
- * message shows as sent. A reply WhatsApp refuses for the window (131047) shows why.
+ * message shows as sent. A reply WhatsApp refuses for the window (131047) shows why. A new
+ * chat's greeting is a template chosen in the add-chat dialog.
  */
 const test = base.extend<{ graph: WhatsAppGraphServer; server: ParleyServer }>({
   // eslint-disable-next-line no-empty-pattern
@@ -76,7 +77,7 @@ async function bind(server: ParleyServer, phone: string, n: GraphNumber) {
   );
 }
 
-test('past the window the operator sends a template with its variables; a 131047 refusal says why', async ({
+test('past the window the operator sends a template with its variables; a 131047 refusal says why; a new chat greets with a template', async ({
   page,
   server,
   graph,
@@ -101,6 +102,13 @@ test('past the window the operator sends a template with its variables; a 131047
         buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example/t/{{1}}' }],
       },
     ],
+  });
+  graph.addTemplate(n.wabaId, {
+    name: 'welcome',
+    language: 'pt_PT',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    components: [{ type: 'BODY', text: 'Olá {{1}}, aqui é a Azulejos Lisboa.' }],
   });
   await bind(server, phone, n);
   const hook = `${server.url}/v1/whatsapp/webhook/${n.phoneNumberId}`;
@@ -192,4 +200,30 @@ test('past the window the operator sends a template with its variables; a 131047
   await expect(refused.getByTestId('message-fail-reason')).toHaveText(
     "Outside WhatsApp's 24-hour window: send a template",
   );
+
+  // A new customer: the add-chat dialog greets with a template (WhatsApp takes nothing else).
+  const fresh = `3493${digits()}`;
+  await page.getByTestId('add-chat-open').click();
+  const dialog = page.getByTestId('add-chat-dialog');
+  await dialog.getByTestId('add-chat-number').fill(`+${fresh}`);
+  await expect(dialog.getByTestId('add-chat-greeting')).toHaveCount(0);
+  const greeting = dialog.getByTestId('add-chat-template');
+  await greeting.getByTestId('template-select').click();
+  await page.getByRole('option', { name: 'welcome (pt_PT)' }).click();
+  await greeting.getByTestId('template-var-body-0').fill('Marta');
+  await expect(greeting.getByTestId('template-preview')).toHaveText(
+    'Olá Marta, aqui é a Azulejos Lisboa.',
+  );
+  await dialog.getByTestId('add-chat-submit').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(bubble(page, 'Olá Marta, aqui é a Azulejos Lisboa.')).toBeVisible();
+  await expect
+    .poll(() => graph.sentTo(n.phoneNumberId, fresh).map((x) => x.body.template))
+    .toEqual([
+      {
+        name: 'welcome',
+        language: { code: 'pt_PT' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Marta' }] }],
+      },
+    ]);
 });
