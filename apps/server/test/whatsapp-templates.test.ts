@@ -246,6 +246,38 @@ describe('/v1/seat/wa/sendTemplate', () => {
     expect((await messagesOf(sessionId)).filter((m) => m.direction === 'out')).toEqual([]);
   });
 
+  it('the Graph API refusing the template list (an expired token) answers 500005 and stores nothing', async () => {
+    const other = await createSeat(t, 'tpl-expired-seat');
+    const n2 = graph.addNumber();
+    graph.addTemplate(n2.wabaId, HELLO);
+    await bindNumber(t, await createAdmin(t, 'tpl-admin-2'), other, n2);
+    const waId = nextWaId();
+    await deliverWebhook(
+      t,
+      n2,
+      graph.inbound(n2, { wa_id: waId, name: 'Eva' }, { type: 'text', text: { body: 'oi' } }),
+    );
+    const chat = await t.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('seat_id', '=', other.seatId)
+      .executeTakeFirstOrThrow();
+    graph.revokeToken(n2.token);
+    const res = await t.call(
+      '/v1/seat/wa/sendTemplate',
+      {
+        session_id: chat.id,
+        client_msg_id: clientId(),
+        template: { name: 'hello_world', language: 'en_US' },
+      },
+      other.token,
+    );
+    expect(res.code, res.raw).toBe('500005');
+    expect(res.data).toMatchObject({ reason: 'whatsapp_unavailable' });
+    expect(res.raw).not.toContain(n2.token);
+    expect((await messagesOf(chat.id)).filter((m) => m.direction === 'out')).toEqual([]);
+  });
+
   it('answers a replayed client_msg_id with the stored message, sent once', async () => {
     const { waId, sessionId } = await customerPastWindow();
     const id = clientId();

@@ -1,9 +1,14 @@
-import { WHATSAPP_WINDOW_MS, type CallResponse, type WhatsappTemplate } from '@parley/protocol';
+import {
+  ERROR_CODES,
+  WHATSAPP_WINDOW_MS,
+  type CallResponse,
+  type WhatsappTemplate,
+} from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import { forbidden, notFound } from '../../lib/app-error.js';
+import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
-import { GraphApi } from './graph-api.js';
+import { GraphApi, GraphApiError } from './graph-api.js';
 import { waIdOf } from './whatsapp-inbound.js';
 import { templateOf, type GraphTemplate } from './whatsapp-templates.js';
 import { whatsappRepository } from './whatsapp.repository.js';
@@ -56,11 +61,24 @@ export class WhatsappWindowService {
     return { templates: await this.templates(number.waba_id, number.access_token) };
   }
 
-  /** The approved templates of the WhatsApp Business Account, with their parts. */
+  /**
+   * The approved templates of the WhatsApp Business Account, with their parts. The Graph API
+   * unreachable or refusing (an expired token, ...) answers 500005 "Server busy" with
+   * `data.reason` `whatsapp_unavailable`: nothing can be checked, nothing is stored.
+   */
   async templates(wabaId: string, token: string): Promise<WhatsappTemplate[]> {
-    const answer = await new GraphApi(this.graphUrl, token, 15_000).get<{
-      data?: GraphTemplate[];
-    }>(`${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`);
+    let answer: { data?: GraphTemplate[] } | null;
+    try {
+      answer = await new GraphApi(this.graphUrl, token, 15_000).get<{ data?: GraphTemplate[] }>(
+        `${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`,
+      );
+    } catch (err) {
+      const error = err instanceof GraphApiError ? `WhatsApp ${err.code}` : 'WhatsApp unreachable';
+      throw new AppError(ERROR_CODES.SERVER_BUSY, undefined, {
+        reason: 'whatsapp_unavailable',
+        error,
+      });
+    }
     return (answer?.data ?? []).flatMap((t) => templateOf(t) ?? []);
   }
 }

@@ -6,6 +6,7 @@ const REASONS = [
   'template_unknown',
   'template_parameters',
   'whatsapp_template_required',
+  'whatsapp_unavailable',
 ] as const;
 
 /** A template refused, in the operator's language (the server's `data.reason`), else its message. */
