@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
 import { readItem } from '../../../lib/storage';
@@ -17,7 +18,15 @@ export function isWhatsappAccount(sendPhone: string): boolean {
  */
 export function useWhatsappWindow(user: SessionItem) {
   const isWhatsapp = isWhatsappAccount(user.send_phone);
-  const { data } = useQuery({ ...whatsappWindowQuery(user.session_id), enabled: isWhatsapp });
+  const { data, refetch } = useQuery({
+    ...whatsappWindowQuery(user.session_id),
+    enabled: isWhatsapp,
+  });
+  // The customer wrote (the chat's last message is theirs, newer): a new window opened.
+  const customerWroteAt = user.last_message?.direction === 'in' ? user.latest_time : null;
+  useEffect(() => {
+    if (isWhatsapp && customerWroteAt !== null) void refetch();
+  }, [isWhatsapp, customerWroteAt, refetch]);
   const window = isWhatsapp ? (data ?? null) : null;
   return { window, closed: window !== null && !window.open };
 }
