@@ -47,7 +47,14 @@ export function TemplateComposer({
   };
 
   return (
-    <Stack gap="xs" px="md" py="xs" data-testid="template-composer">
+    // At most half the pane: the conversation stays in view while the variables are filled.
+    <Stack
+      gap="xs"
+      px="md"
+      py="xs"
+      style={{ maxHeight: '50%', overflowY: 'auto' }}
+      data-testid="template-composer"
+    >
       <TemplatePicker templates={templates} form={form} />
       {error && (
         <Alert color="red" variant="light" py={6} data-testid="template-error">

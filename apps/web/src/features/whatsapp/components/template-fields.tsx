@@ -1,4 +1,4 @@
-import { Stack, TextInput } from '@mantine/core';
+import { SimpleGrid, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { WhatsappTemplate } from '@parley/protocol';
 import type { TemplatePart } from '../hooks/use-template-form';
@@ -24,7 +24,7 @@ export function TemplateFields({ template, values, onChange }: Props) {
     />
   );
   return (
-    <Stack gap={4}>
+    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing={4}>
       {values.header.map((v, i) =>
         field('header', i, t('whatsapp.headerVariable', { placeholder: `{{${i + 1}}}` }), v),
       )}
@@ -39,6 +39,6 @@ export function TemplateFields({ template, values, onChange }: Props) {
           v,
         ),
       )}
-    </Stack>
+    </SimpleGrid>
   );
 }
