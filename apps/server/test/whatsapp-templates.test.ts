@@ -188,6 +188,15 @@ describe('/v1/seat/wa/sendTemplate', () => {
       [orderUpdate({ buttons: [] }), 'template_parameters'],
       [orderUpdate({ buttons: [{ index: 1, text: 'x' }] }), 'template_parameters'],
       [{ name: 'hello_world', language: 'en_US', body: ['extra'] }, 'template_parameters'],
+      // Longer than a message's text once filled.
+      [
+        orderUpdate({
+          header: ['h'.repeat(1024)],
+          body: ['a'.repeat(1024), 'b'.repeat(1024)],
+          buttons: [{ index: 0, text: 'c'.repeat(1024) }],
+        }),
+        'template_parameters',
+      ],
     ];
     for (const [template, reason] of cases) {
       const res = await t.call(

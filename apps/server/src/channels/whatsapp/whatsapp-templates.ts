@@ -1,4 +1,8 @@
-import type { WhatsappTemplate, WhatsappTemplateSend } from '@parley/protocol';
+import {
+  MESSAGE_TEXT_MAX,
+  type WhatsappTemplate,
+  type WhatsappTemplateSend,
+} from '@parley/protocol';
 
 /**
  * Message templates as the Graph API v21.0 describes them (GET /{waba-id}/message_templates)
@@ -71,7 +75,8 @@ function fill(text: string, values: readonly string[]): string {
  * A template send checked against the template: one value per placeholder of the header and
  * the body, and one for each URL button ending in {{1}} (none for any other). Answers the
  * Graph API's components and the text the customer reads (header, body, footer and buttons,
- * its placeholders filled), or null when the values do not fit.
+ * its placeholders filled), or null when the values do not fit (or make it longer than a
+ * message's text may be).
  */
 export function templateMessage(
   template: WhatsappTemplate,
@@ -107,5 +112,8 @@ export function templateMessage(
     template.footer ?? '',
     buttons.join('\n'),
   ].filter((p) => p.trim() !== '');
-  return { components, text: shown.join('\n\n') };
+  const shownText = shown.join('\n\n');
+  // Kept as a message's text: no longer than an operator's (WhatsApp's own caps are lower).
+  if (shownText.length > MESSAGE_TEXT_MAX) return null;
+  return { components, text: shownText };
 }
