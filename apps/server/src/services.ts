@@ -121,8 +121,15 @@ export async function createServices(
       events,
       translationMeter,
     ),
-    sessions: new SessionsService(db, groups, urls, events, messages, listVersions, (...a) =>
-      channels.canOpenChat(...a),
+    sessions: new SessionsService(
+      db,
+      groups,
+      urls,
+      events,
+      messages,
+      listVersions,
+      (...a) => channels.canOpenChat(...a),
+      (...a) => channels.greeting(...a),
     ),
     listVersions,
     messages,

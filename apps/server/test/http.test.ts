@@ -45,6 +45,12 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/logout': {},
   '/v1/seat/chat/markUnread': { session_id: 1 },
   '/v1/seat/wa/window': { session_id: 1 },
+  '/v1/seat/wa/templates': { send_phone: '+15550001' },
+  '/v1/seat/wa/sendTemplate': {
+    session_id: 1,
+    client_msg_id: 'tpl-send-1',
+    template: { name: 'hello_world', language: 'en_US' },
+  },
 };
 
 const IMPLEMENTED: CallPath[] = [

@@ -290,6 +290,7 @@ function sent(
           deleted: false,
           direction: 'out',
           status: 'sent',
+          fail_reason: null,
           reply_to: m.reply?.to ?? null,
           quote: m.reply ? { ...quote, msg_id: m.reply.to, deleted: false } : null,
           reaction: null,

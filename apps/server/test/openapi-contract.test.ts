@@ -160,6 +160,7 @@ describe("the OpenAPI document's examples, replayed", () => {
         expectValid(schemaAt(path, 'post', 200, 1), res, e.summary);
       }
       for (const e of examples!.success) {
+        if (e.replayed === false) continue;
         const res = await callWith(path, e.request, e.token ?? w.token);
         expect(res.status).toBe(200);
         expect(res.code, `${e.summary}: ${res.raw}`).toBe(SUCCESS_CODE);

@@ -875,8 +875,11 @@ describe('the 24-hour window', () => {
         name: 'order_update',
         language: 'pt_BR',
         category: 'UTILITY',
+        header: { text: 'Pedido', variables: 0 },
         body: 'Olá {{1}}, o seu pedido {{2}} está pronto. {{1}}, obrigado!',
         variables: 2,
+        footer: null,
+        buttons: [],
       },
     ]);
   });

@@ -6,7 +6,8 @@
  *
  * - `GET /v21.0/{phone-number-id}`: `display_phone_number`, `verified_name`, `quality_rating`, `id`;
  * - `POST /v21.0/{phone-number-id}/messages`: text, image/audio/video/document/sticker by media
- *   `id` (or `link`), template, and `status: "read"`; answers `{ messaging_product, contacts,
+ *   `id` (or `link`), template (name, `language.code`, `components` with the header's, body's
+ *   and URL buttons' parameters, checked against the template), and `status: "read"`; answers `{ messaging_product, contacts,
  *   messages: [{ id: "wamid..." }] }` (or `{ success: true }` for a read);
  * - `POST /v21.0/{phone-number-id}/media`: multipart (`messaging_product`, `type`, `file`) → `{ id }`;
  * - `GET /v21.0/{media-id}`: `{ url, mime_type, sha256, file_size, id, messaging_product }`, and
@@ -15,7 +16,8 @@
  * - errors as Graph answers them: `{ error: { message, type, code, error_subcode?, fbtrace_id } }`
  *   (190 expired/revoked token, 100 invalid parameter, 131026 undeliverable, 131047 re-engagement
  *   (outside the 24-hour window), 4 / 80007 rate limits, 130429 throughput reached, 131056 pair
- *   rate limit);
+ *   rate limit, 132000 template parameters that do not match, 132001 no such template in that
+ *   language);
  * - a number's throughput, as Meta enforces it ("Throughput", Cloud API overview): at most
  *   `throughputPerSecond` messages (80 by default) in any second per business number; one more
  *   is refused with 130429 (the read marks are not messages and do not count);
@@ -41,12 +43,26 @@ export interface GraphNumber {
   qualityRating: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
 }
 
+/**
+ * A message template as `GET /{waba-id}/message_templates` lists it: a HEADER (format TEXT,
+ * IMAGE, ...), a BODY and a FOOTER with their `text`, and BUTTONS (URL ones may end in {{1}}).
+ */
 export interface GraphTemplate {
   name: string;
   language: string;
   status: 'APPROVED' | 'PENDING' | 'REJECTED';
   category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-  components: Array<{ type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS'; text?: string }>;
+  components: Array<{
+    type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
+    format?: 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION';
+    text?: string;
+    buttons?: Array<{
+      type: 'URL' | 'QUICK_REPLY' | 'PHONE_NUMBER';
+      text: string;
+      url?: string;
+      phone_number?: string;
+    }>;
+  }>;
 }
 
 /** A message the business sent (POST /messages), with the wamid it was given. */
@@ -132,7 +148,25 @@ export const GRAPH_ERRORS = {
     details:
       'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.',
   },
+  templateParameters: {
+    status: 400,
+    code: 132000,
+    message: '(#132000) Number of parameters does not match the expected number of params',
+    details:
+      'body: number of localizable_params (1) does not match the expected number of params (2)',
+  },
+  templateMissing: {
+    status: 404,
+    code: 132001,
+    message: '(#132001) Template name does not exist in the translation',
+    details: 'template name (x) does not exist in en_US',
+  },
 } satisfies Record<string, GraphFailure>;
+
+/** The distinct {{n}} of a template text (Meta numbers them 1..n). */
+function placeholders(text: string | undefined): number {
+  return new Set(text?.match(/\{\{\d+\}\}/g) ?? []).size;
+}
 
 export class WhatsAppGraphServer {
   private server: Server | null = null;
@@ -309,6 +343,10 @@ export class WhatsAppGraphServer {
     if (type === 'text' && typeof part.body !== 'string') {
       return this.error(res, GRAPH_ERRORS.invalidParameter);
     }
+    if (type === 'template') {
+      const refused = this.checkTemplate(number, part);
+      if (refused) return this.error(res, refused);
+    }
     if (['image', 'audio', 'video', 'document', 'sticker'].includes(type)) {
       const mediaId = part.id as string | undefined;
       if (mediaId && !this.media.has(mediaId)) {
@@ -323,6 +361,62 @@ export class WhatsAppGraphServer {
       contacts: [{ input: to, wa_id: to }],
       messages: [{ id: wamid, ...(type === 'template' ? { message_status: 'accepted' } : {}) }],
     });
+  }
+
+  /**
+   * A template send as Meta checks it: an approved template of the number's WABA in that
+   * language (else 132001), and exactly the parameters its parts take: one per {{n}} of a TEXT
+   * header and of the body, one for each URL button with a {{1}} suffix (else 132000).
+   */
+  private checkTemplate(number: GraphNumber, part: Record<string, unknown>): GraphFailure | null {
+    const language = (part.language as { code?: unknown } | undefined)?.code;
+    const template = (this.templates.get(number.wabaId) ?? []).find(
+      (t) => t.name === part.name && t.language === language && t.status === 'APPROVED',
+    );
+    if (!template) {
+      return {
+        ...GRAPH_ERRORS.templateMissing,
+        details: `template name (${String(part.name)}) does not exist in ${String(language)}`,
+      };
+    }
+    const given = (part.components ?? []) as Array<{
+      type?: string;
+      sub_type?: string;
+      index?: string | number;
+      parameters?: Array<{ type?: string; text?: unknown }>;
+    }>;
+    const textsOf = (c: (typeof given)[number] | undefined) => c?.parameters ?? [];
+    const mismatch = (where: string, got: number, want: number): GraphFailure => ({
+      ...GRAPH_ERRORS.templateParameters,
+      details: `${where}: number of localizable_params (${got}) does not match the expected number of params (${want})`,
+    });
+    for (const c of given) {
+      if (textsOf(c).some((p) => p.type !== 'text' || typeof p.text !== 'string' || !p.text)) {
+        return { ...GRAPH_ERRORS.invalidParameter, details: 'parameter text' };
+      }
+    }
+    const header = template.components.find((c) => c.type === 'HEADER');
+    const headerWants =
+      header && (header.format ?? 'TEXT') === 'TEXT' ? placeholders(header.text) : 0;
+    const headerGot = textsOf(given.find((c) => c.type === 'header')).length;
+    if (headerGot !== headerWants) return mismatch('header', headerGot, headerWants);
+    const bodyWants = placeholders(template.components.find((c) => c.type === 'BODY')?.text);
+    const bodyGot = textsOf(given.find((c) => c.type === 'body')).length;
+    if (bodyGot !== bodyWants) return mismatch('body', bodyGot, bodyWants);
+    const buttons = template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+    const givenButtons = given.filter((c) => c.type === 'button');
+    for (const [i, b] of buttons.entries()) {
+      const wants = b.type === 'URL' ? placeholders(b.url) : 0;
+      const got = givenButtons.filter((c) => String(c.index) === String(i));
+      const count = got.reduce((n, c) => n + textsOf(c).length, 0);
+      if (count !== wants || (got.length > 0 && got[0]!.sub_type !== 'url')) {
+        return mismatch(`button ${i}`, count, wants);
+      }
+    }
+    if (givenButtons.some((c) => Number(c.index) >= buttons.length)) {
+      return mismatch('buttons', givenButtons.length, buttons.length);
+    }
+    return null;
   }
 
   private async upload(req: IncomingMessage, res: ServerResponse, body: Buffer, owner: string) {

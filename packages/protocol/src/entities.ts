@@ -44,6 +44,13 @@ export type MessageType = z.infer<typeof messageType>;
 export const messageDirection = z.enum(['in', 'out']);
 export const messageStatus = z.enum(['pending', 'sent', 'delivered', 'read', 'failed']);
 export type MessageStatus = z.infer<typeof messageStatus>;
+/**
+ * Why a channel refused an operator's message for good, when the console has words for it
+ * (a failure without one shows the usual failed mark): `whatsapp_window`, WhatsApp's 24-hour
+ * window had closed (error 131047: only a template is accepted).
+ */
+export const messageFailReason = z.enum(['whatsapp_window']);
+export type MessageFailReason = z.infer<typeof messageFailReason>;
 
 export const media = z.object({
   media_id: z.string(),
@@ -127,6 +134,8 @@ export const chatMessage = z.object({
   original_content: z.string().nullable(),
   media: media.nullable(),
   status: messageStatus,
+  /** Why it failed, when known (null otherwise, and while it has not failed). */
+  fail_reason: messageFailReason.nullable(),
   created_at: epochMs,
   /** Deleted for all: the content is withheld. */
   deleted: z.boolean(),

@@ -14,6 +14,13 @@ export const validationErrorData = z.object({
   fields: z.array(z.object({ path: z.string(), message: z.string() })),
   /** An upload over its kind's cap: the cap in bytes. */
   max_bytes: z.number().int().optional(),
+  /**
+   * Why, when the console has words for it: a WhatsApp template refused (`not_whatsapp`: a
+   * chat or account of another channel; `template_unknown`: no approved template of that name
+   * and language; `template_parameters`: not one value per placeholder;
+   * `whatsapp_template_required`: addSession's greeting on WhatsApp must be a template).
+   */
+  reason: z.string().optional(),
 });
 export type ValidationErrorData = z.infer<typeof validationErrorData>;
 

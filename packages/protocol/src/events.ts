@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { chatMessage, group, id, messageStatus, sessionItem } from './entities.js';
+import {
+  chatMessage,
+  group,
+  id,
+  messageFailReason,
+  messageStatus,
+  sessionItem,
+} from './entities.js';
 import { batchStatus } from './calls/messages.js';
 
 /**
@@ -25,7 +32,13 @@ export const EVENT_PAYLOADS = {
   /** A message hidden for this seat ("only for me"). */
   'message.deleted': z.object({ session_id: id, msg_id: id }),
   /** Delivery status of an outgoing message, as the platform reports it. */
-  'message.status': z.object({ session_id: id, msg_id: id, status: messageStatus }),
+  'message.status': z.object({
+    session_id: id,
+    msg_id: id,
+    status: messageStatus,
+    /** With `failed`: why, when the console has words for it (absent or null: a plain failure). */
+    fail_reason: messageFailReason.nullable().optional(),
+  }),
   /** A chat appeared (first contact, addSession). */
   'session.created': z.object({ session: sessionItem }),
   /** A chat changed: moved, pinned, blocked or unblocked, remark, language, read. */

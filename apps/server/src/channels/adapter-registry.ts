@@ -1,11 +1,12 @@
 import type { Db } from '../db/database.js';
 import type { PhoneAccountRow } from '../db/schema.js';
-import type { AccountChannelFields } from '@parley/protocol';
+import { ERROR_CODES, ERROR_MESSAGES, type AccountChannelFields } from '@parley/protocol';
 import type {
   AccountChannelStatus,
   ChannelCredentials,
 } from '../modules/accounts/channel-credentials.js';
-import type { ChannelAdapter, ChannelName } from './channel.js';
+import { AppError } from '../lib/app-error.js';
+import type { ChannelAdapter, ChannelName, Greeting, GreetingInput } from './channel.js';
 
 /**
  * The adapter that delivers each channel's outbox items. A channel without one keeps its
@@ -43,6 +44,22 @@ export class ChannelRegistry implements AccountChannelStatus {
   async canOpenChat(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean> {
     const adapter = this.adapters.get(account.channel);
     return adapter?.canOpenChat ? adapter.canOpenChat(db, account, receiverPhone) : true;
+  }
+
+  /**
+   * addSession's greeting on the account's channel (ChannelAdapter.greeting); a channel
+   * without its own takes the text, and has no templates (100001, reason `not_whatsapp`).
+   */
+  async greeting(db: Db, account: PhoneAccountRow, input: GreetingInput): Promise<Greeting> {
+    const adapter = this.adapters.get(account.channel);
+    if (adapter?.greeting) return adapter.greeting(db, account, input);
+    if (input.template !== undefined || input.greeting === undefined) {
+      throw new AppError(ERROR_CODES.PARAMETER_ERROR, `${ERROR_MESSAGES['100001']}: template`, {
+        fields: [{ path: 'template', message: 'not_whatsapp' }],
+        reason: 'not_whatsapp',
+      });
+    }
+    return { content: input.greeting };
   }
 
   /** The credentials of every channel that has them (AccountsService binds and forgets them). */

@@ -1,8 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { ChannelName, MessageType } from '@parley/protocol';
+import type { ChannelName, MessageFailReason, MessageType } from '@parley/protocol';
 import type { Db } from '../db/database.js';
 import type { PhoneAccountRow } from '../db/schema.js';
 import type { ChannelCredentials } from '../modules/accounts/channel-credentials.js';
+import type { Greeting, GreetingInput } from '../modules/sessions/sessions.service.js';
+
+export type { Greeting, GreetingInput };
 
 /**
  * How an operator's action leaves Parley for the customer: one adapter per channel of a phone
@@ -71,6 +74,8 @@ export type DeliveryResult =
        * the pause without counting the attempt, so a busy channel never fails a message.
        */
       throttled?: boolean;
+      /** A refusal for good the console has words for (shown on the message). */
+      failReason?: MessageFailReason;
     };
 
 export interface ChannelAdapter {
@@ -81,6 +86,12 @@ export interface ChannelAdapter {
    * bot cannot: it needs the customer's profile). Absent: always.
    */
   canOpenChat?(db: Db, account: PhoneAccountRow, receiverPhone: string): Promise<boolean>;
+  /**
+   * What addSession's greeting is on this channel (WhatsApp: only an approved template reaches
+   * someone who has not written in 24 hours): the message's text, and what to record with it
+   * in the transaction that writes it. Absent: the greeting text as given, and no template.
+   */
+  greeting?(db: Db, account: PhoneAccountRow, input: GreetingInput): Promise<Greeting>;
   /** The account's credentials on this channel, for the admin console and the CLI. Absent: none. */
   readonly credentials?: ChannelCredentials;
 }

@@ -36,6 +36,7 @@ import { customerNamesMigration } from './migrations/032-customer-names.js';
 import { messageRepliesMigration } from './migrations/033-message-replies.js';
 import { chatTurnsMigration } from './migrations/034-chat-turns.js';
 import { whatsappMigration } from './migrations/035-whatsapp.js';
+import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.js';
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
@@ -72,6 +73,7 @@ class StaticProvider implements MigrationProvider {
       '033-message-replies': messageRepliesMigration(),
       '034-chat-turns': chatTurnsMigration(this.dialect),
       '035-whatsapp': whatsappMigration(),
+      '036-whatsapp-templates': whatsappTemplatesMigration(),
       '037-reactions-pacing': reactionsPacingMigration(),
     };
   }

@@ -1,4 +1,4 @@
-import type { ChannelName } from '@parley/protocol';
+import type { ChannelName, MessageFailReason } from '@parley/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Times are epoch milliseconds; flags are 0/1 integers (portable between SQLite and PG). */
@@ -116,6 +116,8 @@ export interface MessagesTable {
   reply_quote: Generated<string | null>;
   /** The customer's current reaction to the message (an emoji; null: none). Migration 037. */
   reaction: Generated<string | null>;
+  /** Why a channel refused it for good, when the console has words for it (MessageFailReason). */
+  fail_reason: Generated<MessageFailReason | null>;
 }
 
 /** The login throttle: attempts of one key (`account:<name>`, `ip:<address>`) in a window. */
@@ -420,6 +422,7 @@ export interface Database {
   whatsapp_numbers: WhatsappNumbersTable;
   whatsapp_contacts: WhatsappContactsTable;
   whatsapp_messages: WhatsappMessagesTable;
+  whatsapp_template_sends: WhatsappTemplateSendsTable;
 }
 
 /** A WhatsApp Business number bound to a phone account (migration 035). */
@@ -460,7 +463,16 @@ export interface WhatsappMessagesTable {
   context_wamid: string | null;
   created_at: number;
 }
+/** An operator's message that goes out as a WhatsApp template (migration 036). */
+export interface WhatsappTemplateSendsTable {
+  msg_id: number;
+  name: string;
+  language: string;
+  /** JSON of the Cloud API's template `components` (the placeholders' values). */
+  components: string;
+}
 export type WhatsappNumberRow = Selectable<WhatsappNumbersTable>;
+export type WhatsappTemplateSendRow = Selectable<WhatsappTemplateSendsTable>;
 
 export type SeatRow = Selectable<SeatsTable>;
 export type AdminRow = Selectable<AdminsTable>;

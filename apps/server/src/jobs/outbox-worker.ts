@@ -1,4 +1,4 @@
-import type { MessageStatus } from '@parley/protocol';
+import type { MessageFailReason, MessageStatus } from '@parley/protocol';
 import type { ChannelRegistry } from '../channels/adapter-registry.js';
 import type { DeliveryResult, OutboundItem } from '../channels/channel.js';
 import { WorkerLoop } from './worker-loop.js';
@@ -162,7 +162,9 @@ export class OutboxWorker extends WorkerLoop {
     this.options.onResult?.(channel, 'failed');
     this.options.log.warn({ ...fields, error: result.error }, 'outbox item failed');
     await outboxRepository.finish(this.db, row.id, 'failed', result.error.slice(0, 500));
-    if (row.kind === 'message') await this.setStatus(row, 'failed', null);
+    if (row.kind === 'message') {
+      await this.setStatus(row, 'failed', null, undefined, result.failReason ?? null);
+    }
   }
 
   private async itemOf(row: OutboxRow, found: MessageWithChat): Promise<OutboundItem | null> {
@@ -210,6 +212,7 @@ export class OutboxWorker extends WorkerLoop {
     externalId: string | null,
     /** The message as read before delivering (saves reading it again). */
     known?: MessageRow,
+    failReason: MessageFailReason | null = null,
   ) {
     const changed = await deliveryRepository.advanceStatus(
       this.db,
@@ -217,12 +220,14 @@ export class OutboxWorker extends WorkerLoop {
       status,
       externalId,
       known,
+      failReason,
     );
     if (changed) {
       await this.events.messageStatus(this.db, changed.seat_id, {
         session_id: changed.session_id,
         msg_id: changed.id,
         status: changed.status,
+        ...(changed.status === 'failed' ? { fail_reason: changed.fail_reason ?? null } : {}),
       });
     }
   }

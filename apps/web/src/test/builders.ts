@@ -23,6 +23,7 @@ export function chatMessage(msg_id: number, patch: Partial<ChatMessage> = {}): C
     original_content: null,
     media: null,
     status: 'sent',
+    fail_reason: null,
     created_at: msg_id,
     deleted: false,
     reply_to: null,

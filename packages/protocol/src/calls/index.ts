@@ -155,6 +155,16 @@ export const CALLS = {
     whatsapp.waWindowResponse,
     "A WhatsApp chat's 24-hour window (when free-form replies stop being accepted) and, once closed, the number's approved templates from the Graph API; null for a chat of another channel.",
   ),
+  '/v1/seat/wa/templates': extension(
+    whatsapp.waTemplatesRequest,
+    whatsapp.waTemplatesResponse,
+    "The approved templates of one of the seat's accounts on WhatsApp, from the Graph API (addSession's greeting there is a template); null for an account on another channel; another seat's account answers 400003.",
+  ),
+  '/v1/seat/wa/sendTemplate': extension(
+    whatsapp.waSendTemplateRequest,
+    whatsapp.waSendTemplateResponse,
+    "Send one of the number's approved templates, its placeholders filled, to a WhatsApp chat of the seat (past the 24-hour window WhatsApp accepts nothing else); stored once per client_msg_id as the text the customer gets, delivered through the outbox. Errors: 100001 with data.reason `template_unknown` (no approved template of that name and language), `template_parameters` (not one value per placeholder) or `not_whatsapp` (a chat of another channel); 400001 for a chat that is not the seat's.",
+  ),
   '/v1/seat/chat/batch_status': extension(
     messages.batchStatusRequest,
     messages.batchStatusResponse,

@@ -10,6 +10,7 @@ import {
 } from '../limits.js';
 import { replyFilter } from './groups.js';
 import { chatMessage } from '../entities.js';
+import { whatsappTemplateSend } from './whatsapp.js';
 
 export const userTimeType = z.union([z.literal(1), z.literal(2)]);
 
@@ -36,13 +37,29 @@ const sessionRef = z.object({ session_id: id });
 export const delSessionRequest = sessionRef;
 export const delSessionResponse = z.object({ session_id: id });
 
-export const addSessionRequest = z.object({
-  send_phone: phone,
-  receiver_phone: phone,
-  /** The greeting sent as the first message (spec: asked for when adding a chat). */
-  greeting: z.string().trim().min(1, 'required').max(MESSAGE_TEXT_MAX),
-  client_msg_id: z.string().min(8).max(64),
-});
+export const addSessionRequest = z
+  .object({
+    send_phone: phone,
+    receiver_phone: phone,
+    /**
+     * The greeting sent as the first message (spec: asked for when adding a chat). For an
+     * account on WhatsApp, which accepts only a template from a business to someone who has
+     * not written in 24 hours, `template` instead (a greeting text there: 100001, reason
+     * `whatsapp_template_required`).
+     */
+    greeting: z.string().trim().min(1, 'required').max(MESSAGE_TEXT_MAX).optional(),
+    /** WhatsApp only: the greeting as an approved template (as /v1/seat/wa/sendTemplate sends it). */
+    template: whatsappTemplateSend.optional(),
+    client_msg_id: z.string().min(8).max(64),
+  })
+  .superRefine((v, ctx) => {
+    if (v.greeting === undefined && v.template === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['greeting'], message: 'required' });
+    }
+    if (v.greeting !== undefined && v.template !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['template'], message: 'either greeting or template' });
+    }
+  });
 export const addSessionResponse = z.object({ session: sessionItem, message: chatMessage });
 
 export const moveSessionGroupRequest = z.object({ session_id: id, group_id: id });

@@ -11,6 +11,11 @@ export interface SuccessExample<Req = unknown, Res = unknown> {
   /** The token sent in `Authorization` (calls that need one); default: the world's `token`. */
   token?: string;
   response: Res;
+  /**
+   * False: shown in the document only; the example world (accounts on the platform channel)
+   * cannot replay it, and a test of its own sends it (a WhatsApp template).
+   */
+  replayed?: false;
 }
 
 /** A refused request and the whole answer it gets (the server's `msg`, and `data`). */
@@ -101,6 +106,7 @@ function message(w: ExampleWorld, overrides: Partial<ChatMessage> = {}): ChatMes
     original_content: null,
     media: null,
     status: 'sent',
+    fail_reason: null,
     created_at: w.now - 5 * MINUTE,
     deleted: false,
     reply_to: null,
@@ -747,6 +753,66 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       },
     ],
     refusals: [noChat(w)],
+  }),
+  '/v1/seat/wa/templates': (w) => ({
+    success: [
+      {
+        summary: 'An account on the platform channel has no WhatsApp templates',
+        request: { send_phone: w.phone },
+        response: null,
+      },
+    ],
+    refusals: [refusal('An account of another seat', { send_phone: '+15550009999' }, '400003')],
+  }),
+  '/v1/seat/wa/sendTemplate': (w) => ({
+    success: [
+      {
+        summary: 'A template past the 24-hour window, its placeholders filled',
+        // The example world's accounts are on the platform channel: apps/server's
+        // test/whatsapp-templates.test.ts sends templates against a local Graph API.
+        replayed: false,
+        request: {
+          session_id: w.sessions.main,
+          client_msg_id: 'c-tpl-1a2b3c',
+          template: {
+            name: 'order_update',
+            language: 'en_US',
+            header: ['A-1027'],
+            body: ['Ana', 'A-1027'],
+            buttons: [{ index: 0, text: 'A-1027' }],
+          },
+        },
+        response: message(w, {
+          msg_id: w.messages.outbound + 10,
+          client_msg_id: 'c-tpl-1a2b3c',
+          content:
+            'Order A-1027\n\nHello Ana, your order A-1027 is ready.\n\n[Track: https://shop.example/t/A-1027]',
+          created_at: w.now,
+        }),
+      },
+    ],
+    refusals: [
+      refusal(
+        'A chat of an account on another channel',
+        {
+          session_id: w.sessions.main,
+          client_msg_id: 'c-tpl-0001',
+          template: { name: 'order_update', language: 'en_US', body: ['Ana'] },
+        },
+        '100001',
+        { fields: [{ path: 'session_id', message: 'not_whatsapp' }], reason: 'not_whatsapp' },
+        `${ERROR_MESSAGES['100001']}: session_id`,
+      ),
+      refusal(
+        "Another seat's chat (or one that does not exist)",
+        {
+          session_id: w.sessions.otherSeat,
+          client_msg_id: 'c-tpl-0002',
+          template: { name: 'order_update', language: 'en_US' },
+        },
+        '400001',
+      ),
+    ],
   }),
   '/v1/seat/chat/batch_status': (w) => ({
     success: [

@@ -62,6 +62,8 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
       error: `WhatsApp ${err.code}: ${err.graphMessage}`,
       // A rate limit is "later", not a failure: retried after its pause, the attempt uncounted.
       ...(pause !== undefined ? { retryAfterMs: pause, throttled: true } : {}),
+      // Past the 24-hour window: the console says so on the message (send a template).
+      ...(err.code === 131047 ? { failReason: 'whatsapp_window' as const } : {}),
     };
   }
   const reason = err instanceof Error ? err.message : String(err);
@@ -74,6 +76,8 @@ export function deliveryFailure(err: unknown): DeliveryResult & { ok: false } {
  */
 export class WhatsappAdapter implements ChannelAdapter {
   readonly channel = 'whatsapp' as const;
+  /** addSession's greeting as a template (set by whatsapp.channel.ts: the template sender's). */
+  greeting?: ChannelAdapter['greeting'];
 
   /**
    * Between two messages of one number: its throughput (Meta's 80 per second by default) with
@@ -161,7 +165,17 @@ export class WhatsappAdapter implements ChannelAdapter {
     const to = waIdOf(item.receiverPhone);
     try {
       let body: Record<string, unknown>;
-      if (item.type === 'text' || !item.media) {
+      const template = await whatsappRepository.findTemplateSend(this.db, item.msgId);
+      if (template) {
+        body = {
+          type: 'template',
+          template: {
+            name: template.name,
+            language: { code: template.language },
+            components: JSON.parse(template.components) as unknown,
+          },
+        };
+      } else if (item.type === 'text' || !item.media) {
         body = { type: 'text', text: { body: item.content, preview_url: false } };
       } else {
         const waType = waTypeOf(item.type);

@@ -301,17 +301,22 @@ export class WhatsappInbound {
     if (!['sent', 'delivered', 'read', 'failed'].includes(status.status)) return;
     const known = await whatsappRepository.findMessage(this.db, number.send_phone, status.id);
     if (!known || known.direction !== 'out') return;
+    // Refused past the 24-hour window (131047): the console says so on the message.
+    const windowClosed = status.errors?.some((e) => e.code === 131047) ?? false;
     const changed = await deliveryRepository.advanceStatus(
       this.db,
       known.msg_id,
       status.status as 'sent' | 'delivered' | 'read' | 'failed',
       null,
+      undefined,
+      windowClosed ? 'whatsapp_window' : null,
     );
     if (changed) {
       await this.events.messageStatus(this.db, changed.seat_id, {
         session_id: changed.session_id,
         msg_id: changed.id,
         status: changed.status,
+        ...(changed.status === 'failed' ? { fail_reason: changed.fail_reason ?? null } : {}),
       });
     }
     if (status.status === 'failed') {

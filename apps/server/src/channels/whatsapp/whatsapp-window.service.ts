@@ -1,24 +1,17 @@
-import { WHATSAPP_WINDOW_MS, type CallResponse, type WhatsappTemplate } from '@parley/protocol';
+import {
+  ERROR_CODES,
+  WHATSAPP_WINDOW_MS,
+  type CallResponse,
+  type WhatsappTemplate,
+} from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../lib/app-error.js';
+import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
-import { GraphApi } from './graph-api.js';
+import { GraphApi, GraphApiError } from './graph-api.js';
 import { waIdOf } from './whatsapp-inbound.js';
+import { templateOf, type GraphTemplate } from './whatsapp-templates.js';
 import { whatsappRepository } from './whatsapp.repository.js';
-
-interface GraphTemplate {
-  name?: string;
-  language?: string;
-  status?: string;
-  category?: string;
-  components?: Array<{ type?: string; text?: string }>;
-}
-
-/** The distinct {{n}} placeholders of a template body. */
-export function variablesOf(body: string): number {
-  return new Set(body.match(/\{\{\s*\d+\s*\}\}/g) ?? []).size;
-}
 
 /**
  * A WhatsApp chat's 24-hour customer-service window (from the customer's last message) and,
@@ -53,22 +46,39 @@ export class WhatsappWindowService {
     };
   }
 
-  /** The approved templates of the WhatsApp Business Account, with their bodies. */
+  /** The approved templates of one of the seat's accounts (null: not on WhatsApp). */
+  async forAccount(
+    seatId: number,
+    sendPhone: string,
+  ): Promise<CallResponse<'/v1/seat/wa/templates'>> {
+    const account = await accountsRepository.findByPhone(this.db, sendPhone);
+    if (!account || account.seat_id !== seatId) throw forbidden();
+    const number =
+      account.channel === 'whatsapp'
+        ? await whatsappRepository.findByPhone(this.db, sendPhone)
+        : undefined;
+    if (!number) return null;
+    return { templates: await this.templates(number.waba_id, number.access_token) };
+  }
+
+  /**
+   * The approved templates of the WhatsApp Business Account, with their parts. The Graph API
+   * unreachable or refusing (an expired token, ...) answers 500005 "Server busy" with
+   * `data.reason` `whatsapp_unavailable`: nothing can be checked, nothing is stored.
+   */
   async templates(wabaId: string, token: string): Promise<WhatsappTemplate[]> {
-    const answer = await new GraphApi(this.graphUrl, token, 15_000).get<{
-      data?: GraphTemplate[];
-    }>(`${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`);
-    return (answer?.data ?? [])
-      .filter((t) => t.status === 'APPROVED' && t.name && t.language)
-      .map((t) => {
-        const body = t.components?.find((c) => c.type === 'BODY')?.text ?? '';
-        return {
-          name: t.name!,
-          language: t.language!,
-          category: t.category ?? '',
-          body,
-          variables: variablesOf(body),
-        };
+    let answer: { data?: GraphTemplate[] } | null;
+    try {
+      answer = await new GraphApi(this.graphUrl, token, 15_000).get<{ data?: GraphTemplate[] }>(
+        `${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`,
+      );
+    } catch (err) {
+      const error = err instanceof GraphApiError ? `WhatsApp ${err.code}` : 'WhatsApp unreachable';
+      throw new AppError(ERROR_CODES.SERVER_BUSY, undefined, {
+        reason: 'whatsapp_unavailable',
+        error,
       });
+    }
+    return (answer?.data ?? []).flatMap((t) => templateOf(t) ?? []);
   }
 }

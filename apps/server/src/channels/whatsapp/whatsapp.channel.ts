@@ -3,6 +3,7 @@ import { WhatsappAdapter } from './whatsapp-adapter.js';
 import { WhatsappInbound } from './whatsapp-inbound.js';
 import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
+import { WhatsappTemplateSender } from './whatsapp-template-sender.js';
 import { WhatsappWindowService } from './whatsapp-window.service.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
@@ -58,6 +59,18 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
     calls.authed('/v1/seat/wa/window', (input, seat) =>
       windows.window(seat.seatId, input.session_id),
     );
+    calls.authed('/v1/seat/wa/templates', (input, seat) =>
+      windows.forAccount(seat.seatId, input.send_phone),
+    );
+    const templates = new WhatsappTemplateSender(
+      db,
+      windows,
+      services.messages,
+      services.media.urls,
+    );
+    calls.authed('/v1/seat/wa/sendTemplate', (input, seat) => templates.send(seat.seatId, input));
+    // A new customer has no open window: addSession's greeting is a template.
+    adapter.greeting = (...a) => templates.greeting(...a);
     // WhatsApp has no "delete for everyone" for a business: refused, "delete for me" stays.
     services.messages.deleteForAllRefusals.push((trx, sessionId) =>
       whatsappRepository.isWhatsappChat(trx, sessionId),

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { WhatsappNumberRow } from '../../db/schema.js';
+import type { WhatsappNumberRow, WhatsappTemplateSendRow } from '../../db/schema.js';
 
 export type NumberState = WhatsappNumberRow['state'];
 
-/** The WhatsApp channel's tables (migration 035). */
+/** The WhatsApp channel's tables (migrations 035 and 036). */
 export const whatsappRepository = {
   findByPhone(db: Db, sendPhone: string): Promise<WhatsappNumberRow | undefined> {
     return db
@@ -181,5 +181,18 @@ export const whatsappRepository = {
       .limit(1)
       .executeTakeFirst();
     return row?.wamid ?? null;
+  },
+
+  /** An operator's message that goes out as a template (whatsapp-template-sender.ts). */
+  async recordTemplateSend(db: Db, row: WhatsappTemplateSendRow) {
+    await db.insertInto('whatsapp_template_sends').values(row).execute();
+  },
+
+  findTemplateSend(db: Db, msgId: number): Promise<WhatsappTemplateSendRow | undefined> {
+    return db
+      .selectFrom('whatsapp_template_sends')
+      .selectAll()
+      .where('msg_id', '=', msgId)
+      .executeTakeFirst();
   },
 };

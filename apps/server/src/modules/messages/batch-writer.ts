@@ -240,6 +240,7 @@ function textRow(send: Omit<TextSend, 'ord' | 'event'>, id: number, sessionId: n
     reply_to_id: null,
     reply_quote: null,
     reaction: null,
+    fail_reason: null,
   };
 }
 

@@ -37,6 +37,7 @@ export function toChatMessage(row: MessageRow, urls: MediaUrls): ChatMessage {
         ? toMedia(JSON.parse(row.media) as StoredMedia, row.seat_id, urls)
         : null,
     status: row.status,
+    fail_reason: row.status === 'failed' ? (row.fail_reason ?? null) : null,
     created_at: row.created_at,
     deleted,
     reply_to: row.reply_to_id ?? null,

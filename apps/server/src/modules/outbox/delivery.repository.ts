@@ -1,4 +1,4 @@
-import type { MessageStatus } from '@parley/protocol';
+import type { MessageFailReason, MessageStatus } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { MessageRow } from '../../db/schema.js';
 
@@ -58,6 +58,8 @@ export const deliveryRepository = {
     status: MessageStatus,
     externalId: string | null,
     known?: MessageRow,
+    /** With `failed`: why, when the console has words for it. */
+    failReason: MessageFailReason | null = null,
   ): Promise<MessageRow | null> {
     for (let tries = 0; tries < 3; tries++) {
       const row =
@@ -71,7 +73,7 @@ export const deliveryRepository = {
       if (!canMove(row.status, status)) return null;
       const updated = await db
         .updateTable('messages')
-        .set({ status })
+        .set(status === 'failed' ? { status, fail_reason: failReason } : { status })
         .where('id', '=', msgId)
         .where('status', '=', row.status)
         .returningAll()

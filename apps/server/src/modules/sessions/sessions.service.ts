@@ -50,6 +50,23 @@ export type CanOpenChat = (
   receiverPhone: string,
 ) => Promise<boolean>;
 
+/** addSession's greeting as asked: a text, or a template (WhatsApp). */
+export type GreetingInput = Pick<CallRequest<'/v1/seat/chat/addSession'>, 'greeting' | 'template'>;
+
+/** What the greeting is on the account's channel (channels/: ChannelAdapter.greeting). */
+export interface Greeting {
+  content: string;
+  /** Kept with the message as it is written (its id known), in the same transaction. */
+  record?: (trx: Db, msgId: number) => Promise<void>;
+}
+
+/** addSession's greeting on the account's channel (ChannelRegistry.greeting). */
+export type GreetingOf = (
+  db: Db,
+  account: PhoneAccountRow,
+  input: GreetingInput,
+) => Promise<Greeting>;
+
 export class SessionsService {
   constructor(
     private readonly db: Db,
@@ -60,6 +77,10 @@ export class SessionsService {
     versions: KnownVersions = new KnownVersions(),
     /** Whether the account's channel can reach a customer who has not written (channels/). */
     private readonly canOpenChat: CanOpenChat = async () => true,
+    /** What the greeting is on the account's channel (a WhatsApp template: channels/). */
+    private readonly greetingOf: GreetingOf = async (_db, _account, input) => ({
+      content: input.greeting ?? '',
+    }),
   ) {
     this.pages = new ListCache(versions);
     this.pageInOne = dialectOf(db) === 'pg';
@@ -342,6 +363,9 @@ export class SessionsService {
       throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     }
     const ungrouped = await this.builtIn(seatId, 'ungrouped');
+    // A WhatsApp greeting is a template, checked against the number's list before anything is
+    // stored.
+    const greeting = await this.greetingOf(this.db, account, input);
 
     const now = Date.now();
     try {
@@ -354,7 +378,7 @@ export class SessionsService {
           at: now,
           last: {
             last_direction: 'out',
-            last_preview: previewOf({ type: 'text', content: input.greeting, media: null }),
+            last_preview: previewOf({ type: 'text', content: greeting.content, media: null }),
             last_type: 'text',
           },
         });
@@ -366,10 +390,11 @@ export class SessionsService {
           channel: account.channel,
           clientMsgId: input.client_msg_id,
           type: 'text',
-          content: input.greeting,
+          content: greeting.content,
           media: null,
           at: now,
         });
+        await greeting.record?.(trx, message.id);
         await this.events.groupsChanged(trx, seatId);
         // As it now is (an invitation link in the greeting moved it: link-pushed.ts).
         const stored = await sessionsRepository.findForSeat(trx, seatId, session.id);

@@ -9,6 +9,7 @@ import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { setGroupsDrawer, useConsole } from '../../stores/console.store';
 import { useConsoleWidth } from './use-console-width';
+import { WHATSAPP_GREETING } from './whatsapp-greeting';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
@@ -47,7 +48,9 @@ export function UserList() {
     [selectedId, onSelect, openMenu, press],
   );
 
-  const addChat = <AddChatButton testId="user-list-add" variant="filled" />;
+  const addChat = (
+    <AddChatButton testId="user-list-add" variant="filled" templateGreeting={WHATSAPP_GREETING} />
+  );
   // No group chosen and the groups folded into the drawer: "on the left" is nowhere to be seen.
   const folded = useConsoleWidth() !== 'wide';
   const showGroups = folded ? (
@@ -64,7 +67,7 @@ export function UserList() {
         </Text>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {groupId > 0 && <ReadButton groupId={groupId} testId="group-read" />}
-          <AddChatButton />
+          <AddChatButton templateGreeting={WHATSAPP_GREETING} />
         </Group>
       </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">

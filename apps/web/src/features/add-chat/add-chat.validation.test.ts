@@ -18,4 +18,10 @@ describe('addChatErrors', () => {
       expect(addChatErrors({ ...ok, receiverPhone: bad }).receiverPhone, bad).toBe('400005');
     }
   });
+  it('on a WhatsApp account, needs a template with its variables instead of a text', () => {
+    expect(addChatErrors({ ...ok, greeting: '', template: false })).toEqual({
+      template: 'required',
+    });
+    expect(addChatErrors({ ...ok, greeting: '', template: true })).toEqual({});
+  });
 });

@@ -4,6 +4,11 @@ export interface AddChatInput {
   sendPhone: string | null;
   receiverPhone: string;
   greeting: string;
+  /**
+   * A WhatsApp account: the greeting is a template (a new customer has no open window), and
+   * `true` once one is chosen with every variable filled.
+   */
+  template?: boolean;
 }
 
 export interface AddChatErrors {
@@ -11,6 +16,7 @@ export interface AddChatErrors {
   /** The spec's invalid-account-format message: the 400005 text. */
   receiverPhone?: typeof ERROR_CODES.INVALID_PHONE_FORMAT;
   greeting?: 'required';
+  template?: 'required';
 }
 
 /** Client-side rules of the add-chat dialog (spec section 5); empty when it may be sent. */
@@ -20,7 +26,11 @@ export function addChatErrors(input: AddChatInput): AddChatErrors {
   if (!PHONE_PATTERN.test(input.receiverPhone.trim())) {
     errors.receiverPhone = ERROR_CODES.INVALID_PHONE_FORMAT;
   }
-  if (!input.greeting.trim()) errors.greeting = 'required';
+  if (input.template === undefined) {
+    if (!input.greeting.trim()) errors.greeting = 'required';
+  } else if (!input.template) {
+    errors.template = 'required';
+  }
   return errors;
 }
 

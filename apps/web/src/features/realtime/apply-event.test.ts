@@ -63,6 +63,22 @@ describe('applyEvent', () => {
     expect(status).toBe('read');
   });
 
+  it('message.status with a fail reason keeps it on the message (WhatsApp: outside its window)', () => {
+    const { qc, effects } = console();
+    applyEvent(
+      qc,
+      pushed('message.status', {
+        session_id: 1,
+        msg_id: 2,
+        status: 'failed',
+        fail_reason: 'whatsapp_window',
+      }),
+      effects,
+    );
+    const m = qc.getQueryData<ChatData>(chatKey(1))!.pages[0]!.list.find((x) => x.msg_id === 2);
+    expect(m).toMatchObject({ status: 'failed', fail_reason: 'whatsapp_window' });
+  });
+
   it('message.updated replaces the whole message', () => {
     const { qc, effects } = console();
     const retracted = msg(2, { deleted: true, content: '' });

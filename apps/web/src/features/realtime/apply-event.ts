@@ -32,8 +32,8 @@ const handlers: Handlers = {
     // The whole new message replaces the held one (replaceMessage merges it as a patch).
     patchMessage(qc, message.session_id, message.msg_id, message);
   },
-  'message.status': (qc, { session_id, msg_id, status }) =>
-    patchMessage(qc, session_id, msg_id, { status }),
+  'message.status': (qc, { session_id, msg_id, status, fail_reason }) =>
+    patchMessage(qc, session_id, msg_id, { status, fail_reason: fail_reason ?? null }),
   'message.deleted': (qc, { session_id, msg_id }) => removeMessage(qc, session_id, msg_id),
   'session.created': (qc, { session }) => applySessionUpdate(qc, session, PUSHED),
   'session.updated': (qc, { session }) => applySessionUpdate(qc, session, PUSHED),

@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Box, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
+import { WHATSAPP_GREETING } from '../whatsapp-greeting';
 import { AddChatButton } from '../../../features/add-chat/components/add-chat-button';
 import { useConsole } from '../../../stores/console.store';
 import { TagsView } from '../../../features/chat/components/tags-view';
@@ -41,7 +42,13 @@ export function ChatPane() {
             icon={<ChatIcon />}
             title={t('noChatOpen.title')}
             text={t('noChatOpen.text')}
-            action={<AddChatButton testId="empty-chat-add" variant="filled" />}
+            action={
+              <AddChatButton
+                testId="empty-chat-add"
+                variant="filled"
+                templateGreeting={WHATSAPP_GREETING}
+              />
+            }
           />
         </Box>
       </Stack>

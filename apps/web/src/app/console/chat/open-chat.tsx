@@ -17,6 +17,8 @@ import { BackToList } from './back-to-list';
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
 import { WhatsappWindowNotice } from '../../../features/whatsapp/components/whatsapp-window-notice';
+import { TemplateComposer } from '../../../features/whatsapp/components/template-composer';
+import { useWhatsappWindow } from '../../../features/whatsapp/hooks/use-whatsapp-window';
 
 /**
  * The open chat: header, messages, composer. Its code (the message list, the composer and
@@ -29,6 +31,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
   const { send, retry } = useSendMessage();
   const { sendFiles, sendVoice } = useSendMedia();
   const disabled = groupDisabled || user.blocked;
+  const whatsapp = useWhatsappWindow(user);
   const sendLine = `${t('via', { phone: user.send_phone })}${user.remark ? ` · ${user.remark}` : ''}`;
   const onFiles = (files: File[]) => sendFiles(user, files);
   const name = customerNameOrNull(user);
@@ -91,14 +94,24 @@ export function OpenChat({ user }: { user: SessionItem }) {
         <MessageList key={user.session_id} user={user} onRetry={retry} />
       </div>
       <WhatsappWindowNotice user={user} />
-      <Composer
-        key={user.session_id}
-        user={user}
-        disabled={disabled}
-        onSend={(text, original) => send(user, text, original, takeReplyTarget(user.session_id))}
-        onFiles={onFiles}
-        onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
-      />
+      {/* Past a WhatsApp chat's window only a template goes: the picker takes the composer's place. */}
+      {whatsapp.closed ? (
+        <TemplateComposer
+          key={user.session_id}
+          user={user}
+          templates={whatsapp.window?.templates ?? []}
+          disabled={disabled}
+        />
+      ) : (
+        <Composer
+          key={user.session_id}
+          user={user}
+          disabled={disabled}
+          onSend={(text, original) => send(user, text, original, takeReplyTarget(user.session_id))}
+          onFiles={onFiles}
+          onVoice={(note) => sendVoice(user, note.blob, note.fileName, note.durationMs)}
+        />
+      )}
     </ChatDropZone>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { lazyComponent } from '../../../lib/lazy-component';
+import type { TemplateGreeting } from '../template-greeting';
 
 const AddChatDialog = lazyComponent(async () => (await import('./add-chat-dialog')).AddChatDialog);
 
@@ -9,10 +10,16 @@ interface Props {
   /** Above the user list it is `add-chat-open`; an empty state's way out has its own id. */
   testId?: string;
   variant?: 'light' | 'filled';
+  /** A WhatsApp account's greeting picker (the console composes it: app/console/whatsapp-greeting.ts). */
+  templateGreeting?: TemplateGreeting;
 }
 
 /** Opens the add-chat dialog (above the user list, and in the empty states it fits). */
-export function AddChatButton({ testId = 'add-chat-open', variant = 'light' }: Props) {
+export function AddChatButton({
+  testId = 'add-chat-open',
+  variant = 'light',
+  templateGreeting,
+}: Props) {
   const { t } = useTranslation('add-chat');
   const [opened, setOpened] = useState(false);
   return (
@@ -25,7 +32,9 @@ export function AddChatButton({ testId = 'add-chat-open', variant = 'light' }: P
       >
         {t('open')}
       </Button>
-      {opened && <AddChatDialog onClose={() => setOpened(false)} />}
+      {opened && (
+        <AddChatDialog onClose={() => setOpened(false)} templateGreeting={templateGreeting} />
+      )}
     </>
   );
 }

@@ -1,19 +1,29 @@
 import '../../../components/mantine-console-styles';
 import { useState } from 'react';
-import { Alert, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { Alert, Group, Input, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_TEXT_MAX } from '@parley/protocol';
+import { MESSAGE_TEXT_MAX, type WhatsappTemplateSend } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { ApiError } from '../../../lib/api-core';
 import { newClientMsgId } from '../../../lib/client-msg-id';
 import { readItem } from '../../../lib/storage';
 import { addChatErrors, NUMBER_CODES, type AddChatErrors } from '../add-chat.validation';
 import { useAddChat } from '../hooks/use-add-chat';
+import type { TemplateGreeting } from '../template-greeting';
 
 type ServerErrors = { receiverPhone?: string; form?: string };
 
-/** Start a chat: one of the seat's accounts, the customer's number, a greeting sent first. */
-export function AddChatDialog({ onClose }: { onClose: () => void }) {
+/**
+ * Start a chat: one of the seat's accounts, the customer's number, a greeting sent first (on a
+ * WhatsApp account, an approved template: `templateGreeting`, the console's picker).
+ */
+export function AddChatDialog({
+  onClose,
+  templateGreeting,
+}: {
+  onClose: () => void;
+  templateGreeting?: TemplateGreeting | undefined;
+}) {
   const { t } = useTranslation('add-chat');
   const accounts = readItem('userInfo')?.phone_accounts ?? [];
   const addChat = useAddChat();
@@ -25,9 +35,18 @@ export function AddChatDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   // One id per dialog: a retry after a lost answer cannot open the chat twice.
   const [clientMsgId] = useState(newClientMsgId);
+  // A WhatsApp account greets with an approved template (WhatsApp takes nothing else then).
+  const [template, setTemplate] = useState<WhatsappTemplateSend | null>(null);
+  const channel = accounts.find((a) => a.send_phone === sendPhone)?.channel;
+  const TemplatePicker = channel === 'whatsapp' ? templateGreeting?.Picker : undefined;
 
   const submit = async () => {
-    const found = addChatErrors({ sendPhone, receiverPhone, greeting });
+    const found = addChatErrors({
+      sendPhone,
+      receiverPhone,
+      greeting,
+      ...(TemplatePicker ? { template: template !== null } : {}),
+    });
     setErrors(found);
     setServer({});
     if (Object.keys(found).length > 0 || !sendPhone) return;
@@ -36,12 +55,18 @@ export function AddChatDialog({ onClose }: { onClose: () => void }) {
       await addChat({
         send_phone: sendPhone,
         receiver_phone: receiverPhone.trim(),
-        greeting: greeting.trim(),
+        ...(TemplatePicker && template ? { template } : { greeting: greeting.trim() }),
         client_msg_id: clientMsgId,
       });
       onClose();
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : t('failed');
+      const refusal = err instanceof ApiError && (err.data as { reason?: string } | null)?.reason;
+      const message =
+        refusal && templateGreeting
+          ? templateGreeting.refusalText(err, t)
+          : err instanceof ApiError
+            ? err.message
+            : t('failed');
       const onNumber = err instanceof ApiError && NUMBER_CODES.includes(err.code);
       setServer(onNumber ? { receiverPhone: message } : { form: message });
     } finally {
@@ -91,21 +116,34 @@ export function AddChatDialog({ onClose }: { onClose: () => void }) {
             data-autofocus
             data-testid="add-chat-number"
           />
-          <Textarea
-            label={t('greeting')}
-            placeholder={t('greetingPlaceholder')}
-            autosize
-            minRows={2}
-            maxRows={6}
-            maxLength={MESSAGE_TEXT_MAX}
-            value={greeting}
-            onChange={(e) => {
-              setGreeting(e.currentTarget.value);
-              setErrors((x) => ({ ...x, greeting: undefined }));
-            }}
-            error={errors.greeting && t('greetingRequired')}
-            data-testid="add-chat-greeting"
-          />
+          {TemplatePicker && sendPhone ? (
+            <Input.Wrapper
+              label={t('greeting')}
+              description={t('templateHint')}
+              error={errors.template && t('templateRequired')}
+              data-testid="add-chat-template"
+            >
+              <Stack mt={4}>
+                <TemplatePicker key={sendPhone} sendPhone={sendPhone} onChange={setTemplate} />
+              </Stack>
+            </Input.Wrapper>
+          ) : (
+            <Textarea
+              label={t('greeting')}
+              placeholder={t('greetingPlaceholder')}
+              autosize
+              minRows={2}
+              maxRows={6}
+              maxLength={MESSAGE_TEXT_MAX}
+              value={greeting}
+              onChange={(e) => {
+                setGreeting(e.currentTarget.value);
+                setErrors((x) => ({ ...x, greeting: undefined }));
+              }}
+              error={errors.greeting && t('greetingRequired')}
+              data-testid="add-chat-greeting"
+            />
+          )}
           {server.form && (
             <Alert color="red" variant="light" data-testid="add-chat-error">
               {server.form}

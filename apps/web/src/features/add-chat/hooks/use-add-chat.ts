@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { CallResponse } from '@parley/protocol';
+import type { CallInput, CallResponse } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
 import { seedChat } from '../../messages/api/message-cache';
 import { selectGroup, setUserTimeType } from '../../../stores/console.store';
@@ -27,12 +27,7 @@ export function useAddChat() {
   );
 
   return useCallback(
-    async (input: {
-      send_phone: string;
-      receiver_phone: string;
-      greeting: string;
-      client_msg_id: string;
-    }) => {
+    async (input: CallInput<'/v1/seat/chat/addSession'>) => {
       const added = await callApi('/v1/seat/chat/addSession', input, { notify: false });
       open(added);
       return added;

@@ -80,6 +80,12 @@ export const MessageBubble = memo(function MessageBubble({
             </Text>
           )}
         </Group>
+        {/* A refusal the console has words for (WhatsApp's window: send a template). */}
+        {!local && m.status === 'failed' && m.fail_reason && (
+          <Text size="xs" c="red" ta="right" data-testid="message-fail-reason">
+            {t(`failReason.${m.fail_reason}`)}
+          </Text>
+        )}
         {local && <LocalMessageStatus local={local} onRetry={onRetry} />}
       </div>
     </div>

@@ -18,6 +18,7 @@ export function newLocalMessage(
     original_content: null,
     media: null,
     status: initialLocalStatus(),
+    fail_reason: null,
     created_at: Date.now(),
     deleted: false,
     reply_to: null,

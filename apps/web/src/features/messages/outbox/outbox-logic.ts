@@ -162,6 +162,7 @@ export function fromStored(raw: string | null): LocalMessage[] {
     original_content: typeof i.original_content === 'string' ? i.original_content : null,
     media: i.type === 'text' ? null : i.media,
     status: i.failed ? ('failed' as const) : ('pending' as const),
+    fail_reason: null,
     created_at: i.created_at,
     deleted: false,
     ...storedReply(i),
