@@ -494,6 +494,25 @@ describe('outbound messages and statuses', () => {
     });
   });
 
+  it("an operator's reply quotes the customer's message on WhatsApp (context.message_id)", async () => {
+    const wamid = `wamid.reply-${process.pid}-${Date.now()}`;
+    const ana = { wa_id: nextWaId(), name: 'Ana Souza' };
+    const { customer } = await customerSends({ type: 'text', text: { body: 'blue?' } }, ana, wamid);
+    const asked = (await chatRecord(t, seat, customer)).find((m) => m.content === 'blue?');
+    expect(asked).toBeDefined();
+    await operatorSends(customer, { type: 'text', content: 'yes, blue', reply_to: asked!.msg_id });
+    await operatorSends(customer, { type: 'text', content: 'anything else?' });
+    const sent = await waitFor(async () => {
+      const all = graph.sentTo(number.phoneNumberId, ana.wa_id);
+      expect(all).toHaveLength(2);
+      return all;
+    });
+    const byText = (text: string) =>
+      sent.find((s) => (s.body.text as { body: string }).body === text)!.body;
+    expect(byText('yes, blue').context).toEqual({ message_id: wamid });
+    expect(byText('anything else?').context).toBeUndefined();
+  });
+
   it('a failed status shows the failure on the message', async () => {
     const { customer } = await customerSends({ type: 'text', text: { body: 'hi' } });
     const waId = customer.slice(1);

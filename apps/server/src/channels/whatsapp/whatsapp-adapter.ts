@@ -199,6 +199,10 @@ export class WhatsappAdapter implements ChannelAdapter {
           error: "WhatsApp: the number's throughput is taken for the next seconds",
         };
       }
+      // A reply quotes its message on the customer's phone by the wamid it came or went with
+      // (Cloud API `context.message_id`); one WhatsApp never had goes unquoted.
+      const quoted = item.replyTo?.externalId;
+      if (quoted) body.context = { message_id: quoted };
       const sent = await api.post<{ messages?: Array<{ id?: string }> }>(
         `${number.phone_number_id}/messages`,
         { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...body },
