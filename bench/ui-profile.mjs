@@ -155,7 +155,12 @@ function breakdown(trace, from, to, limit = 12, keep = () => true) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
       .map(([k, ms]) => `${ms.toFixed(1)} ${k}`);
+  // On-CPU time as the sampler saw it: a task much longer than this waited for a core (load).
+  let sampledMs = 0;
+  for (let i = 0; i + 1 < inWin.length; i++)
+    sampledMs += Math.min(inWin[i + 1].t - inWin[i].t, 2000) / 1000;
   return {
+    sampledMs,
     timeline: [...timeline.entries()]
       .sort((a, b) => b[1] - a[1])
       .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
@@ -187,7 +192,10 @@ function report(title, trace, from, to) {
   for (const l of app.inclusive) console.log(`  ${l}`);
   for (const t of long) {
     const b = breakdown(trace, t.ts, t.ts + t.dur, 8);
-    console.log(`\n### task at +${((t.ts - from) / 1000).toFixed(0)} ms: ${(t.dur / 1000).toFixed(1)} ms`);
+    console.log(
+      `\n### task at +${((t.ts - from) / 1000).toFixed(0)} ms: ${(t.dur / 1000).toFixed(1)} ms, ` +
+        `${b.sampledMs.toFixed(1)} ms of it sampled on the CPU`,
+    );
     console.log(`timeline (ms): ${b.timeline}`);
     console.log(`self: ${b.self.join(' | ')}`);
     console.log(`inclusive: ${b.inclusive.join(' | ')}`);

@@ -69,8 +69,7 @@ test("a switch never shows the previous chat's messages, even before the new one
   }
 
   const states = await page.evaluate(
-    () =>
-      (window as unknown as { __states: { title: string | null; texts: string[] }[] }).__states,
+    () => (window as unknown as { __states: { title: string | null; texts: string[] }[] }).__states,
   );
   expect(states.length).toBeGreaterThan(6);
   const wrong = states.filter(

@@ -1,16 +1,7 @@
 import { useEffect } from 'react';
 import { prepareTimeFormats } from '../../lib/format-time';
+import { whenIdle } from '../../lib/when-idle';
 import { preloadOpenChat } from './chat/lazy-open-chat';
-
-/** Runs `work` when the main thread is idle; returns what cancels it. */
-function whenIdle(work: () => void): () => void {
-  if ('requestIdleCallback' in window) {
-    const id = window.requestIdleCallback(work, { timeout: 2000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const timer = setTimeout(work, 0);
-  return () => clearTimeout(timer);
-}
 
 /**
  * Work the console's first screen and first chat would otherwise do inside a click or a render
