@@ -3,6 +3,7 @@
 //
 //   npm run build && node bench/ui-profile.mjs [--switches 30]
 //   PARLEY_WEB_DIR=/tmp/web-unminified node bench/ui-profile.mjs   # readable function names
+//   --over 30: list every task over 30 ms (default 50)
 //
 // Seeds ui-render.mjs's workspace, signs in through the login form and switches chats as that
 // bench does, under a Chromium performance trace (the timeline and V8's sampling profiler). For
@@ -31,7 +32,7 @@ const arg = (name, dflt) => {
 };
 const SWITCHES = Number(arg('--switches', 30));
 const TRACE_FILE = arg('--trace', null);
-const LONG_TASK_MS = 50;
+const LONG_TASK_MS = Number(arg('--over', 50));
 requireBuild('ui-profile.mjs');
 
 const CATEGORIES = [
