@@ -160,6 +160,7 @@ async function signInAndSwitch(browser, base) {
     }
     await sleep(500);
     const switchTasks = await page.evaluate(() => window.__longTasks.splice(0));
+    const inOrder = switchMs.map((x) => Math.round(x)).join(' ');
     switchMs.sort((a, b) => a - b);
     const pct = (p) =>
       switchMs[Math.min(switchMs.length - 1, Math.ceil((p / 100) * switchMs.length) - 1)];
@@ -175,6 +176,8 @@ async function signInAndSwitch(browser, base) {
       switch_long_tasks: over(switchTasks).length,
       switch_long_task_max_ms: Math.max(0, ...switchTasks.map((x) => x.ms)),
       long_tasks_ms: [...signInTasks, ...switchTasks].map((x) => x.ms).join(' '),
+      // In the order they were made: the first opens the chat's code if it is not there yet.
+      switches_ms: inOrder,
       goal_no_task_over_50_ms: over(signInTasks).length + over(switchTasks).length === 0,
       goal_switch_p99_le_150_ms: pct(99) <= SWITCH_P99_GOAL_MS,
     };

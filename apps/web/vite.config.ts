@@ -26,6 +26,7 @@ const screens = screenChunks({
   console: /[\\/]src[\\/]app[\\/]console[\\/](home-layout|console-page)\.tsx$/,
   admin:
     /[\\/]src[\\/](app|features)[\\/]admin[\\/][^\\/]+\.tsx?$|[\\/]src[\\/]features[\\/]admin[\\/]components[\\/]/,
+  adminArea: /[\\/]src[\\/](app|features)[\\/]admin[\\/]/,
 });
 
 export default defineConfig({

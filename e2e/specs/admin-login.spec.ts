@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { fillLogin, signIn, storedUserInfo } from '../support/app';
 import { DEMO_ADMIN, adminLogin, adminText, errorText } from '../support/admin';
+import { bubbles, openChatIn, seedChats } from '../support/seed-chats';
 
 /**
  * Issue 12: the administrator signs in apart from the seats (own route, own stored token), and
@@ -25,6 +26,23 @@ test("the seats' login screen loads none of the admin console", async ({ page })
   await page.goto('/login');
   await expect(page.getByTestId('login-submit')).toBeEnabled();
   await page.waitForLoadState('networkidle');
+  expect(assets.filter((p) => ADMIN_CODE.test(p))).toEqual([]);
+});
+
+// Issue 25: the open chat once shared a chunk with the admin console (a Mantine component both
+// use), so a seat's first chat fetched and ran all of it: a 50 ms task in the first switch.
+test("a seat's console and its open chat load none of the admin console", async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const { chats } = await seedChats(parley, freshSeat, 1);
+  const assets = recordAssets(page);
+  await signIn(page, freshSeat.account, freshSeat.password);
+  await openChatIn(page, chats[0]!.group_id, chats[0]!.session_id);
+  await expect(bubbles(page, `Hello from ${chats[0]!.receiver_phone}`)).toHaveCount(1);
+  await page.waitForLoadState('networkidle');
+  expect(assets.some((p) => /\/assets\/open-chat-[\w-]+\.js$/.test(p))).toBe(true);
   expect(assets.filter((p) => ADMIN_CODE.test(p))).toEqual([]);
 });
 

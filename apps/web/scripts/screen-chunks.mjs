@@ -11,6 +11,9 @@ const REEXPORT_STATEMENTS = [
   /["']use client["'];?/g,
 ];
 
+/** The app's own modules (not a package's). */
+const SOURCE = /^(?!.*[\\/]node_modules[\\/]).*[\\/]src[\\/]/;
+
 /** @param {string} code */
 function isReexportsOnly(code) {
   return (
@@ -43,9 +46,11 @@ function importedNames(list) {
  * never whether it is loaded.
  * A third set, `admin`, holds what only the administrator's console (app/admin, features/admin)
  * adds: without it the bundler folds the admin screens' shared modules into the console chunk,
- * which every seat downloads.
- * @param {{ start: RegExp; console: RegExp; admin?: RegExp }} roots besides the entry, the first
- *   screen an operator sees (the login screen); the console's root modules; the admin area's
+ * which every seat downloads. Only: a module that any seat module outside `adminArea` reaches
+ * stays out of it.
+ * @param {{ start: RegExp; console: RegExp; admin?: RegExp; adminArea?: RegExp }} roots besides
+ *   the entry, the first screen an operator sees (the login screen); the console's root modules;
+ *   the admin area's roots, and every module of the admin area
  * @returns {{ plugin: import('vite').Plugin; groups: { name: string; test: (id: string) => boolean; includeDependenciesRecursively: false; priority: number }[] }}
  */
 export function screenChunks(roots) {
@@ -119,13 +124,25 @@ export function screenChunks(roots) {
         );
         for (const id of consoleAll) if (!start.has(id)) consoleOnly.add(id);
         const admin = roots.admin;
-        if (!admin) return;
+        const adminArea = roots.adminArea;
+        if (!admin || !adminArea) return;
         const adminAll = new Set();
         reach(
           ids.filter((id) => admin.test(id)),
           adminAll,
         );
-        for (const id of adminAll) if (!start.has(id) && !consoleAll.has(id)) adminOnly.add(id);
+        // What any of the seats' own modules reach (the lazily loaded ones too: the open chat,
+        // dialogs, menus) is not the admin area's alone: put in the admin chunk, a module the
+        // open chat needs (a Mantine Popover) made every seat fetch and run the whole admin
+        // console (uPlot, its schemas) when it first opened a chat.
+        const seatsAll = new Set();
+        reach(
+          ids.filter((id) => SOURCE.test(id) && !adminArea.test(id)),
+          seatsAll,
+        );
+        for (const id of adminAll) {
+          if (!start.has(id) && !consoleAll.has(id) && !seatsAll.has(id)) adminOnly.add(id);
+        }
       },
     },
     groups: [

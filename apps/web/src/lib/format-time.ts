@@ -44,3 +44,14 @@ export function formatMessageTime(ms: number, locale: string, now = Date.now()):
         minute: '2-digit',
       }).format(d);
 }
+
+/**
+ * Builds the locale's formatters ahead: the first one costs several ms (the locale's data is
+ * loaded), which the console's first rows would otherwise pay inside their render.
+ */
+export function prepareTimeFormats(locale: string): void {
+  const d = new Date();
+  formatListTime(d.getTime(), locale);
+  formatListTime(0, locale);
+  formatMessageTime(0, locale);
+}

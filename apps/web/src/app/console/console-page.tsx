@@ -1,5 +1,5 @@
 import '../../components/mantine-console-styles';
-import { useEffect, type ReactNode } from 'react';
+import { memo, useEffect, type ReactNode } from 'react';
 import { Box, Drawer } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { GroupList } from '../../features/groups/components/group-list';
@@ -47,7 +47,24 @@ const SessionDialogs = lazyComponent(
  * stays mounted (visibility, not display) so the list keeps its scroll.
  */
 export function ConsolePage() {
+  return (
+    <>
+      <ChatUrl />
+      <ConsoleGrid />
+    </>
+  );
+}
+
+/**
+ * The URL follows every switch (?chat=), and a navigation renders the route's component again:
+ * only this leaf reads the URL, so the console under it is not rendered over for it.
+ */
+function ChatUrl() {
   useChatUrl();
+  return null;
+}
+
+const ConsoleGrid = memo(function ConsoleGrid() {
   // Here, not in the group list: below 1200 px that list is in a drawer, mounted only open.
   useGroupSelectionSync();
   const [help, setHelp] = useConsoleShortcuts();
@@ -84,7 +101,7 @@ export function ConsolePage() {
       <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />
     </Box>
   );
-}
+});
 
 /** The groups of a narrow console; picking a group or opening batch reply closes it. */
 function GroupsDrawer({ children }: { children: ReactNode }) {

@@ -1,4 +1,5 @@
 import '../../components/mantine-console-styles';
+import { memo } from 'react';
 import { Outlet } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
@@ -21,7 +22,8 @@ export function HomeLayout() {
   );
 }
 
-function HomeShell() {
+/** Not rendered over by a navigation (a chat switch moves the URL): its Outlet follows it. */
+const HomeShell = memo(function HomeShell() {
   useOutbox();
   useOfflineCode();
   useTranslationRuntime();
@@ -37,4 +39,4 @@ function HomeShell() {
       <UnsentLogoutModal />
     </div>
   );
-}
+});

@@ -17,6 +17,7 @@ import { useSessionList } from '../../features/sessions/hooks/use-session-list';
 import { TimeTabs } from '../../features/sessions/components/time-tabs';
 import { UserItem } from '../../features/sessions/components/user-item';
 import { UserListEmpty } from '../../features/sessions/components/user-list-empty';
+import { useConsoleWarmUp } from './use-console-warm-up';
 
 // The right-click menu's code is fetched at the first right-click.
 const UserContextMenu = lazyComponent(
@@ -25,7 +26,7 @@ const UserContextMenu = lazyComponent(
 );
 
 export function UserList() {
-  const { t } = useTranslation('chat');
+  const { t, i18n } = useTranslation('chat');
   const { users, total, groupId, isPending, hasNextPage, isFetchingNextPage, fetchNextPage } =
     useSessionList();
   const selectedId = useConsole((s) => s.selectedUser?.session_id ?? null);
@@ -34,6 +35,7 @@ export function UserList() {
   const openMenu = menu.open;
   const press = useLongPress(menu.openAt);
   const menuMounted = useOpenedOnce(menu.state !== null);
+  useConsoleWarmUp(users.length > 0, i18n.language);
 
   const renderItem = useCallback(
     (user: SessionItem) => (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Box, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -7,10 +7,15 @@ import { LanguageSwitcher } from '../../../components/language-switcher';
 import { ThemeToggle } from '../../../components/theme-toggle';
 import { login, safeRedirect } from '../api/auth-api';
 import { LoginSlogans } from './login-slogans';
+import { prepareTimeFormats } from '../../../lib/format-time';
+import { whenIdle } from '../../../lib/when-idle';
 
 export function LoginPage() {
-  const { t } = useTranslation('login');
+  const { t, i18n } = useTranslation('login');
   const navigate = useNavigate();
+  // The console's first rows format their times: the formatters are built while the operator
+  // types (the first one costs several ms, inside that render otherwise).
+  useEffect(() => whenIdle(() => prepareTimeFormats(i18n.language)), [i18n.language]);
   const [params] = useSearchParams();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
