@@ -66,6 +66,48 @@ const listWithRecentQuery = compiledQuery(
       .where('seat_groups.seat_id', '=', seatId),
 );
 
+/**
+ * listWithRecentQuery for several seats in one statement (a group commit's seats): each
+ * group row carries its seat's recent sums.
+ */
+function listWithRecentOf(db: Db, seatIds: number[], boundary: number, since: number) {
+  const edgeEnd = (boundary + 1) * COUNT_HOUR_MS;
+  const hours = db
+    .selectFrom('session_hours')
+    .select(['seat_id', 'unread as u', 'waiting_unread as w'])
+    .where('seat_id', 'in', seatIds)
+    .where('hour', '>', boundary);
+  const edge = db
+    .selectFrom('sessions')
+    .select((eb) => [
+      'seat_id',
+      'un_read_count as u',
+      eb
+        .case()
+        .when('last_direction', '=', 'in')
+        .then(eb.ref('un_read_count'))
+        .else(0)
+        .end()
+        .as('w'),
+    ])
+    .where('seat_id', 'in', seatIds)
+    .where('un_read_count', '>', sql.lit(0))
+    .where('latest_time', '>=', since)
+    .where('latest_time', '<', edgeEnd);
+  const recent = db
+    .selectFrom(hours.unionAll(edge).as('recent'))
+    .select((eb) => [
+      'seat_id',
+      eb.fn.sum<number>('u').as('recent_unread'),
+      eb.fn.sum<number>('w').as('recent_waiting'),
+    ])
+    .groupBy('seat_id');
+  return withCounts(db)
+    .leftJoin(recent.as('r'), 'r.seat_id', 'seat_groups.seat_id')
+    .select(['r.recent_unread', 'r.recent_waiting'])
+    .where('seat_groups.seat_id', 'in', seatIds);
+}
+
 export const groupsRepository = {
   listBySeat(db: Db, seatId: number): Promise<GroupRow[]> {
     return db.selectFrom('seat_groups').selectAll().where('seat_id', '=', seatId).execute();
@@ -167,5 +209,32 @@ export const groupsRepository = {
         waitingUnread: Number(first?.recent_waiting ?? 0),
       },
     };
+  },
+
+  /** listWithRecentUnread of several seats in one statement, by seat. */
+  async listWithRecentUnreadOf(db: Db, seatIds: number[], since: number) {
+    const bySeat = new Map<
+      number,
+      { groups: GroupWithCounts[]; recent: { unread: number; waitingUnread: number } }
+    >();
+    if (seatIds.length === 0) return bySeat;
+    const rows = await listWithRecentOf(db, seatIds, Math.floor(since / COUNT_HOUR_MS), since)
+      .orderBy('seat_groups.id')
+      .execute();
+    for (const row of rows) {
+      let seat = bySeat.get(row.seat_id);
+      if (!seat) {
+        seat = {
+          groups: [],
+          recent: {
+            unread: Number(row.recent_unread ?? 0),
+            waitingUnread: Number(row.recent_waiting ?? 0),
+          },
+        };
+        bySeat.set(row.seat_id, seat);
+      }
+      seat.groups.push(row as GroupWithCounts);
+    }
+    return bySeat;
   },
 };
