@@ -114,7 +114,7 @@ export async function createServices(
   const audit = new AuditService(db);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
   const adminStats = new AdminStatsService(db);
-  const accounts = new AccountsService(db, audit, channels);
+  const accounts = new AccountsService(db, audit, channels, events);
   const adminAuth = new AdminAuthService(db, config, audit);
   const shared = {
     messages,

@@ -122,6 +122,43 @@ export class SeatEvents {
     return this.publishAll(db, events);
   }
 
+  /**
+   * An account's chats handed to seat `to` (account:assign): each other seat that held some
+   * is told they are gone, `to` is told of each as it now is (new to it, or moved to its
+   * Ungrouped group when it held it already); then each seat's group list. Recorded together,
+   * the seats' group lists in one read.
+   */
+  async chatsHandedOver(
+    db: Db,
+    to: number,
+    chats: SessionRow[],
+    /** The seats that held the account's chats, with those chats' ids. */
+    from: Map<number, number[]>,
+  ): Promise<void> {
+    if (chats.length === 0) return;
+    const requestId = currentRequestId();
+    const seats = [...new Set([...from.keys(), to])].sort((a, b) => a - b);
+    const lists = await groupListsOf(db, seats);
+    const recentSince = Date.now() - RECENT_WINDOW_MS;
+    const held = new Set(from.get(to));
+    const events: ManyEvent[] = [];
+    for (const seatId of seats) {
+      if (seatId === to) {
+        for (const row of chats) {
+          const session = toSessionItem(row, recentSince, this.urls);
+          const type = held.has(row.id) ? 'session.updated' : 'session.created';
+          events.push({ seatId, type, data: { session }, requestId });
+        }
+      } else {
+        for (const id of from.get(seatId)!) {
+          events.push({ seatId, type: 'session.deleted', data: { session_id: id }, requestId });
+        }
+      }
+      events.push({ seatId, type: 'groups.changed', data: lists.get(seatId)!, requestId });
+    }
+    return this.publishAll(db, events);
+  }
+
   /** In one statement where the bus can (PostgreSQL: one round trip), else one by one. */
   private async publishAll(db: Db, events: ManyEvent[]): Promise<void> {
     if (this.bus.publishMany) return this.bus.publishMany(db, events);
