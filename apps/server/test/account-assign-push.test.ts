@@ -71,7 +71,7 @@ describe('account:assign', () => {
     }, 'session.deleted of both chats');
     expect(gone.sort()).toEqual(chats.map((c) => c.sessionId).sort());
     const fromList = await fromConsole.waitForEvent('groups.changed');
-    expect(fromList.data.un_read_count).toBe(4);
+    expect((fromList.data as { un_read_count: number }).un_read_count).toBe(4);
     expect(await unreadOf(from)).toBe(4);
 
     const created = await toConsole.until(() => {
@@ -85,7 +85,7 @@ describe('account:assign', () => {
     // Both in the new seat's Ungrouped group (the blocked one unblocked).
     expect(new Set(created.map((s) => s.group_id))).toEqual(new Set([to.groups.ungrouped]));
     const toList = await toConsole.waitForEvent('groups.changed');
-    expect(toList.data.un_read_count).toBe(3);
+    expect((toList.data as { un_read_count: number }).un_read_count).toBe(3);
     expect(await unreadOf(to)).toBe(3);
     // The kept chat was not pushed anywhere.
     const ids = [...fromConsole.events(), ...toConsole.events()].flatMap((e) => {

@@ -1,8 +1,8 @@
 import { RECENT_WINDOW_MS, type CallResponse } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import type { GroupWithCounts } from '../../db/schema.js';
 import { sortGroups, toGroup } from './groups.presenter.js';
-import { groupsRepository } from './groups.repository.js';
+import { tabTotal } from '../sessions/sessions.repository.js';
+import { groupsRepository, type GroupWithTabCounts } from './groups.repository.js';
 
 type GroupList = CallResponse<'/v1/seat/chat/getGroupList'>;
 
@@ -39,7 +39,7 @@ export async function groupListsOf(
 }
 
 function presentGroupList(
-  groups: GroupWithCounts[],
+  groups: GroupWithTabCounts[],
   recent: { unread: number; waitingUnread: number },
   waitingOnly: boolean,
 ): GroupList {
@@ -48,10 +48,18 @@ function presentGroupList(
   const recentTotal = waitingOnly ? recent.waitingUnread : recent.unread;
   return {
     group_list: sortGroups(groups).map((g) =>
-      toGroup(g, waitingOnly ? g.waiting_unread : g.unread),
+      toGroup(g, waitingOnly ? g.waiting_unread : g.unread, tabTotals(g, waitingOnly)),
     ),
     seat_one_seat_msg_count: recentTotal,
     seat_two_seat_msg_count: total - recentTotal,
     un_read_count: total,
   };
+}
+
+/** The group's chats per time tab, as getGroupInfo counts its `total` (tabTotal). */
+function tabTotals(g: GroupWithTabCounts, waitingOnly: boolean) {
+  const parts = waitingOnly
+    ? ([g.waiting_chats, g.hours_waiting, g.edge_waiting] as const)
+    : ([g.chats, g.hours_chats, g.edge_chats] as const);
+  return { recent: tabTotal(1, ...parts), earlier: tabTotal(2, ...parts) };
 }

@@ -55,10 +55,62 @@ function recentUnread(db: Db, seatId: number, boundary: number, since: number, e
     ]);
 }
 
+/** A group with its kept counts and its recent chats' two parts (withTabCounts). */
+export type GroupWithTabCounts = GroupWithCounts & {
+  hours_chats: number | string | null;
+  hours_waiting: number | string | null;
+  edge_chats: number | string | null;
+  edge_waiting: number | string | null;
+};
+
+/**
+ * withCounts and each group's recent chats, all and waiting (the user lists' tab totals): its
+ * kept hours after the boundary hour, and the chats of the boundary hour itself (a seek into
+ * sessions_list_idx per value of is_top).
+ */
+function withTabCounts(
+  db: Db,
+  seatIds: number[],
+  boundary: number,
+  since: number,
+  edgeEnd: number,
+) {
+  const hours = db
+    .selectFrom('session_hours')
+    .select((eb) => [
+      'group_id',
+      eb.fn.sum<number>('chats').as('chats'),
+      eb.fn.sum<number>('waiting_chats').as('waiting'),
+    ])
+    .where('seat_id', 'in', seatIds)
+    .where('hour', '>', boundary)
+    .groupBy('group_id');
+  return withCounts(db)
+    .leftJoin(hours.as('h'), 'h.group_id', 'seat_groups.id')
+    .select((eb) => {
+      const edge = (waiting: boolean) =>
+        eb
+          .selectFrom('sessions')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('sessions.seat_id', '=', 'seat_groups.seat_id')
+          .whereRef('sessions.group_id', '=', 'seat_groups.id')
+          .where('sessions.is_top', 'in', [0, 1])
+          .where('sessions.latest_time', '>=', since)
+          .where('sessions.latest_time', '<', edgeEnd)
+          .$if(waiting, (w) => w.where('sessions.last_direction', '=', 'in'));
+      return [
+        'h.chats as hours_chats',
+        'h.waiting as hours_waiting',
+        edge(false).as('edge_chats'),
+        edge(true).as('edge_waiting'),
+      ];
+    });
+}
+
 /** The groups with their counts, each row also carrying the seat's recent sums: one statement, so one snapshot. */
 const listWithRecentQuery = compiledQuery(
   (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) =>
-    withCounts(db)
+    withTabCounts(db, [seatId], boundary, since, edgeEnd)
       .innerJoin(recentUnread(db, seatId, boundary, since, edgeEnd).as('r'), (join) =>
         join.onTrue(),
       )
@@ -102,7 +154,7 @@ function listWithRecentOf(db: Db, seatIds: number[], boundary: number, since: nu
       eb.fn.sum<number>('w').as('recent_waiting'),
     ])
     .groupBy('seat_id');
-  return withCounts(db)
+  return withTabCounts(db, seatIds, boundary, since, edgeEnd)
     .leftJoin(recent.as('r'), 'r.seat_id', 'seat_groups.seat_id')
     .select(['r.recent_unread', 'r.recent_waiting'])
     .where('seat_groups.seat_id', 'in', seatIds);
@@ -203,7 +255,7 @@ export const groupsRepository = {
     );
     const first = rows[0];
     return {
-      groups: rows as GroupWithCounts[],
+      groups: rows as GroupWithTabCounts[],
       recent: {
         unread: Number(first?.recent_unread ?? 0),
         waitingUnread: Number(first?.recent_waiting ?? 0),
@@ -215,7 +267,7 @@ export const groupsRepository = {
   async listWithRecentUnreadOf(db: Db, seatIds: number[], since: number) {
     const bySeat = new Map<
       number,
-      { groups: GroupWithCounts[]; recent: { unread: number; waitingUnread: number } }
+      { groups: GroupWithTabCounts[]; recent: { unread: number; waitingUnread: number } }
     >();
     if (seatIds.length === 0) return bySeat;
     const rows = await listWithRecentOf(db, seatIds, Math.floor(since / COUNT_HOUR_MS), since)
@@ -233,7 +285,7 @@ export const groupsRepository = {
         };
         bySeat.set(row.seat_id, seat);
       }
-      seat.groups.push(row as GroupWithCounts);
+      seat.groups.push(row as GroupWithTabCounts);
     }
     return bySeat;
   },
