@@ -122,8 +122,13 @@ const listWithRecentQuery = compiledQuery(
  * listWithRecentQuery for several seats in one statement (a group commit's seats): each
  * group row carries its seat's recent sums.
  */
-function listWithRecentOf(db: Db, seatIds: number[], boundary: number, since: number) {
-  const edgeEnd = (boundary + 1) * COUNT_HOUR_MS;
+function listWithRecentOf(
+  db: Db,
+  seatIds: number[],
+  boundary: number,
+  since: number,
+  edgeEnd: number,
+) {
   const hours = db
     .selectFrom('session_hours')
     .select(['seat_id', 'unread as u', 'waiting_unread as w'])
@@ -159,6 +164,12 @@ function listWithRecentOf(db: Db, seatIds: number[], boundary: number, since: nu
     .select(['r.recent_unread', 'r.recent_waiting'])
     .where('seat_groups.seat_id', 'in', seatIds);
 }
+
+/** listWithRecentOf compiled once per number of seats (a group commit's every batch). */
+const listWithRecentOfQuery = compiledQuery(
+  (db, _seats: number, boundary: number, since: number, edgeEnd: number, ...seatIds: number[]) =>
+    listWithRecentOf(db, seatIds, boundary, since, edgeEnd).orderBy('seat_groups.id'),
+);
 
 export const groupsRepository = {
   listBySeat(db: Db, seatId: number): Promise<GroupRow[]> {
@@ -270,9 +281,15 @@ export const groupsRepository = {
       { groups: GroupWithTabCounts[]; recent: { unread: number; waitingUnread: number } }
     >();
     if (seatIds.length === 0) return bySeat;
-    const rows = await listWithRecentOf(db, seatIds, Math.floor(since / COUNT_HOUR_MS), since)
-      .orderBy('seat_groups.id')
-      .execute();
+    const boundary = Math.floor(since / COUNT_HOUR_MS);
+    const rows = await listWithRecentOfQuery.run(
+      db,
+      seatIds.length,
+      boundary,
+      since,
+      (boundary + 1) * COUNT_HOUR_MS,
+      ...seatIds,
+    );
     for (const row of rows) {
       let seat = bySeat.get(row.seat_id);
       if (!seat) {
