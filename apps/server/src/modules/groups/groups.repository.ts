@@ -64,53 +64,42 @@ export type GroupWithTabCounts = GroupWithCounts & {
 };
 
 /**
- * withCounts and each group's recent chats, all and waiting (the user lists' tab totals): its
- * kept hours after the boundary hour, and the chats of the boundary hour itself (a seek into
- * sessions_list_idx per value of is_top).
+ * withCounts and each group's recent chats, all and waiting (the user lists' tab totals), as
+ * groupWithTotalSelect reads one group's: its kept hours after the boundary hour, and the chats
+ * of the boundary hour itself (a seek into sessions_list_idx per value of is_top).
  */
-function withTabCounts(
-  db: Db,
-  seatIds: number[],
-  boundary: number,
-  since: number,
-  edgeEnd: number,
-) {
-  const hours = db
-    .selectFrom('session_hours')
-    .select((eb) => [
-      'group_id',
-      eb.fn.sum<number>('chats').as('chats'),
-      eb.fn.sum<number>('waiting_chats').as('waiting'),
-    ])
-    .where('seat_id', 'in', seatIds)
-    .where('hour', '>', boundary)
-    .groupBy('group_id');
-  return withCounts(db)
-    .leftJoin(hours.as('h'), 'h.group_id', 'seat_groups.id')
-    .select((eb) => {
-      const edge = (waiting: boolean) =>
-        eb
-          .selectFrom('sessions')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('sessions.seat_id', '=', 'seat_groups.seat_id')
-          .whereRef('sessions.group_id', '=', 'seat_groups.id')
-          .where('sessions.is_top', 'in', [0, 1])
-          .where('sessions.latest_time', '>=', since)
-          .where('sessions.latest_time', '<', edgeEnd)
-          .$if(waiting, (w) => w.where('sessions.last_direction', '=', 'in'));
-      return [
-        'h.chats as hours_chats',
-        'h.waiting as hours_waiting',
-        edge(false).as('edge_chats'),
-        edge(true).as('edge_waiting'),
-      ];
-    });
+function withTabCounts(db: Db, boundary: number, since: number, edgeEnd: number) {
+  return withCounts(db).select((eb) => {
+    const hours = (column: 'chats' | 'waiting_chats') =>
+      eb
+        .selectFrom('session_hours')
+        .select((e) => e.fn.sum<number>(column).as('n'))
+        .whereRef('session_hours.seat_id', '=', 'seat_groups.seat_id')
+        .where('session_hours.hour', '>', boundary)
+        .whereRef('session_hours.group_id', '=', 'seat_groups.id');
+    const edge = (waiting: boolean) =>
+      eb
+        .selectFrom('sessions')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('sessions.seat_id', '=', 'seat_groups.seat_id')
+        .whereRef('sessions.group_id', '=', 'seat_groups.id')
+        .where('sessions.is_top', 'in', [0, 1])
+        .where('sessions.latest_time', '>=', since)
+        .where('sessions.latest_time', '<', edgeEnd)
+        .$if(waiting, (w) => w.where('sessions.last_direction', '=', 'in'));
+    return [
+      hours('chats').as('hours_chats'),
+      hours('waiting_chats').as('hours_waiting'),
+      edge(false).as('edge_chats'),
+      edge(true).as('edge_waiting'),
+    ];
+  });
 }
 
 /** The groups with their counts, each row also carrying the seat's recent sums: one statement, so one snapshot. */
 const listWithRecentQuery = compiledQuery(
   (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) =>
-    withTabCounts(db, [seatId], boundary, since, edgeEnd)
+    withTabCounts(db, boundary, since, edgeEnd)
       .innerJoin(recentUnread(db, seatId, boundary, since, edgeEnd).as('r'), (join) =>
         join.onTrue(),
       )
@@ -159,7 +148,7 @@ function listWithRecentOf(
       eb.fn.sum<number>('w').as('recent_waiting'),
     ])
     .groupBy('seat_id');
-  return withTabCounts(db, seatIds, boundary, since, edgeEnd)
+  return withTabCounts(db, boundary, since, edgeEnd)
     .leftJoin(recent.as('r'), 'r.seat_id', 'seat_groups.seat_id')
     .select(['r.recent_unread', 'r.recent_waiting'])
     .where('seat_groups.seat_id', 'in', seatIds);
