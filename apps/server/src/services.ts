@@ -27,6 +27,8 @@ import { SeatEvents } from './modules/events/seat-events.js';
 import { ChannelRegistry } from './channels/adapter-registry.js';
 import { createChannelServices, type ChannelServices } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
+import { InboundWriter } from './channels/inbound-writer.js';
+import { BatchInboundWriter } from './channels/batch-inbound-writer.js';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
@@ -56,6 +58,8 @@ export interface CoreServices {
   /** The outbound adapter of each channel (each channel's mount registers its own). */
   channels: ChannelRegistry;
   outbox: OutboxWriter;
+  /** Customers' messages into their chats, many to one commit (every channel's inbound side). */
+  inbound: InboundWriter;
   /** The seats' list versions the list caches may trust without a query (PostgreSQL). */
   listVersions: KnownVersions;
   /** The events services publish (the batch sender publishes its progress through them). */
@@ -100,13 +104,29 @@ export async function createServices(
       ? new BatchWriter(db, writerParts)
       : new GroupCommitWriter(db, writerParts);
   const messages = new MessagesService(db, config, media, events, outbox, writer);
+  // Customers' messages likewise: a batch's few statements on PostgreSQL, message by message
+  // on SQLite (no round trips there).
+  const inbound =
+    dialectOf(db) === 'pg'
+      ? new BatchInboundWriter(db, media, events)
+      : new InboundWriter(db, media, events);
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
   const adminStats = new AdminStatsService(db);
-  const accounts = new AccountsService(db, audit, channels);
+  const accounts = new AccountsService(db, audit, channels, events);
   const adminAuth = new AdminAuthService(db, config, audit);
-  const shared = { messages, media, events, audit, accounts, adminAuth, adminConsole, channels };
+  const shared = {
+    messages,
+    inbound,
+    media,
+    events,
+    audit,
+    accounts,
+    adminAuth,
+    adminConsole,
+    channels,
+  };
   const core: CoreServices = {
     auth,
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
@@ -140,6 +160,7 @@ export async function createServices(
     addressBook: new AddressBookService(db, urls),
     channels,
     outbox,
+    inbound,
     events,
     audit,
     adminAuth,

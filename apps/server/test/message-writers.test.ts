@@ -317,12 +317,14 @@ const SENT = [
     reply: { to: 'one', preview: 'first' },
   }),
 ];
-const groupItem = (type: string, name: string) => ({
+const groupItem = (type: string, name: string, chats: number) => ({
   disabled: type === 'blocked',
   group_id: type,
   group_name: name,
   group_type: type,
   un_read: 0,
+  total_recent: chats,
+  total_earlier: 0,
 });
 const chatRow = (chat: string, group: string, preview: string, last_type = 'text') => ({
   blocked: chat === 'blocked' ? 1 : 0,
@@ -367,9 +369,9 @@ const EXPECTED = {
       type: 'groups.changed',
       data: {
         group_list: [
-          groupItem('ungrouped', 'Ungrouped'),
-          groupItem('tg_link_pushed', 'TG link pushed'),
-          groupItem('blocked', 'Blocked'),
+          groupItem('ungrouped', 'Ungrouped', 3),
+          groupItem('tg_link_pushed', 'TG link pushed', 1),
+          groupItem('blocked', 'Blocked', 1),
         ],
         seat_one_seat_msg_count: 0,
         seat_two_seat_msg_count: 0,

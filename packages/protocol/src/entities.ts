@@ -36,6 +36,14 @@ export const group = z.object({
   un_read: z.number().int().nonnegative(),
   /** The Blocked group is disabled: its chats cannot be written to. */
   disabled: z.boolean(),
+  /**
+   * The group's chats in each time tab (getGroupInfo's `total` for user_time_type 1 and 2,
+   * reply filter applied), in the group list and groups.changed: a console keeps the totals of
+   * its cached user lists exact from them. Absent from a server without them (an instance of
+   * the previous release, in a rolling restart) and in doGroup's answer.
+   */
+  total_recent: z.number().int().nonnegative().optional(),
+  total_earlier: z.number().int().nonnegative().optional(),
 });
 export type Group = z.infer<typeof group>;
 

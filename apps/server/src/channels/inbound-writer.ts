@@ -1,6 +1,6 @@
 import type { ChatMessage, MessageType } from '@parley/protocol';
 import { sql } from 'kysely';
-import { dialectOf, type Db } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import type { GroupRow, SessionRow } from '../db/schema.js';
 import { isUniqueViolation } from '../lib/db-errors.js';
 import { currentRequestId } from '../lib/request-context.js';
@@ -43,12 +43,12 @@ const GATHER_MS = 1;
 const MAX_ATTEMPTS = 3;
 
 /** Rolls back a message written alone whose key another request took meanwhile. */
-class TakenMeanwhile extends Error {}
+export class TakenMeanwhile extends Error {}
 
-type Outcome = { ok: true; value: InboundOutcome } | { ok: false; err: unknown };
+export type Outcome = { ok: true; value: InboundOutcome } | { ok: false; err: unknown };
 
 /** What a message wrote, for the batch's events. */
-interface Written {
+export interface Written {
   seatId: number;
   message: ChatMessage;
   row: SessionRow;
@@ -56,7 +56,13 @@ interface Written {
   requestId: string | null;
 }
 
-interface Queued {
+/** What a batch wrote: each message's outcome, in order, and what its events show. */
+export interface BatchWrite {
+  outcomes: Outcome[];
+  written: Written[];
+}
+
+export interface Queued {
   unit: InboundMessage;
   /** The chat's key: a chat is never written by two batches at once. */
   chat: string;
@@ -68,27 +74,30 @@ interface Queued {
 /**
  * Group commit for customers' messages (every channel's inbound side): the messages handed in
  * while a batch is written go in one transaction together, each answered only once it has
- * committed. A batch writes each message with a few statements, then its events per seat: the
- * new chats, the messages (one statement on PostgreSQL) and one group list per seat, not one
- * per message. When a batch fails, each of its messages runs again alone, so one bad message
- * fails alone. A chat's messages are never in two batches at once (the second waits): within
- * one batch they go in order, and the second finds the chat the first created. On SQLite one
- * batch at a time (one writer); on PostgreSQL two, with different chats.
+ * committed. The batch's messages are written, then the events of all its seats in one go:
+ * the new chats, the messages and one group list per seat, not one per message. When a batch
+ * fails, it runs again with a savepoint per message, so one bad message fails alone. A chat's
+ * messages are never in two batches at once (the second waits): within one batch they go in
+ * order, and the second finds the chat the first created.
+ *
+ * One implementation per database, chosen once where the app is wired (services.ts), as the
+ * MessageWriter is: this one (SQLite: one writer, so one batch at a time, each message with
+ * its own few statements, which cost no round trip) and BatchInboundWriter (PostgreSQL: two
+ * batches in flight, a batch's messages in a fixed number of statements).
  */
 export class InboundWriter {
   private readonly queue: Queued[] = [];
   private readonly busy = new Set<string>();
-  private readonly inFlight: number;
+  /** Batches written at once (SQLite has one writer). */
+  protected readonly inFlight: number = 1;
   private running = 0;
   private scheduled = false;
 
   constructor(
-    private readonly db: Db,
-    private readonly media: MediaService,
+    protected readonly db: Db,
+    protected readonly media: MediaService,
     private readonly events: SeatEvents,
-  ) {
-    this.inFlight = dialectOf(db) === 'sqlite' ? 1 : 2;
-  }
+  ) {}
 
   write(unit: InboundMessage): Promise<InboundOutcome> {
     return new Promise((resolve, reject) => {
@@ -186,19 +195,39 @@ export class InboundWriter {
 
   /**
    * The batch's messages (with `savepoints`, each in its own, answered by its outcome; else a
-   * failure fails the batch), then their events seat by seat (in seat order: counters lock).
+   * failure fails the batch: writeTogether), then their events, all seats' at once.
    */
   private async writeBatch(trx: Db, batch: Queued[], savepoints: boolean): Promise<Outcome[]> {
+    const { outcomes, written } = savepoints
+      ? await this.writeEach(trx, batch)
+      : await this.writeTogether(trx, batch);
+    // First contact: the chat appears, then its messages, then the seat's group counts.
+    await this.events.messagesReceived(trx, written);
+    return outcomes;
+  }
+
+  /**
+   * The batch's messages in the transaction, any failure failing the batch (a key found taken:
+   * TakenMeanwhile). Here one message after another; BatchInboundWriter writes them together.
+   */
+  protected async writeTogether(trx: Db, batch: Queued[]): Promise<BatchWrite> {
     const outcomes: Outcome[] = [];
     const written: Written[] = [];
     const ungrouped = new Map<number, GroupRow | undefined>();
     for (const q of batch) {
-      if (!savepoints) {
-        const { outcome, done } = await this.writeOne(trx, q, ungrouped);
-        outcomes.push({ ok: true, value: outcome });
-        if (done) written.push(done);
-        continue;
-      }
+      const { outcome, done } = await this.writeOne(trx, q, ungrouped);
+      outcomes.push({ ok: true, value: outcome });
+      if (done) written.push(done);
+    }
+    return { outcomes, written };
+  }
+
+  /** The batch's messages, each in a savepoint of its own: one that fails is undone alone. */
+  private async writeEach(trx: Db, batch: Queued[]): Promise<BatchWrite> {
+    const outcomes: Outcome[] = [];
+    const written: Written[] = [];
+    const ungrouped = new Map<number, GroupRow | undefined>();
+    for (const q of batch) {
       await sql`savepoint inbound_message`.execute(trx);
       try {
         const { outcome, done } = await this.writeOne(trx, q, ungrouped);
@@ -215,20 +244,7 @@ export class InboundWriter {
         );
       }
     }
-    const seats = [...new Set(written.map((w) => w.seatId))].sort((a, b) => a - b);
-    for (const seatId of seats) {
-      const ofSeat = written.filter((w) => w.seatId === seatId);
-      // First contact: the chat appears, then its messages, then the seat's group counts.
-      for (const w of ofSeat) {
-        if (w.chatCreated) await this.events.sessionCreated(trx, seatId, w.message.session_id);
-      }
-      await this.events.messagesCreated(
-        trx,
-        ofSeat.map((w) => ({ seatId, message: w.message, row: w.row, requestId: w.requestId })),
-      );
-      await this.events.groupsChanged(trx, seatId);
-    }
-    return outcomes;
+    return { outcomes, written };
   }
 
   /**

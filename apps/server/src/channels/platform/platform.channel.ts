@@ -24,6 +24,7 @@ export const platformChannel: ChannelModule<PlatformServices> = {
         services.messages,
         services.media,
         services.events,
+        services.inbound,
       ),
     };
   },

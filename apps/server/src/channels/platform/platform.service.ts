@@ -26,7 +26,7 @@ import {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
 } from './platform-signature.js';
-import { InboundWriter } from '../inbound-writer.js';
+import type { InboundWriter } from '../inbound-writer.js';
 import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
 
@@ -48,18 +48,15 @@ const refused = (reason: string) =>
  * shape, account) before anything is stored; a message is stored once per platform id.
  */
 export class PlatformService {
-  /** Customers' messages, many webhooks' to one commit. */
-  private readonly inbound: InboundWriter;
-
   constructor(
     private readonly db: Db,
     private secret: string | null,
     private readonly messages: MessagesService,
     private readonly media: MediaService,
     private readonly events: SeatEvents,
-  ) {
-    this.inbound = new InboundWriter(db, media, events);
-  }
+    /** Customers' messages, many webhooks' to one commit. */
+    private readonly inbound: InboundWriter,
+  ) {}
 
   /**
    * The secret requests to the bridge are signed with: the configured one, else one of its own

@@ -16,6 +16,7 @@ import { seatsRepository } from '../seats/seats.repository.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
+import { SeatEvents } from '../events/seat-events.js';
 import { AuditService, CLI_ACTOR, type Actor } from '../admin/audit.service.js';
 import type { SeatRef } from '../seats/seats.service.js';
 import type { ChannelCredentials, SetChannelInput } from './channel-credentials.js';
@@ -84,6 +85,8 @@ export class AccountsService {
     private readonly audit: AuditService = new AuditService(db),
     /** The channels whose accounts hold credentials (channels/registry.ts). */
     private readonly channels: { credentials(): readonly ChannelCredentials[] } = NO_CREDENTIALS,
+    /** The consoles of the seats an assignment moves chats between are told (none: the demo). */
+    private readonly events: SeatEvents = new SeatEvents(),
   ) {}
 
   /** The admin console's setChannel: a channel with credentials checks and binds them. */
@@ -183,7 +186,8 @@ export class AccountsService {
 
   /**
    * Assign an account to a seat. Its existing chats follow it to the new seat's Ungrouped
-   * group, so no seat keeps chats of an account it no longer holds.
+   * group, so no seat keeps chats of an account it no longer holds; the consoles of both
+   * seats are pushed the change (the chats gone from one, new in the other, both group lists).
    */
   async assign(
     ref: AccountRef,
@@ -198,13 +202,16 @@ export class AccountsService {
       await accountsRepository.assign(trx, account.id, seat.id);
       const ungrouped = await groupsRepository.findByType(trx, seat.id, 'ungrouped');
       if (!ungrouped) throw new Error(`seat ${seat.account} has no Ungrouped group`);
-      const moved = await sessionsRepository.handOverAccount(
+      const before = await sessionsRepository.seatsOfAccount(trx, account.send_phone);
+      const chats = await sessionsRepository.handOverAccount(
         trx,
         account.send_phone,
         seat.id,
         ungrouped.id,
       );
+      const moved = chats.length;
       await messagesRepository.handOverAccount(trx, account.send_phone, seat.id);
+      await this.events.chatsHandedOver(trx, seat.id, chats, before);
       await this.audit.record(
         trx,
         actor,

@@ -1,7 +1,7 @@
 import { RECENT_WINDOW_MS, type ChatMessage, type EventPayload } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { SessionRow } from '../../db/schema.js';
-import { groupListOf } from '../groups/group-list.js';
+import { groupListOf, groupListsOf } from '../groups/group-list.js';
 import { toSessionItem } from '../sessions/sessions.presenter.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { currentRequestId } from '../../lib/request-context.js';
@@ -75,6 +75,87 @@ export class SeatEvents {
     }
     const groups = await groupListOf(db, seatId, false);
     events.push({ seatId, type: 'groups.changed', data: groups, requestId });
+    return this.publishAll(db, events);
+  }
+
+  /**
+   * messageReceived of a group commit's messages, recorded together: for each seat (in seat
+   * order: its counter locks) the chats that are new, its messages in order, then its group
+   * list; the seats' group lists in one read. `row`: the chat as that message left it; a new
+   * chat is pushed as the batch's last message of it left it.
+   */
+  async messagesReceived(
+    db: Db,
+    items: {
+      seatId: number;
+      message: ChatMessage;
+      row: SessionRow;
+      chatCreated: boolean;
+      requestId: string | null;
+    }[],
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const recentSince = Date.now() - RECENT_WINDOW_MS;
+    const seats = [...new Set(items.map((i) => i.seatId))].sort((a, b) => a - b);
+    const lists = await groupListsOf(db, seats);
+    const lastRow = new Map(items.map((i) => [i.row.id, i.row]));
+    const events: ManyEvent[] = [];
+    for (const seatId of seats) {
+      const ofSeat = items.filter((i) => i.seatId === seatId);
+      for (const i of ofSeat) {
+        if (!i.chatCreated) continue;
+        const session = toSessionItem(lastRow.get(i.row.id)!, recentSince, this.urls);
+        events.push({ seatId, type: 'session.created', data: { session }, requestId: i.requestId });
+      }
+      for (const i of ofSeat) {
+        const session = toSessionItem(i.row, recentSince, this.urls);
+        events.push({
+          seatId,
+          type: 'message.created',
+          data: { message: i.message, session },
+          requestId: i.requestId,
+        });
+      }
+      const requestId = ofSeat.at(-1)!.requestId;
+      events.push({ seatId, type: 'groups.changed', data: lists.get(seatId)!, requestId });
+    }
+    return this.publishAll(db, events);
+  }
+
+  /**
+   * An account's chats handed to seat `to` (account:assign): each other seat that held some
+   * is told they are gone, `to` is told of each as it now is (new to it, or moved to its
+   * Ungrouped group when it held it already); then each seat's group list. Recorded together,
+   * the seats' group lists in one read.
+   */
+  async chatsHandedOver(
+    db: Db,
+    to: number,
+    chats: SessionRow[],
+    /** The seats that held the account's chats, with those chats' ids. */
+    from: Map<number, number[]>,
+  ): Promise<void> {
+    if (chats.length === 0) return;
+    const requestId = currentRequestId();
+    const seats = [...new Set([...from.keys(), to])].sort((a, b) => a - b);
+    const lists = await groupListsOf(db, seats);
+    const recentSince = Date.now() - RECENT_WINDOW_MS;
+    const held = new Set(from.get(to));
+    const events: ManyEvent[] = [];
+    for (const seatId of seats) {
+      if (seatId === to) {
+        for (const row of chats) {
+          const session = toSessionItem(row, recentSince, this.urls);
+          const type = held.has(row.id) ? 'session.updated' : 'session.created';
+          events.push({ seatId, type, data: { session }, requestId });
+        }
+      } else {
+        for (const id of from.get(seatId)!) {
+          events.push({ seatId, type: 'session.deleted', data: { session_id: id }, requestId });
+        }
+      }
+      events.push({ seatId, type: 'groups.changed', data: lists.get(seatId)!, requestId });
+    }
     return this.publishAll(db, events);
   }
 

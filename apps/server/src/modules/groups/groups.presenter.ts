@@ -1,13 +1,19 @@
 import { BUILT_IN_GROUP_NAMES, type Group } from '@parley/protocol';
 import type { GroupRow } from '../../db/schema.js';
 
-export function toGroup(row: GroupRow, unread: number): Group {
+export function toGroup(
+  row: GroupRow,
+  unread: number,
+  /** The group's chats per time tab (the group list's). */
+  totals?: { recent: number; earlier: number },
+): Group {
   return {
     group_id: row.id,
     group_name: row.type === 'custom' ? row.name : BUILT_IN_GROUP_NAMES[row.type],
     group_type: row.type,
     un_read: unread,
     disabled: row.type === 'blocked',
+    ...(totals ? { total_recent: totals.recent, total_earlier: totals.earlier } : {}),
   };
 }
 

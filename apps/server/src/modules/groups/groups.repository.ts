@@ -55,15 +55,109 @@ function recentUnread(db: Db, seatId: number, boundary: number, since: number, e
     ]);
 }
 
+/** A group with its kept counts and its recent chats' two parts (withTabCounts). */
+export type GroupWithTabCounts = GroupWithCounts & {
+  hours_chats: number | string | null;
+  hours_waiting: number | string | null;
+  edge_chats: number | string | null;
+  edge_waiting: number | string | null;
+};
+
+/**
+ * withCounts and each group's recent chats, all and waiting (the user lists' tab totals), as
+ * groupWithTotalSelect reads one group's: its kept hours after the boundary hour, and the chats
+ * of the boundary hour itself (a seek into sessions_list_idx per value of is_top).
+ */
+function withTabCounts(db: Db, boundary: number, since: number, edgeEnd: number) {
+  return withCounts(db).select((eb) => {
+    const hours = (column: 'chats' | 'waiting_chats') =>
+      eb
+        .selectFrom('session_hours')
+        .select((e) => e.fn.sum<number>(column).as('n'))
+        .whereRef('session_hours.seat_id', '=', 'seat_groups.seat_id')
+        .where('session_hours.hour', '>', boundary)
+        .whereRef('session_hours.group_id', '=', 'seat_groups.id');
+    const edge = (waiting: boolean) =>
+      eb
+        .selectFrom('sessions')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('sessions.seat_id', '=', 'seat_groups.seat_id')
+        .whereRef('sessions.group_id', '=', 'seat_groups.id')
+        .where('sessions.is_top', 'in', [0, 1])
+        .where('sessions.latest_time', '>=', since)
+        .where('sessions.latest_time', '<', edgeEnd)
+        .$if(waiting, (w) => w.where('sessions.last_direction', '=', 'in'));
+    return [
+      hours('chats').as('hours_chats'),
+      hours('waiting_chats').as('hours_waiting'),
+      edge(false).as('edge_chats'),
+      edge(true).as('edge_waiting'),
+    ];
+  });
+}
+
 /** The groups with their counts, each row also carrying the seat's recent sums: one statement, so one snapshot. */
 const listWithRecentQuery = compiledQuery(
   (db, _shape: '', seatId: number, boundary: number, since: number, edgeEnd: number) =>
-    withCounts(db)
+    withTabCounts(db, boundary, since, edgeEnd)
       .innerJoin(recentUnread(db, seatId, boundary, since, edgeEnd).as('r'), (join) =>
         join.onTrue(),
       )
       .select(['r.recent_unread', 'r.recent_waiting'])
       .where('seat_groups.seat_id', '=', seatId),
+);
+
+/**
+ * listWithRecentQuery for several seats in one statement (a group commit's seats): each
+ * group row carries its seat's recent sums.
+ */
+function listWithRecentOf(
+  db: Db,
+  seatIds: number[],
+  boundary: number,
+  since: number,
+  edgeEnd: number,
+) {
+  const hours = db
+    .selectFrom('session_hours')
+    .select(['seat_id', 'unread as u', 'waiting_unread as w'])
+    .where('seat_id', 'in', seatIds)
+    .where('hour', '>', boundary);
+  const edge = db
+    .selectFrom('sessions')
+    .select((eb) => [
+      'seat_id',
+      'un_read_count as u',
+      eb
+        .case()
+        .when('last_direction', '=', 'in')
+        .then(eb.ref('un_read_count'))
+        .else(0)
+        .end()
+        .as('w'),
+    ])
+    .where('seat_id', 'in', seatIds)
+    .where('un_read_count', '>', sql.lit(0))
+    .where('latest_time', '>=', since)
+    .where('latest_time', '<', edgeEnd);
+  const recent = db
+    .selectFrom(hours.unionAll(edge).as('recent'))
+    .select((eb) => [
+      'seat_id',
+      eb.fn.sum<number>('u').as('recent_unread'),
+      eb.fn.sum<number>('w').as('recent_waiting'),
+    ])
+    .groupBy('seat_id');
+  return withTabCounts(db, boundary, since, edgeEnd)
+    .leftJoin(recent.as('r'), 'r.seat_id', 'seat_groups.seat_id')
+    .select(['r.recent_unread', 'r.recent_waiting'])
+    .where('seat_groups.seat_id', 'in', seatIds);
+}
+
+/** listWithRecentOf compiled once per number of seats (a group commit's every batch). */
+const listWithRecentOfQuery = compiledQuery(
+  (db, _seats: number, boundary: number, since: number, edgeEnd: number, ...seatIds: number[]) =>
+    listWithRecentOf(db, seatIds, boundary, since, edgeEnd).orderBy('seat_groups.id'),
 );
 
 export const groupsRepository = {
@@ -161,11 +255,44 @@ export const groupsRepository = {
     );
     const first = rows[0];
     return {
-      groups: rows as GroupWithCounts[],
+      groups: rows as GroupWithTabCounts[],
       recent: {
         unread: Number(first?.recent_unread ?? 0),
         waitingUnread: Number(first?.recent_waiting ?? 0),
       },
     };
+  },
+
+  /** listWithRecentUnread of several seats in one statement, by seat. */
+  async listWithRecentUnreadOf(db: Db, seatIds: number[], since: number) {
+    const bySeat = new Map<
+      number,
+      { groups: GroupWithTabCounts[]; recent: { unread: number; waitingUnread: number } }
+    >();
+    if (seatIds.length === 0) return bySeat;
+    const boundary = Math.floor(since / COUNT_HOUR_MS);
+    const rows = await listWithRecentOfQuery.run(
+      db,
+      seatIds.length,
+      boundary,
+      since,
+      (boundary + 1) * COUNT_HOUR_MS,
+      ...seatIds,
+    );
+    for (const row of rows) {
+      let seat = bySeat.get(row.seat_id);
+      if (!seat) {
+        seat = {
+          groups: [],
+          recent: {
+            unread: Number(row.recent_unread ?? 0),
+            waitingUnread: Number(row.recent_waiting ?? 0),
+          },
+        };
+        bySeat.set(row.seat_id, seat);
+      }
+      seat.groups.push(row as GroupWithTabCounts);
+    }
+    return bySeat;
   },
 };

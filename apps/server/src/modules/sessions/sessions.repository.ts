@@ -426,13 +426,37 @@ export const sessionsRepository = {
   },
 
   /** Every chat of an account goes to `seatId`'s Ungrouped group, unpinned and unblocked. */
-  async handOverAccount(db: Db, sendPhone: string, seatId: number, groupId: number) {
-    const res = await db
+  /** Every chat of the account to this seat's group; answers them as moved, in id order. */
+  async handOverAccount(
+    db: Db,
+    sendPhone: string,
+    seatId: number,
+    groupId: number,
+  ): Promise<SessionRow[]> {
+    const rows = await db
       .updateTable('sessions')
       .set({ seat_id: seatId, group_id: groupId, prev_group_id: null, is_top: 0, blocked: 0 })
       .where('send_phone', '=', sendPhone)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
+      .returningAll()
+      .execute();
+    return rows.sort((a, b) => a.id - b.id);
+  },
+
+  /** The seats holding the account's chats, with those chats' ids. */
+  async seatsOfAccount(db: Db, sendPhone: string): Promise<Map<number, number[]>> {
+    const rows = await db
+      .selectFrom('sessions')
+      .select(['id', 'seat_id'])
+      .where('send_phone', '=', sendPhone)
+      .orderBy('id')
+      .execute();
+    const bySeat = new Map<number, number[]>();
+    for (const r of rows) {
+      let ids = bySeat.get(r.seat_id);
+      if (!ids) bySeat.set(r.seat_id, (ids = []));
+      ids.push(r.id);
+    }
+    return bySeat;
   },
 
   async moveGroup(db: Db, seatId: number, fromGroup: number, toGroup: number): Promise<number> {

@@ -152,6 +152,43 @@ describe('user lists kept current without polling', () => {
     expect(qc.getQueryData(sessionListKey(1, 1, 0))).toBe(tab1);
   });
 
+  it('a chat moving up from past the loaded pages: the pushed group list sets the total right', () => {
+    const qc = new QueryClient();
+    // Three chats in the list, two loaded: chat 3 is past them.
+    qc.setQueryData(sessionListKey(1, 1, 0), { pages: [list.pages[0]!], pageParams: [null] });
+    qc.setQueryData(sessionListKey(1, 1, 1), { pages: [list.pages[0]!], pageParams: [null] });
+    qc.setQueryData(sessionListKey(1, 2, 0), sessionList(item(7), item(8)));
+    const key = sessionListKey(1, 1, 0);
+    // Its new message moves it to the top: the client cannot tell it was already counted.
+    const moved = upsertInList(qc.getQueryData(key), item(3, { latest_time: 40 }), true)!;
+    qc.setQueryData(key, moved);
+    expect(moved.pages[0]!.total).toBe(4);
+    const group = {
+      group_id: 1,
+      group_name: 'Ungrouped',
+      group_type: 'ungrouped' as const,
+      un_read: 3,
+      disabled: false,
+    };
+    applyGroupsChanged(
+      qc,
+      groupList({ group_list: [{ ...group, total_recent: 3, total_earlier: 5 }] }),
+    );
+    const after = qc.getQueryData<InfiniteData<SessionPage>>(key)!;
+    expect(after.pages[0]!.total).toBe(3);
+    expect(ids(after)).toEqual(ids(moved));
+    expect(
+      qc.getQueryData<InfiniteData<SessionPage>>(sessionListKey(1, 2, 0))!.pages[0]!.total,
+    ).toBe(5);
+    // The pushed list is the reply filter's "all": the waiting list keeps its own total.
+    expect(
+      qc.getQueryData<InfiniteData<SessionPage>>(sessionListKey(1, 1, 1))!.pages[0]!.total,
+    ).toBe(3);
+    // A group list without totals (an older server) leaves the totals as they are.
+    applyGroupsChanged(qc, groupList({ group_list: [group] }));
+    expect(qc.getQueryData(key)).toBe(after);
+  });
+
   it("a deleted group's chats went to Ungrouped: its lists are stale", () => {
     const qc = new QueryClient();
     const group = (group_id: number, group_type: 'ungrouped' | 'custom') => ({

@@ -72,13 +72,17 @@ export function sessionListQuery(groupId: number, userTimeType: 1 | 2, reply: 0 
   });
 }
 
-/** The seat's groups with unread counts, polled every 10 s (spec section 7). */
+/**
+ * The seat's groups with unread counts, polled every 10 s (spec section 7); its tab totals
+ * correct the cached user lists' (applyListTotals).
+ */
 export function groupListQuery(reply: 0 | 1) {
   return queryOptions({
     queryKey: groupKeys.list(reply),
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal, client }) => {
       const data = await callApi('/v1/seat/chat/getGroupList', { seat_id: 1, reply }, { signal });
       writeItem('groupList', data.group_list);
+      applyListTotals(client, reply, data);
       return data;
     },
     refetchInterval: GROUP_LIST_POLL_MS,
@@ -145,7 +149,7 @@ export function upsertInList(
     sameChats(lists[i]!, page.account_list) ? page : { ...page, account_list: lists[i]! },
   );
   // Newly shown: counted as new to the list (a chat moving up from past the loaded pages is
-  // over-counted by one until the list is read again: nothing pushed says where it was).
+  // over-counted by one until the group list's totals come: applyListTotals).
   if (placed && !listed && pages[0]) pages[0] = { ...pages[0], total: pages[0].total + 1 };
   return pages.every((p, i) => p === data.pages[i]) ? data : { ...data, pages };
 }
@@ -326,7 +330,8 @@ export function applySessionsRead(qc: QueryClient, sessionIds: readonly number[]
  * Chats of the "last 24 hours" tab whose latest activity is now older move to the earlier tab,
  * as the server lists them (no event says so: time alone moves them). Only the cached lists
  * change; the open chat and the console's tab stay. A chat past the loaded pages of a recent
- * list is not known here: that list's total keeps it until the list is read again.
+ * list is not known here: that list's total keeps it until the polled group list's totals come
+ * (applyListTotals).
  */
 export function applyTimeTabs(qc: QueryClient, now = Date.now()): void {
   const since = now - RECENT_WINDOW_MS;
@@ -343,7 +348,28 @@ export function applyTimeTabs(qc: QueryClient, now = Date.now()): void {
 }
 
 /**
- * Pushed groups.changed: the group list as the server has it. A group gone from it was deleted
+ * The totals of the cached user lists of this reply filter set to the group list's (each
+ * group's chats per time tab, as getGroupInfo counts them). A pushed chat is placed by what
+ * the client sees: one moving up from past the loaded pages, or one a list's loaded pages
+ * never held leaving it, cannot be counted right (nothing pushed says where it was); the
+ * server's count, pushed with every change of the seat's counts and polled, can. A group list
+ * without totals (an older server) changes nothing.
+ */
+export function applyListTotals(qc: QueryClient, reply: 0 | 1, data: GroupListData): void {
+  const groups = new Map(data.group_list.map((g) => [g.group_id, g]));
+  for (const [key, list] of qc.getQueriesData<ListData>({ queryKey: sessionKeys.all })) {
+    const [, groupId, userTimeType, listReply] = key as unknown as ListKey;
+    const group = groups.get(groupId);
+    const total = userTimeType === 1 ? group?.total_recent : group?.total_earlier;
+    const first = list?.pages[0];
+    if (listReply !== reply || total === undefined || !first || first.total === total) continue;
+    qc.setQueryData(key, { ...list, pages: [{ ...first, total }, ...list.pages.slice(1)] });
+  }
+}
+
+/**
+ * Pushed groups.changed: the group list as the server has it, and its totals as the user
+ * lists' (applyListTotals). A group gone from it was deleted
  * and its chats moved to Ungrouped with no event of their own: Ungrouped's lists are read
  * again (the server says they are stale). The deleted group's lists are left to be collected:
  * dropped while shown, they would be fetched again for a group that no longer is.
@@ -352,6 +378,7 @@ export function applyGroupsChanged(qc: QueryClient, data: GroupListData): void {
   const before = qc.getQueryData<GroupListData>(groupKeys.list(0));
   qc.setQueryData(groupKeys.list(0), data);
   writeItem('groupList', data.group_list);
+  applyListTotals(qc, 0, data);
   // The "waiting for reply" counts are another filter: fetched anew.
   void qc.invalidateQueries({ queryKey: groupKeys.list(1) });
   const now = new Set(data.group_list.map((g) => g.group_id));

@@ -1,0 +1,193 @@
+import type { CompiledQuery, LogEvent } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { InboundWriter, type InboundMessage } from '../src/channels/inbound-writer.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
+import { createServices, type Services } from '../src/services.js';
+import { createChat, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+
+/**
+ * A batch of customers' messages (the inbound group commit) costs a fixed number of
+ * statements on PostgreSQL, whatever its size (issue 25: four round trips per message were
+ * most of an inbound message's server CPU), and writes the rows and events the
+ * message-by-message writer (SQLite's) writes for the same batch.
+ */
+let t: TestApp;
+let traced: DatabaseHandle;
+let services: Services;
+let cleanup: () => Promise<void>;
+let recording: CompiledQuery[] | null = null;
+let counter = 0;
+
+beforeAll(async () => {
+  const made = await createTestDatabaseConfig();
+  cleanup = made.cleanup;
+  const app = await buildApp(made.config);
+  await app.ready();
+  t = testAppOf(app, made.config);
+  // A second connection to the same database that logs every statement, with its own services
+  // (events recorded in the log, as the app's are).
+  traced = await openDatabase(made.config, {
+    log: (event: LogEvent) => {
+      if (event.level === 'query') recording?.push(event.query);
+    },
+  });
+  services = await createServices(traced.db, made.config, undefined, new RecordingEventBus());
+});
+afterAll(async () => {
+  await traced?.close();
+  await t?.app.close();
+  await cleanup?.();
+});
+
+async function statementsOf<T>(work: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
+  recording = [];
+  try {
+    const result = await work();
+    return { sql: recording.map((q) => q.sql), result };
+  } finally {
+    recording = null;
+  }
+}
+
+/** Two seats, each with a known customer (named), a new one and a blocked chat. */
+async function world(name: string) {
+  const seats: SeatFixture[] = [];
+  const known: string[] = [];
+  const blocked: string[] = [];
+  for (const s of ['a', 'b']) {
+    const seat = await createSeat(t, `${name}-${s}`);
+    seats.push(seat);
+    known.push((await createChat(t.db, seat, { unread: 2, inbound: 3 })).receiverPhone);
+    blocked.push(
+      (await createChat(t.db, seat, { groupId: seat.groups.blocked, unread: 0 })).receiverPhone,
+    );
+  }
+  return { seats, known, blocked, fresh: seats.map(() => nextPhone('+4479')) };
+}
+
+/** 21 messages: known customers' (names given on some), new ones', blocked ones', a duplicate. */
+function batchOf(w: Awaited<ReturnType<typeof world>>): InboundMessage[] {
+  const at = Date.now() - 60_000;
+  const units: InboundMessage[] = [];
+  const message = (s: number, customer: string, i: number, customerName?: string) => {
+    const seat = w.seats[s]!;
+    units.push({
+      seatId: seat.seatId,
+      key: { channel: 'platform', sendPhone: seat.phones[0]!, externalId: `st-${++counter}` },
+      sendPhone: seat.phones[0]!,
+      receiverPhone: customer,
+      type: 'text',
+      content: `  message\n${i}  `,
+      at: at + i,
+      ...(customerName !== undefined ? { customerName } : {}),
+    });
+  };
+  for (let i = 0; i < 20; i++) {
+    const s = i % 2;
+    const kind = Math.floor(i / 2) % 5;
+    if (kind === 0 || kind === 1) {
+      message(s, w.known[s]!, i, i === 2 ? 'Ana' : i === 12 ? '' : i === 13 ? 'Bruno' : undefined);
+    } else if (kind === 2 || kind === 3) {
+      message(s, w.fresh[s]!, i, i === 16 ? 'Carla' : undefined);
+    } else {
+      message(s, w.blocked[s]!, i);
+    }
+  }
+  // The first message's key again, later in the batch.
+  units.push({ ...units[0]!, content: 'again' });
+  return units;
+}
+
+/** Every row and event a batch left, without the ids and times that differ between worlds. */
+async function leftBy(w: Awaited<ReturnType<typeof world>>) {
+  const out = [];
+  for (const seat of w.seats) {
+    const chats = await t.db
+      .selectFrom('sessions')
+      .select(['receiver_phone', 'un_read_count', 'last_preview', 'customer_name', 'blocked'])
+      .where('seat_id', '=', seat.seatId)
+      .orderBy('id')
+      .execute();
+    const messages = await t.db
+      .selectFrom('messages')
+      .select(['content', 'direction', 'status', 'type', 'external_id'])
+      .where('seat_id', '=', seat.seatId)
+      .orderBy('id')
+      .execute();
+    const turns = await t.db
+      .selectFrom('chat_turns')
+      .select(['direction'])
+      .where('seat_id', '=', seat.seatId)
+      .orderBy('seq')
+      .execute();
+    const events = await t.db
+      .selectFrom('events')
+      .select(['seq', 'type', 'data'])
+      .where('seat_id', '=', seat.seatId)
+      .orderBy('seq')
+      .execute();
+    const phones = new Map(chats.map((c, i) => [c.receiver_phone, `chat ${i}`]));
+    const anon = (text: string) => {
+      let out = text;
+      for (const [phone, name] of phones) out = out.split(phone).join(name);
+      return out
+        .split(seat.phones[0]!)
+        .join('account')
+        .replace(/"(id|session_id|msg_id|group_id|created_at|latest_time|add_time)":\d+/g, '"$1":0')
+        .replace(/"external_id":"st-\d+"/g, '"external_id":"x"');
+    };
+    out.push({
+      chats: chats.map((c) => ({ ...c, receiver_phone: phones.get(c.receiver_phone) })),
+      messages: messages.map((m) => ({ ...m, external_id: m.external_id ? 'x' : null })),
+      turns,
+      events: events.map((e) => ({ seq: e.seq, type: e.type, data: anon(e.data) })),
+    });
+  }
+  return out;
+}
+
+/** The batch handed in at once: one commit. */
+const writeAll = (writer: InboundWriter, units: InboundMessage[]) =>
+  Promise.all(units.map((u) => writer.write(u)));
+
+describe('the inbound group commit’s statements', () => {
+  it('writes the rows and events the message-by-message writer writes', async () => {
+    const one = await world('inb-one');
+    const byOne = new InboundWriter(traced.db, services.media, services.events);
+    const oneAnswers = await writeAll(byOne, batchOf(one));
+
+    const batched = await world('inb-batch');
+    const { result: answers } = await statementsOf(() =>
+      writeAll(services.inbound, batchOf(batched)),
+    );
+    const kinds = (a: typeof answers) => a.map((o) => o.kind);
+    expect(kinds(answers)).toEqual(kinds(oneAnswers));
+    expect(kinds(answers).filter((k) => k === 'stored')).toHaveLength(16);
+    expect(kinds(answers).filter((k) => k === 'blocked')).toHaveLength(4);
+    expect(kinds(answers).at(-1)).toBe('taken');
+    expect(await leftBy(batched)).toEqual(await leftBy(one));
+  });
+
+  it.runIf(usingPg)(
+    'is a fixed number of statements on PostgreSQL, whatever the batch',
+    async () => {
+      const small = await world('inb-small');
+      const two = batchOf(small)
+        .filter((u) => u.receiverPhone === small.known[0])
+        .slice(0, 2);
+      const { sql: forTwo } = await statementsOf(() => writeAll(services.inbound, two));
+
+      const big = await world('inb-big');
+      const { sql: forMany } = await statementsOf(() => writeAll(services.inbound, batchOf(big)));
+      // 21 messages of 6 chats, 4 of them new, on 2 seats: the new chats cost two statements
+      // (the seats' Ungrouped groups, the chats), nothing else grows with the batch (it was
+      // four statements per message). Two messages: begin, the chats, the messages, the chats'
+      // counts, the keys, the group lists, the events, commit.
+      expect(forTwo.length).toBeLessThanOrEqual(8);
+      expect(forMany.length).toBe(forTwo.length + 2);
+    },
+  );
+});
