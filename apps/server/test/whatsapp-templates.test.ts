@@ -55,6 +55,18 @@ const HELLO: GraphTemplate = {
   components: [{ type: 'BODY', text: 'Hello, this is Lisbon Tiles. Reply to chat with us.' }],
 };
 
+/** A media header needs a media parameter Parley does not send: not offered. */
+const PROMO_IMAGE: GraphTemplate = {
+  name: 'promo_image',
+  language: 'en_US',
+  status: 'APPROVED',
+  category: 'MARKETING',
+  components: [
+    { type: 'HEADER', format: 'IMAGE' },
+    { type: 'BODY', text: 'New tiles are in, {{1}}!' },
+  ],
+};
+
 const nextWaId = () =>
   `35191${String(process.pid % 1000).padStart(3, '0')}${String(++waN).padStart(5, '0')}`;
 
@@ -66,6 +78,7 @@ beforeAll(async () => {
   number = graph.addNumber({ verifiedName: 'Lisbon Tiles' });
   graph.addTemplate(number.wabaId, ORDER_UPDATE);
   graph.addTemplate(number.wabaId, HELLO);
+  graph.addTemplate(number.wabaId, PROMO_IMAGE);
   await bindNumber(t, adminToken, seat, number);
 });
 afterAll(async () => {
@@ -395,6 +408,7 @@ describe('addSession on a WhatsApp account', () => {
   it("lists the account's approved templates; null for another channel, 400003 for another seat's", async () => {
     const res = await t.call('/v1/seat/wa/templates', { send_phone: seat.phones[0]! }, seat.token);
     expect(res.code, res.raw).toBe('000000');
+    // promo_image's IMAGE header is not Parley's to fill: it is not offered.
     expect(res.data!.templates.map((x) => x.name)).toEqual(['order_update', 'hello_world']);
     const other = await createSeat(t, 'tpl-templates-seat');
     const platform = await t.call(

@@ -44,16 +44,15 @@ export function templateOf(t: GraphTemplate): WhatsappTemplate | null {
   if (t.status !== 'APPROVED' || !t.name || !t.language) return null;
   const part = (type: string) => t.components?.find((c) => c.type === type);
   const header = part('HEADER');
+  // A media header (IMAGE, VIDEO, DOCUMENT, LOCATION) needs a media parameter Parley does not
+  // take: such a template would only be refused (132012), so it is not offered at all.
+  if (header && (header.format ?? 'TEXT') !== 'TEXT') return null;
   const body = part('BODY')?.text ?? '';
   return {
     name: t.name,
     language: t.language,
     category: t.category ?? '',
-    // Only a TEXT header is Parley's to fill; a media header (format IMAGE, ...) is not shown.
-    header:
-      header && (header.format ?? 'TEXT') === 'TEXT' && header.text
-        ? { text: header.text, variables: variablesOf(header.text) }
-        : null,
+    header: header?.text ? { text: header.text, variables: variablesOf(header.text) } : null,
     body,
     variables: variablesOf(body),
     footer: part('FOOTER')?.text ?? null,
