@@ -299,9 +299,25 @@ export class WhatsAppGraphServer {
       if (req.method === 'GET' && edge === 'message_templates') {
         const waba = [...this.numbers.values()].find((n) => n.wabaId === id);
         if (!waba || waba.token !== token) return this.noObject(res, id);
+        // Cursor paging as Graph pages: `limit` (25 by default), `after` a page's last cursor,
+        // `next` only while a page follows.
+        const all = (this.templates.get(id) ?? []).map((t, i) => ({ ...t, id: `${id}${i}` }));
+        const cursor = (i: number) => Buffer.from(String(i)).toString('base64');
+        const after = url.searchParams.get('after');
+        const start = after ? Number(Buffer.from(after, 'base64').toString()) + 1 : 0;
+        const limit = Number(url.searchParams.get('limit') ?? 25);
+        const data = all.slice(start, start + limit);
+        const last = start + data.length - 1;
         return this.json(res, {
-          data: (this.templates.get(id) ?? []).map((t, i) => ({ ...t, id: `${id}${i}` })),
-          paging: { cursors: { before: 'MAZDZD', after: 'MjQZD' } },
+          data,
+          paging: {
+            cursors: { before: cursor(start), after: cursor(last) },
+            ...(last < all.length - 1
+              ? {
+                  next: `${this.url}/${GRAPH_VERSION}/${id}/message_templates?limit=${limit}&after=${cursor(last)}`,
+                }
+              : {}),
+          },
         });
       }
       if (!number || number.token !== token) return this.noObject(res, id);

@@ -298,6 +298,29 @@ describe('/v1/seat/wa/sendTemplate', () => {
     expect(res.data).toMatchObject({ reason: 'whatsapp_unavailable' });
     expect(res.raw).not.toContain(n2.token);
     expect((await messagesOf(chat.id)).filter((m) => m.direction === 'out')).toEqual([]);
+    // The refused token shows on the account, as when a send meets it.
+    const state = await t.db
+      .selectFrom('whatsapp_numbers')
+      .select(['state', 'last_error'])
+      .where('phone_number_id', '=', n2.phoneNumberId)
+      .executeTakeFirstOrThrow();
+    expect(state.state).toBe('token_invalid');
+    expect(state.last_error).toContain('190');
+  });
+
+  it('lists every page of a business with more templates than one page holds', async () => {
+    const other = await createSeat(t, 'tpl-many-seat');
+    const n3 = graph.addNumber();
+    const names = Array.from({ length: 130 }, (_, i) => `notice_${String(i).padStart(3, '0')}`);
+    for (const name of names) graph.addTemplate(n3.wabaId, { ...HELLO, name });
+    await bindNumber(t, await createAdmin(t, 'tpl-admin-3'), other, n3);
+    const res = await t.call(
+      '/v1/seat/wa/templates',
+      { send_phone: other.phones[0]! },
+      other.token,
+    );
+    expect(res.code, res.raw).toBe('000000');
+    expect(res.data!.templates.map((x) => x.name)).toEqual(names);
   });
 
   it('answers a replayed client_msg_id with the stored message, sent once', async () => {

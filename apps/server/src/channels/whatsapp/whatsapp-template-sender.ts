@@ -52,7 +52,7 @@ export class WhatsappTemplateSender {
   ): Promise<{ components: TemplateComponents; text: string }> {
     const number = await whatsappRepository.findByPhone(this.db, sendPhone);
     if (!number) throw templateRefused('not_whatsapp', 'session_id');
-    const list = await this.windows.templates(number.waba_id, number.access_token);
+    const list = await this.windows.templates(number);
     const template = list.find((t) => t.name === send.name && t.language === send.language);
     if (!template) throw templateRefused('template_unknown', 'template.name');
     const message = templateMessage(template, send);

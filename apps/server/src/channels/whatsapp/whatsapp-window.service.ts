@@ -9,9 +9,13 @@ import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import { GraphApi, GraphApiError } from './graph-api.js';
+import { markTokenRefused } from './number-state.js';
 import { waIdOf } from './whatsapp-inbound.js';
 import { templateOf, type GraphTemplate } from './whatsapp-templates.js';
 import { whatsappRepository } from './whatsapp.repository.js';
+
+/** Pages of 100 templates read at most (a business has up to 250 templates per account). */
+const TEMPLATE_PAGES = 10;
 
 /**
  * A WhatsApp chat's 24-hour customer-service window (from the customer's last message) and,
@@ -42,7 +46,7 @@ export class WhatsappWindowService {
     return {
       window_ends_at: endsAt,
       open,
-      templates: open ? [] : await this.templates(number.waba_id, number.access_token),
+      templates: open ? [] : await this.templates(number),
     };
   }
 
@@ -58,27 +62,46 @@ export class WhatsappWindowService {
         ? await whatsappRepository.findByPhone(this.db, sendPhone)
         : undefined;
     if (!number) return null;
-    return { templates: await this.templates(number.waba_id, number.access_token) };
+    return { templates: await this.templates(number) };
   }
 
   /**
-   * The approved templates of the WhatsApp Business Account, with their parts. The Graph API
+   * The approved templates of the WhatsApp Business Account, with their parts, every page of
+   * them (Graph cursor paging, `after`, up to TEMPLATE_PAGES pages of 100). The Graph API
    * unreachable or refusing (an expired token, ...) answers 500005 "Server busy" with
-   * `data.reason` `whatsapp_unavailable`: nothing can be checked, nothing is stored.
+   * `data.reason` `whatsapp_unavailable`: nothing can be checked, nothing is stored; a token it
+   * refused shows on the account, as when a send meets it.
    */
-  async templates(wabaId: string, token: string): Promise<WhatsappTemplate[]> {
-    let answer: { data?: GraphTemplate[] } | null;
+  async templates(number: {
+    send_phone: string;
+    waba_id: string;
+    access_token: string;
+  }): Promise<WhatsappTemplate[]> {
+    const api = new GraphApi(this.graphUrl, number.access_token, 15_000);
+    const listed: GraphTemplate[] = [];
+    let after: string | undefined;
     try {
-      answer = await new GraphApi(this.graphUrl, token, 15_000).get<{ data?: GraphTemplate[] }>(
-        `${wabaId}/message_templates?fields=name,language,status,category,components&limit=100`,
-      );
+      for (let page = 0; page < TEMPLATE_PAGES; page++) {
+        const answer = await api.get<{
+          data?: GraphTemplate[];
+          paging?: { cursors?: { after?: string }; next?: string };
+        }>(
+          `${number.waba_id}/message_templates?fields=name,language,status,category,components&limit=100` +
+            (after ? `&after=${encodeURIComponent(after)}` : ''),
+        );
+        listed.push(...(answer?.data ?? []));
+        // Graph gives `next` only while there is a page after this one.
+        after = answer?.paging?.next ? answer.paging.cursors?.after : undefined;
+        if (!after) break;
+      }
     } catch (err) {
+      await markTokenRefused(this.db, number.send_phone, err);
       const error = err instanceof GraphApiError ? `WhatsApp ${err.code}` : 'WhatsApp unreachable';
       throw new AppError(ERROR_CODES.SERVER_BUSY, undefined, {
         reason: 'whatsapp_unavailable',
         error,
       });
     }
-    return (answer?.data ?? []).flatMap((t) => templateOf(t) ?? []);
+    return listed.flatMap((t) => templateOf(t) ?? []);
   }
 }
