@@ -50,6 +50,7 @@ export function ConsolePage() {
   return (
     <>
       <ChatUrl />
+      <GroupSelectionSync />
       <ConsoleGrid />
     </>
   );
@@ -64,9 +65,18 @@ function ChatUrl() {
   return null;
 }
 
-const ConsoleGrid = memo(function ConsoleGrid() {
-  // Here, not in the group list: below 1200 px that list is in a drawer, mounted only open.
+/**
+ * Keeps the selected group in step with the polled group list. Here, not in the group list
+ * (below 1200 px that list is in a drawer, mounted only open), and in a leaf: in the grid, each
+ * new group list (the first one at sign-in, then the poll) rendered the whole console over
+ * (issue 25, no long task).
+ */
+function GroupSelectionSync() {
   useGroupSelectionSync();
+  return null;
+}
+
+const ConsoleGrid = memo(function ConsoleGrid() {
   const [help, setHelp] = useConsoleShortcuts();
   const width = useConsoleWidth();
   const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
