@@ -78,6 +78,8 @@ function GroupSelectionSync() {
 
 const ConsoleGrid = memo(function ConsoleGrid() {
   const [help, setHelp] = useConsoleShortcuts();
+  // Mounted at its first opening: not part of the console's first commit.
+  const helpMounted = useOpenedOnce(help);
   const width = useConsoleWidth();
   const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
   const groups = <GroupList actions={<BatchReplyButton />} />;
@@ -108,7 +110,7 @@ const ConsoleGrid = memo(function ConsoleGrid() {
       <LazyProfileCard />
       <LazySessionDialogs />
       <BatchReplyHost />
-      <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />
+      {helpMounted && <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />}
     </Box>
   );
 });
