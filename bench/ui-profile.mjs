@@ -3,13 +3,13 @@
 //
 //   npm run build && node bench/ui-profile.mjs [--switches 30]
 //   PARLEY_WEB_DIR=/tmp/web-unminified node bench/ui-profile.mjs   # readable function names
-//   --over 30: list every task over 30 ms (default 50)
+//   --over 30: list every task over 30 ms (default 50); --top 30: 30 functions per task (8)
 //
-// Seeds ui-render.mjs's workspace, signs in through the login form and switches chats as that
-// bench does, under a Chromium performance trace (the timeline and V8's sampling profiler). For
+// Seeds ui-render.mjs's workspace, opens the login page, signs in through its form and switches
+// chats as that bench does, under a Chromium performance trace (the timeline and V8's sampling profiler). For
 // every main-thread task over 50 ms it prints what the task was made of: the timeline's own
 // work (style, layout, paint, parsing, compiling) and the JS functions with the most self time
-// inside it, plus the same totals over the whole sign-in and over all switches.
+// inside it, plus the same totals over the login page, the sign-in and all switches.
 // `--trace <file>` keeps the raw trace (open it in DevTools' Performance panel).
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +33,8 @@ const arg = (name, dflt) => {
 const SWITCHES = Number(arg('--switches', 30));
 const TRACE_FILE = arg('--trace', null);
 const LONG_TASK_MS = Number(arg('--over', 50));
+/** How many functions each long task lists (self and inclusive). */
+const TOP = Number(arg('--top', 8));
 requireBuild('ui-profile.mjs');
 
 const CATEGORIES = [
@@ -192,7 +194,7 @@ function report(title, trace, from, to) {
   console.log("inclusive, outside React's own chunk (ms):");
   for (const l of app.inclusive) console.log(`  ${l}`);
   for (const t of long) {
-    const b = breakdown(trace, t.ts, t.ts + t.dur, 8);
+    const b = breakdown(trace, t.ts, t.ts + t.dur, TOP);
     console.log(
       `\n### task at +${((t.ts - from) / 1000).toFixed(0)} ms: ${(t.dur / 1000).toFixed(1)} ms, ` +
         `${b.sampledMs.toFixed(1)} ms of it sampled on the CPU`,
@@ -230,10 +232,14 @@ async function main() {
       baseURL: server.base,
     });
     const page = await context.newPage();
+    // Traced from the navigation: the login page's own load is part of the way in.
+    await browser.startTracing(page, { categories: CATEGORIES.split(',') });
     await page.goto('/login');
     await page.getByTestId('login-username').fill(SEAT.account);
     await page.getByTestId('login-password').fill(SEAT.password);
-    await browser.startTracing(page, { categories: CATEGORIES.split(',') });
+    // As ui-render.mjs: the login page's idle work is done while the operator types.
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await sleep(1000);
     await page.evaluate(() => performance.mark('sign-in'));
     const t0 = performance.now();
     await page.getByTestId('login-submit').click();
@@ -255,6 +261,7 @@ async function main() {
     const [a, b, c] = ['sign-in', 'switches', 'end'].map((n) => mark(n)?.ts);
     const trace = readTrace(events);
     log(`switches (ms, in order): ${switchMs.join(' ')}`);
+    report('login page (load, then idle until the click)', trace, 0, a);
     report('sign-in', trace, a, b);
     report(`${SWITCHES} switches`, trace, b, c);
   } finally {

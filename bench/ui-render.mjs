@@ -146,6 +146,11 @@ async function signInAndSwitch(browser, base) {
     await page.goto('/login');
     await page.getByTestId('login-username').fill(SEAT.account);
     await page.getByTestId('login-password').fill(SEAT.password);
+    // An operator types for seconds: what the login page does while idle is done before the
+    // click, as it would be (and counted as the login page's, not the sign-in's).
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await sleep(1000);
+    const clickAt = await page.evaluate(() => performance.now());
     const t0 = performance.now();
     await page.getByTestId('login-submit').click();
     await page.getByTestId('user-item').first().waitFor({ timeout: 60_000 });
@@ -153,7 +158,10 @@ async function signInAndSwitch(browser, base) {
     // What the console does right after its first rows (counts, the next page, pushes).
     await page.waitForLoadState('networkidle').catch(() => {});
     await sleep(1000);
-    const signInTasks = await page.evaluate(() => window.__longTasks.splice(0));
+    // Before the click: the login page's own load and its idle work; after: signing in.
+    const pageTasks = await page.evaluate(() => window.__longTasks.splice(0));
+    const loginPageTasks = pageTasks.filter((x) => x.start < clickAt);
+    const signInTasks = pageTasks.filter((x) => x.start >= clickAt);
     const switchMs = [];
     for (let i = 0; i < SIGN_IN_SWITCHES; i++) {
       switchMs.push(await page.evaluate(SWITCH_IN_PAGE, 1 + (i % 10)));
@@ -167,6 +175,8 @@ async function signInAndSwitch(browser, base) {
     const over = (tasks) => tasks.filter((x) => x.ms > LONG_TASK_MS);
     return {
       name: `sign in through the form, then ${SIGN_IN_SWITCHES} switches (issue 25)`,
+      login_page_long_tasks: over(loginPageTasks).length,
+      login_page_long_task_max_ms: Math.max(0, ...loginPageTasks.map((x) => x.ms)),
       sign_in_ms: round(signInMs),
       sign_in_long_tasks: over(signInTasks).length,
       sign_in_long_task_max_ms: Math.max(0, ...signInTasks.map((x) => x.ms)),
@@ -175,10 +185,12 @@ async function signInAndSwitch(browser, base) {
       switch_max_ms: round(switchMs.at(-1)),
       switch_long_tasks: over(switchTasks).length,
       switch_long_task_max_ms: Math.max(0, ...switchTasks.map((x) => x.ms)),
-      long_tasks_ms: [...signInTasks, ...switchTasks].map((x) => x.ms).join(' '),
+      long_tasks_ms: [...loginPageTasks, ...signInTasks, ...switchTasks].map((x) => x.ms).join(' '),
       // In the order they were made: the first opens the chat's code if it is not there yet.
       switches_ms: inOrder,
-      goal_no_task_over_50_ms: over(signInTasks).length + over(switchTasks).length === 0,
+      // The login page's load counts too: the operator sees it on the way to the console.
+      goal_no_task_over_50_ms:
+        over(loginPageTasks).length + over(signInTasks).length + over(switchTasks).length === 0,
       goal_switch_p99_le_150_ms: pct(99) <= SWITCH_P99_GOAL_MS,
     };
   } finally {

@@ -22,7 +22,6 @@ import classes from './app-header.module.css';
  */
 export function AppHeader() {
   const { t } = useTranslation();
-  const { data } = useGroupList();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const width = useConsoleWidth();
@@ -68,24 +67,7 @@ export function AppHeader() {
         <span data-header-item>
           <TranslationSettingsButton compact={compact} />
         </span>
-        {(data?.un_read_count ?? 0) > 0 && (
-          <div className={classes.unread} data-header-item>
-            {!compact && (
-              <Text size="sm" c="dimmed">
-                {t('header.totalUnread')}
-              </Text>
-            )}
-            <Badge
-              color="red"
-              data-testid="total-unread"
-              title={t('header.totalUnread')}
-              style={{ flexShrink: 0 }}
-            >
-              {data?.un_read_count}
-            </Badge>
-            <ReadButton testId="read-all" />
-          </div>
-        )}
+        <TotalUnread compact={compact} />
         <span data-header-item>
           <LanguageSwitcher />
         </span>
@@ -97,5 +79,34 @@ export function AppHeader() {
         </div>
       </div>
     </header>
+  );
+}
+
+/**
+ * The seat's unread total and "read all": the one part of the header that follows the group
+ * list, so a new list (at sign-in, then each poll) renders this, not the whole header.
+ */
+function TotalUnread({ compact }: { compact: boolean }) {
+  const { t } = useTranslation();
+  const { data } = useGroupList();
+  const unread = data?.un_read_count ?? 0;
+  if (unread <= 0) return null;
+  return (
+    <div className={classes.unread} data-header-item>
+      {!compact && (
+        <Text size="sm" c="dimmed">
+          {t('header.totalUnread')}
+        </Text>
+      )}
+      <Badge
+        color="red"
+        data-testid="total-unread"
+        title={t('header.totalUnread')}
+        style={{ flexShrink: 0 }}
+      >
+        {unread}
+      </Badge>
+      <ReadButton testId="read-all" />
+    </div>
   );
 }

@@ -50,6 +50,7 @@ export function ConsolePage() {
   return (
     <>
       <ChatUrl />
+      <GroupSelectionSync />
       <ConsoleGrid />
     </>
   );
@@ -64,10 +65,21 @@ function ChatUrl() {
   return null;
 }
 
-const ConsoleGrid = memo(function ConsoleGrid() {
-  // Here, not in the group list: below 1200 px that list is in a drawer, mounted only open.
+/**
+ * Keeps the selected group in step with the polled group list. Here, not in the group list
+ * (below 1200 px that list is in a drawer, mounted only open), and in a leaf: in the grid, each
+ * new group list (the first one at sign-in, then the poll) rendered the whole console over
+ * (issue 25, no long task).
+ */
+function GroupSelectionSync() {
   useGroupSelectionSync();
+  return null;
+}
+
+const ConsoleGrid = memo(function ConsoleGrid() {
   const [help, setHelp] = useConsoleShortcuts();
+  // Mounted at its first opening: not part of the console's first commit.
+  const helpMounted = useOpenedOnce(help);
   const width = useConsoleWidth();
   const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
   const groups = <GroupList actions={<BatchReplyButton />} />;
@@ -98,7 +110,7 @@ const ConsoleGrid = memo(function ConsoleGrid() {
       <LazyProfileCard />
       <LazySessionDialogs />
       <BatchReplyHost />
-      <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />
+      {helpMounted && <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />}
     </Box>
   );
 });
