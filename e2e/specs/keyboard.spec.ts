@@ -63,3 +63,26 @@ test('next/previous/next-unread chat, the composer, search and the shortcuts lis
   await page.keyboard.press('Enter');
   await expect(input).toBeFocused();
 });
+
+test('R pressed as a chat opens, before its composer is built, still focuses that composer', async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  const chat = await receiveChat(parley, freshSeat, ['Hello?']);
+  await signIn(page, freshSeat.account, freshSeat.password);
+  await expect(userItem(page, chat.session_id)).toBeVisible();
+  // Both keys in one task: the chat opens with the first, and its body (the composer with it)
+  // is rendered deferred, so the composer cannot exist yet when R comes.
+  const hadComposer = await page.evaluate(() => {
+    const key = (init: KeyboardEventInit) =>
+      window.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, ...init }));
+    key({ key: 'ArrowDown', altKey: true });
+    const present = document.getElementById('composer-input') !== null;
+    key({ key: 'r' });
+    return present;
+  });
+  expect(hadComposer).toBe(false);
+  await expect(page.getByTestId('chat-title')).toHaveText(chat.receiver_phone);
+  await expect(page.getByTestId('composer-input')).toBeFocused();
+});

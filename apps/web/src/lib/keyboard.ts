@@ -22,6 +22,25 @@ export function focusComposer(): boolean {
   return true;
 }
 
+/** How long a focus asked for before the composer exists still counts (ms). */
+const FOCUS_REQUEST_MS = 2_000;
+let focusRequestedAt = -Infinity;
+
+/**
+ * The composer was asked for while a just-opened chat still builds it (its body renders
+ * deferred): it takes the focus when it mounts, if that is soon.
+ */
+export function requestComposerFocus(): void {
+  focusRequestedAt = performance.now();
+}
+
+/** Answers (once) whether the composer that mounts now was asked for. */
+export function takeComposerFocusRequest(): boolean {
+  const asked = performance.now() - focusRequestedAt < FOCUS_REQUEST_MS;
+  focusRequestedAt = -Infinity;
+  return asked;
+}
+
 /** The shortcuts, as the help dialog lists them (keys as shown, the label's key). */
 export const SHORTCUTS = [
   { keys: ['Alt', '↓'], label: 'nextChat' },

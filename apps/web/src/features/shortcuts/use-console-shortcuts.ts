@@ -5,7 +5,7 @@ import type { SessionItem } from '@parley/protocol';
 import { consoleStore } from '../../stores/console.store';
 import { sessionListQuery, type SessionPage } from '../sessions/api/session-cache';
 import { useSelectUser } from '../sessions/hooks/use-select-user';
-import { dialogOpen, focusComposer, isTyping } from '../../lib/keyboard';
+import { dialogOpen, focusComposer, isTyping, requestComposerFocus } from '../../lib/keyboard';
 
 /** The chat `step` rows away from the open one (or the first), or the next unread one. */
 export function pickChat(
@@ -56,6 +56,11 @@ export function useConsoleShortcuts(): [boolean, (open: boolean) => void] {
       setHelp(true);
     } else if (e.key === 'r' || e.key === 'R') {
       if (focusComposer()) e.preventDefault();
+      else if (selectedUser) {
+        // The chat is open but its composer is still being built: it takes the focus once there.
+        e.preventDefault();
+        requestComposerFocus();
+      }
     }
   });
   return [help, setHelp];

@@ -1,4 +1,4 @@
-import { useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { Stack, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_TEXT_MAX, type QuickReply, type SessionItem } from '@parley/protocol';
@@ -20,7 +20,7 @@ import type { VoiceNote } from '../../../features/chat/hooks/use-voice-recorder'
 import { AttachButton } from '../../../features/chat/components/attach-button';
 import { VoiceRecorder } from '../../../features/chat/components/voice-recorder';
 import { LineIcon } from '../../../components/line-icon';
-import { COMPOSER_ID } from '../../../lib/keyboard';
+import { COMPOSER_ID, takeComposerFocusRequest } from '../../../lib/keyboard';
 import { ReplyingTo } from './replying-to';
 import classes from './composer.module.css';
 
@@ -57,6 +57,10 @@ export function Composer({ user, disabled, onSend, onFiles, onVoice }: Props) {
   const outgoing = useOutgoingTranslation(user, text);
   const sendMaterial = useSendMaterial();
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  // R pressed while this chat was still being built: the focus it asked for.
+  useEffect(() => {
+    if (takeComposerFocusRequest()) inputRef.current?.focus();
+  }, []);
   const slash = useSlashSuggestions({ inputRef, text, setText, onAttach: setAttachment });
   const insert = (value: string) =>
     insertIntoTextarea(inputRef.current, text, setText, value, MESSAGE_TEXT_MAX);
