@@ -20,19 +20,26 @@ export function withCounts(db: Db) {
 }
 
 /**
- * The seat's unread messages active since `since` (the "last 24 hours" tab), all and of
- * waiting chats: the kept hours after the boundary hour, plus the unread chats of the
- * boundary hour itself (sessions_unread_time_idx).
+ * The seats' unread messages active since `since` (the "last 24 hours" tab), all and of
+ * waiting chats, as rows to sum per seat: the kept hours after the boundary hour, plus the
+ * unread chats of the boundary hour itself (sessions_unread_time_idx).
  */
-function recentUnread(db: Db, seatId: number, boundary: number, since: number, edgeEnd: number) {
+function recentUnreadRows(
+  db: Db,
+  seatIds: number[],
+  boundary: number,
+  since: number,
+  edgeEnd: number,
+) {
   const hours = db
     .selectFrom('session_hours')
-    .select(['unread as u', 'waiting_unread as w'])
-    .where('seat_id', '=', seatId)
+    .select(['seat_id', 'unread as u', 'waiting_unread as w'])
+    .where('seat_id', 'in', seatIds)
     .where('hour', '>', boundary);
   const edge = db
     .selectFrom('sessions')
     .select((eb) => [
+      'seat_id',
       'un_read_count as u',
       eb
         .case()
@@ -42,13 +49,18 @@ function recentUnread(db: Db, seatId: number, boundary: number, since: number, e
         .end()
         .as('w'),
     ])
-    .where('seat_id', '=', seatId)
+    .where('seat_id', 'in', seatIds)
     // A literal, so SQLite can prove the partial index's condition.
     .where('un_read_count', '>', sql.lit(0))
     .where('latest_time', '>=', since)
     .where('latest_time', '<', edgeEnd);
+  return hours.unionAll(edge);
+}
+
+/** One seat's recent unread sums (recentUnreadRows), zero when it has none. */
+function recentUnread(db: Db, seatId: number, boundary: number, since: number, edgeEnd: number) {
   return db
-    .selectFrom(hours.unionAll(edge).as('recent'))
+    .selectFrom(recentUnreadRows(db, [seatId], boundary, since, edgeEnd).as('recent'))
     .select((eb) => [
       eb.fn.coalesce(eb.fn.sum<number>('u'), sql<number>`0`).as('recent_unread'),
       eb.fn.coalesce(eb.fn.sum<number>('w'), sql<number>`0`).as('recent_waiting'),
@@ -118,30 +130,8 @@ function listWithRecentOf(
   since: number,
   edgeEnd: number,
 ) {
-  const hours = db
-    .selectFrom('session_hours')
-    .select(['seat_id', 'unread as u', 'waiting_unread as w'])
-    .where('seat_id', 'in', seatIds)
-    .where('hour', '>', boundary);
-  const edge = db
-    .selectFrom('sessions')
-    .select((eb) => [
-      'seat_id',
-      'un_read_count as u',
-      eb
-        .case()
-        .when('last_direction', '=', 'in')
-        .then(eb.ref('un_read_count'))
-        .else(0)
-        .end()
-        .as('w'),
-    ])
-    .where('seat_id', 'in', seatIds)
-    .where('un_read_count', '>', sql.lit(0))
-    .where('latest_time', '>=', since)
-    .where('latest_time', '<', edgeEnd);
   const recent = db
-    .selectFrom(hours.unionAll(edge).as('recent'))
+    .selectFrom(recentUnreadRows(db, seatIds, boundary, since, edgeEnd).as('recent'))
     .select((eb) => [
       'seat_id',
       eb.fn.sum<number>('u').as('recent_unread'),
