@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { MessageRow, SessionRow } from '../db/schema.js';
 import { previewOf, toChatMessage } from '../modules/messages/messages.presenter.js';
+import { newChatRow } from '../modules/sessions/create-chat.js';
 import { inboundBatchRepository, type FoundChat } from './inbound-batch.repository.js';
 import {
   InboundWriter,
@@ -161,25 +162,13 @@ export class BatchInboundWriter extends InboundWriter {
       fresh.map((c) => {
         const group = ungrouped.get(c.seatId);
         if (!group) throw new Error(`seat ${c.seatId} has no ungrouped group`);
-        const at = batch[c.members[0]!]!.unit.at;
-        // As createChat opens one.
-        return {
-          seat_id: c.seatId,
-          send_phone: c.sendPhone,
-          receiver_phone: c.receiverPhone,
-          group_id: group.id,
-          prev_group_id: null,
-          is_top: 0,
-          remark: '',
-          un_read_count: 0,
-          add_time: at,
-          latest_time: at,
-          last_direction: null,
-          last_preview: null,
-          last_type: null,
-          customer_language: null,
-          blocked: 0,
-        };
+        return newChatRow({
+          seatId: c.seatId,
+          sendPhone: c.sendPhone,
+          receiverPhone: c.receiverPhone,
+          ungroupedId: group.id,
+          at: batch[c.members[0]!]!.unit.at,
+        });
       }),
     );
     const byPhones = new Map(

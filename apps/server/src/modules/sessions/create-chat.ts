@@ -2,27 +2,26 @@ import type { Db } from '../../db/database.js';
 import type { GroupRow, SessionRow } from '../../db/schema.js';
 import { sessionsRepository } from './sessions.repository.js';
 
+interface NewChat {
+  seatId: number;
+  sendPhone: string;
+  receiverPhone: string;
+  ungroupedId: number;
+  at: number;
+  last?: Pick<SessionRow, 'last_direction' | 'last_preview' | 'last_type'>;
+}
+
 /**
- * The one way a chat is created (a customer's first message, addSession), inside the
- * caller's transaction: in the seat's Ungrouped group, unread, unpinned, unblocked. `last`:
- * the message it starts with when the caller knows it already (addSession's greeting).
+ * A new chat's row: in the seat's Ungrouped group, unread, unpinned, unblocked. `last`: the
+ * message it starts with when the caller knows it already (addSession's greeting). Also the
+ * rows a group commit of inbound messages inserts together.
  */
-export async function createChat(
-  trx: Db,
-  chat: {
-    seatId: number;
-    sendPhone: string;
-    receiverPhone: string;
-    ungrouped: Pick<GroupRow, 'id' | 'type'>;
-    at: number;
-    last?: Pick<SessionRow, 'last_direction' | 'last_preview' | 'last_type'>;
-  },
-): Promise<SessionRow & { group_type: GroupRow['type'] }> {
-  const created = await sessionsRepository.insert(trx, {
+export function newChatRow(chat: NewChat) {
+  return {
     seat_id: chat.seatId,
     send_phone: chat.sendPhone,
     receiver_phone: chat.receiverPhone,
-    group_id: chat.ungrouped.id,
+    group_id: chat.ungroupedId,
     prev_group_id: null,
     is_top: 0,
     remark: '',
@@ -34,6 +33,20 @@ export async function createChat(
     last_type: chat.last?.last_type ?? null,
     customer_language: null,
     blocked: 0,
-  });
+  } satisfies Parameters<typeof sessionsRepository.insert>[1];
+}
+
+/**
+ * The one way a chat is created (a customer's first message, addSession), inside the
+ * caller's transaction (newChatRow).
+ */
+export async function createChat(
+  trx: Db,
+  chat: Omit<NewChat, 'ungroupedId'> & { ungrouped: Pick<GroupRow, 'id' | 'type'> },
+): Promise<SessionRow & { group_type: GroupRow['type'] }> {
+  const created = await sessionsRepository.insert(
+    trx,
+    newChatRow({ ...chat, ungroupedId: chat.ungrouped.id }),
+  );
   return { ...created, group_type: chat.ungrouped.type };
 }
