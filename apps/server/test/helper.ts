@@ -12,11 +12,19 @@ import {
   type CallResponse,
 } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
-import { DEFAULT_LISTEN_BACKLOG, DEFAULT_PG_POOL_MAX, type Config } from '../src/config.js';
+import { DEFAULT_LISTEN_BACKLOG, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
 
 export const usingPg = process.env.PARLEY_TEST_DB === 'pg';
+
+/**
+ * PostgreSQL connections per app or server a test starts, not the production 40: two files run
+ * at once, a file starts up to three instances, and a burst (an outbox release, a start's
+ * parallel queries) fills a pool that then idles 10 s. At 40 the suite reached PostgreSQL's
+ * 100 connections ("too many clients already", CI of 2026-11-27); at 10 it stays under 40.
+ */
+export const TEST_PG_POOL_MAX = 10;
 
 export interface Answer<T = unknown> {
   status: number;
@@ -38,7 +46,7 @@ export async function createTestDatabaseConfig(
     dataDir,
     databaseUrl: null,
     pgSchema: null,
-    pgPoolMax: DEFAULT_PG_POOL_MAX,
+    pgPoolMax: TEST_PG_POOL_MAX,
     logLevel: 'silent',
     logFormat: 'json',
     trustProxy: false,

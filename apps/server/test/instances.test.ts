@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../src/channels/platform/platform-signature.js';
-import { runCli } from '../src/cli/run.js';
-import { loadConfig } from '../src/config.js';
+import { cliOk, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
 
 /**
@@ -16,7 +13,6 @@ import { PushClient } from './ws-client.js';
  * docs/deploy.md runs them. The PostgreSQL project only (CI sets PARLEY_TEST_DATABASE_URL;
  * Redis runs on 127.0.0.1:6379 there).
  */
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const adminUrl = process.env.PARLEY_TEST_DATABASE_URL!;
 const dbName = `parley_two_${randomBytes(4).toString('hex')}`;
@@ -31,36 +27,8 @@ const env = {
   PARLEY_PLATFORM_SECRET: 'two-platform-secret',
 };
 
-const children: ChildProcess[] = [];
-
-async function startInstance(): Promise<string> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 20_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Parley listening on http:\/\/localhost:(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`http://127.0.0.1:${m[1]}`);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`instance exited ${code}: ${out}`)));
-  });
-}
-
-async function cli(...argv: string[]) {
-  const lines: string[] = [];
-  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-  const status = await runCli(argv, io, loadConfig({ ...env }));
-  expect(status, lines.join('\n')).toBe(0);
-}
+const servers: ServerProcess[] = [];
+const cli = (...argv: string[]) => cliOk(env, ...argv);
 
 async function call(base: string, urlPath: string, body: unknown, token?: string) {
   const res = await fetch(base + urlPath, {
@@ -80,20 +48,12 @@ beforeAll(async () => {
   await admin.query(`create database ${dbName}`);
   await admin.end();
   // Both start at once on the empty database: the migrations take a lock.
-  [a, b] = await Promise.all([startInstance(), startInstance()]);
+  servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+  [a, b] = servers.map((s) => s.base) as [string, string];
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(servers.map((s) => s.stop()));
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`drop database if exists ${dbName} with (force)`);

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from './helper.js';
 import { valueOf } from './prometheus.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
 import { inTransaction } from '../src/lib/tx.js';
+import { DEFAULT_PG_POOL_MAX } from '../src/config.js';
 
 // PostgreSQL only (vitest.config.ts leaves it out of the SQLite project: one connection there).
 // More than the old pool of 10, few enough to leave connections to the test files running beside.
@@ -14,7 +15,8 @@ const REQUESTS = 20;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The production pool (other tests run on a smaller one: helper.ts's TEST_PG_POOL_MAX).
+  t = await createTestApp({ pgPoolMax: DEFAULT_PG_POOL_MAX });
 });
 afterAll(() => t?.close());
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { runCli } from '../src/cli/run.js';
 import { loadConfig } from '../src/config.js';
+import { TEST_PG_POOL_MAX } from './helper.js';
 
 /** The built server (`npm start`), as an operator runs it. */
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -25,6 +26,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       LOG_LEVEL: 'warn',
       // No balancer to wait for: SIGTERM refuses and closes at once (a test says otherwise).
       PARLEY_SHUTDOWN_GRACE_MS: '0',
+      PARLEY_PG_POOL_MAX: String(TEST_PG_POOL_MAX),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
