@@ -4,7 +4,7 @@ import { groupsRepository } from '../src/modules/groups/groups.repository.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
 import { sessionsRepository } from '../src/modules/sessions/sessions.repository.js';
 import type { Services } from '../src/services.js';
-import type { TestApp } from './helper.js';
+import { servicesOf, type TestApp } from './helper.js';
 
 export const PASSWORD = 'correct-horse-1';
 let phoneCounter = 0;
@@ -79,6 +79,8 @@ export async function createChat(
   const latest = opts.latestTime ?? Date.now() - 60_000;
   const inbound = opts.inbound ?? Math.max(opts.unread ?? 0, 1);
   const groupId = opts.groupId ?? seat.groups.ungrouped;
+  const known = servicesOf(db)?.listVersions;
+  const cachedBefore = known?.known(seat.seatId);
   const ids = await sessionsRepository.insertMany(db, [
     {
       seat_id: seat.seatId,
@@ -116,7 +118,24 @@ export async function createChat(
     });
   }
   await messagesRepository.insertMany(db, messages);
+  if (known && cachedBefore !== undefined) await untilHeard(known, seat.seatId, cachedBefore);
   return { sessionId, sendPhone, receiverPhone };
+}
+
+/**
+ * A chat written by hand, as createChat does, reaches the app's cached lists on PostgreSQL
+ * through the database's notice, a moment after the commit (lib/known-versions.ts); SQLite's
+ * triggers tell at once. A test reads next: it waits, as a console would by then, until the
+ * app no longer trusts the version it had cached (a read before the notice got the old list:
+ * CI, on a loaded machine).
+ */
+async function untilHeard(known: Services['listVersions'], seatId: number, cached: number) {
+  const deadline = Date.now() + 5_000;
+  while (known.known(seatId) === cached) {
+    if (Date.now() > deadline)
+      throw new Error(`seat ${seatId}: no notice of a chat written by hand`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 export async function createGroup(t: TestApp, seat: SeatFixture, name: string): Promise<number> {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PUSH_CLOSE } from '@parley/protocol';
 import { openDatabase } from '../src/db/database.js';
 import { loadConfig } from '../src/config.js';
+import { REFUSE_BEFORE_CLOSE_MS } from '../src/plugins/health.js';
 import { seatWithChat, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
 
@@ -148,7 +149,11 @@ describe('SIGTERM under load, from outside', () => {
     // Healthz: 503 from the signal until the port closed, at least for the grace.
     const first503 = health.find((h) => h.status === 503);
     const firstRefused = health.find((h) => h.status === 'refused');
-    expect(health.filter((h) => h.status === 'reset')).toEqual([]);
+    // Never reset while the port is open. A check that connected just as the listener closed
+    // waits in the kernel's backlog and is reset, not refused (CI, on a loaded machine): to a
+    // balancer both say the port closed.
+    const closingAt = signalledAt + GRACE_MS + REFUSE_BEFORE_CLOSE_MS;
+    expect(health.filter((h) => h.status === 'reset' && h.at < closingAt)).toEqual([]);
     expect(first503).toBeDefined();
     expect(firstRefused).toBeDefined();
     expect(health.filter((h) => h.at > first503!.at && h.status === 200)).toEqual([]);

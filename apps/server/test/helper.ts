@@ -158,6 +158,10 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   return testAppOf(app, config, cleanup);
 }
 
+const servicesByDb = new WeakMap<Db, Services>();
+/** The services of the test app built on `db`, if any (fixtures write to `db` by hand). */
+export const servicesOf = (db: Db): Services | undefined => servicesByDb.get(db);
+
 /** The TestApp of an app built by hand (e.g. several instances on one database). */
 export function testAppOf(
   app: FastifyInstance,
@@ -198,5 +202,6 @@ export function testAppOf(
       await cleanup();
     },
   };
+  servicesByDb.set(t.db, t.services);
   return t;
 }

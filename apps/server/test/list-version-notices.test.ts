@@ -182,6 +182,23 @@ describe('list versions when the notices are late or lost (PostgreSQL, through a
     });
   });
 
+  it('a chat the fixtures write by hand is in the next read, though its notice comes late', async () => {
+    // What CI saw (mark-unread.test.ts): the notice of createChat's insert arrived after the
+    // test's next read, which answered the cached list. createChat now waits for the notice.
+    const late = await createSeat(h, 'late-notice');
+    await expectUnasked(h, late);
+    const before = (await readList(h, late)).un_read_count;
+    proxy.hold(true);
+    const release = setTimeout(() => proxy.hold(false), 300);
+    try {
+      await createChat(h.db, late, { unread: 2, inbound: 2 });
+      expect((await readList(h, late)).un_read_count).toBe(before + 2);
+    } finally {
+      clearTimeout(release);
+      proxy.hold(false);
+    }
+  });
+
   it("the feed's connection lost: reads ask the database until it listens again", async () => {
     await expectUnasked(h, s);
     // Cut, and no new feed connection gets an answer until released.
