@@ -9,6 +9,7 @@ import type { StoredMedia } from '../modules/media/media.presenter.js';
 import type { MediaService } from '../modules/media/media.service.js';
 import { outboxRepository } from '../modules/outbox/outbox.repository.js';
 import { deliveryRepository, type MessageWithChat } from '../modules/outbox/delivery.repository.js';
+import { recordDeliveryStatus } from '../modules/outbox/delivery-status.js';
 import type { SeatEvents } from '../modules/events/seat-events.js';
 
 export interface OutboxWorkerOptions {
@@ -214,21 +215,12 @@ export class OutboxWorker extends WorkerLoop {
     known?: MessageRow,
     failReason: MessageFailReason | null = null,
   ) {
-    const changed = await deliveryRepository.advanceStatus(
-      this.db,
-      row.msg_id,
+    await recordDeliveryStatus(this.db, this.events, {
+      msgId: row.msg_id,
       status,
       externalId,
       known,
       failReason,
-    );
-    if (changed) {
-      await this.events.messageStatus(this.db, changed.seat_id, {
-        session_id: changed.session_id,
-        msg_id: changed.id,
-        status: changed.status,
-        ...(changed.status === 'failed' ? { fail_reason: changed.fail_reason ?? null } : {}),
-      });
-    }
+    });
   }
 }

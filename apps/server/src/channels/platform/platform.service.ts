@@ -28,6 +28,7 @@ import {
 } from './platform-signature.js';
 import type { InboundWriter } from '../inbound-writer.js';
 import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
+import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
 
 export type PlatformRequestKind = 'message' | 'receipt' | 'deletion';
@@ -217,19 +218,11 @@ export class PlatformService {
     if (!found || found.send_phone !== input.account || found.direction !== 'out') {
       throw notFound();
     }
-    const changed = await deliveryRepository.advanceStatus(
-      this.db,
-      found.id,
-      input.status,
-      input.external_id ?? null,
-    );
-    if (changed) {
-      await this.events.messageStatus(this.db, changed.seat_id, {
-        session_id: changed.session_id,
-        msg_id: changed.id,
-        status: changed.status,
-      });
-    }
+    const changed = await recordDeliveryStatus(this.db, this.events, {
+      msgId: found.id,
+      status: input.status,
+      externalId: input.external_id ?? null,
+    });
     return { msg_id: found.id, status: changed?.status ?? found.status };
   }
 

@@ -7,7 +7,7 @@ import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
 import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
-import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
+import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
 import { GraphApi } from './graph-api.js';
 import { markTokenRefused } from './number-state.js';
@@ -303,22 +303,11 @@ export class WhatsappInbound {
     if (!known || known.direction !== 'out') return;
     // Refused past the 24-hour window (131047): the console says so on the message.
     const windowClosed = status.errors?.some((e) => e.code === 131047) ?? false;
-    const changed = await deliveryRepository.advanceStatus(
-      this.db,
-      known.msg_id,
-      status.status as 'sent' | 'delivered' | 'read' | 'failed',
-      null,
-      undefined,
-      windowClosed ? 'whatsapp_window' : null,
-    );
-    if (changed) {
-      await this.events.messageStatus(this.db, changed.seat_id, {
-        session_id: changed.session_id,
-        msg_id: changed.id,
-        status: changed.status,
-        ...(changed.status === 'failed' ? { fail_reason: changed.fail_reason ?? null } : {}),
-      });
-    }
+    await recordDeliveryStatus(this.db, this.events, {
+      msgId: known.msg_id,
+      status: status.status as 'sent' | 'delivered' | 'read' | 'failed',
+      failReason: windowClosed ? 'whatsapp_window' : null,
+    });
     if (status.status === 'failed') {
       const e = status.errors?.[0];
       this.log.warn(
