@@ -166,6 +166,16 @@ export default tseslint.config(
           paths: [
             { name: 'kysely', importNames: ['sql'], message: 'Queries live in repositories.' },
           ],
+          // A service never asks which database it runs on: the database's implementation of
+          // a seam (MessageWriter, InboundWriter, ChatListReader) is chosen in services.ts.
+          patterns: [
+            {
+              group: ['**/db/database.js'],
+              importNames: ['dialectOf'],
+              message:
+                'A service never asks which database it runs on: put the difference behind a seam chosen in services.ts.',
+            },
+          ],
         },
       ],
       'no-restricted-syntax': [

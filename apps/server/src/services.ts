@@ -34,6 +34,7 @@ import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
 import { AdminExportService } from './modules/admin/admin-export.service.js';
+import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
 
 /**
  * Every service, wired once; the HTTP routes and the CLI use the same ones: the modules' here,
@@ -147,7 +148,11 @@ export async function createServices(
       urls,
       events,
       messages,
-      listVersions,
+      // The chat list's page, total and version: one statement on PostgreSQL, the version
+      // then the page on SQLite.
+      dialectOf(db) === 'pg'
+        ? new PageInOneReader(db, urls, listVersions)
+        : new VersionThenPageReader(db, urls, listVersions),
       (...a) => channels.canOpenChat(...a),
       (...a) => channels.greeting(...a),
     ),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL_NAMES } from '@parley/protocol';
 import { EXIT, HELP, runCli, type CliIo } from '../src/cli/run.js';
 import type { Config } from '../src/config.js';
 import { createTestApp, type TestApp } from './helper.js';
@@ -36,6 +37,10 @@ describe('admin CLI', () => {
       expect(help.out).toContain(cmd);
     }
     expect((await cli()).status).toBe(EXIT.USAGE);
+    // A wrong channel is answered with the usage naming every channel of the protocol's table.
+    const badChannel = await cli('account:add', '+15550001111', '--channel', 'fax');
+    expect(badChannel.status).toBe(EXIT.USAGE);
+    for (const channel of CHANNEL_NAMES) expect(badChannel.err).toContain(channel);
     const unknown = await cli('seat:destroy');
     expect(unknown.status).toBe(EXIT.USAGE);
     expect(unknown.err).toMatch(/Unknown command/);

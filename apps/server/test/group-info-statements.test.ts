@@ -4,6 +4,15 @@ import { RECENT_WINDOW_MS, type CallRequest } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { createServices, type Services } from '../src/services.js';
+import {
+  PageInOneReader,
+  VersionThenPageReader,
+  readGroupInfo,
+  type ChatListReader,
+} from '../src/modules/sessions/chat-list-reader.js';
+import { KnownVersions } from '../src/lib/known-versions.js';
+import { SerializedAnswer } from '../src/lib/list-cache.js';
+import { MediaUrls } from '../src/modules/media/media-urls.js';
 import { createChat, createGroup, createSeat, type SeatFixture } from './fixtures.js';
 import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
 
@@ -104,6 +113,33 @@ describe('getGroupInfo, as cached', () => {
             pages += 1;
           } while (cursor && pages < 20);
         }
+      }
+    }
+  });
+
+  it('every reader this database can run answers the bytes of the whole read (the seam)', async () => {
+    const urls = new MediaUrls('a-media-url-secret-of-at-least-32-characters');
+    // The statement that reads page, total and version at once is PostgreSQL's own.
+    const readers: ChatListReader[] = [new VersionThenPageReader(t.db, urls, new KnownVersions())];
+    if (usingPg) readers.push(new PageInOneReader(t.db, urls, new KnownVersions()));
+    for (const group_id of [seat.groups.ungrouped, custom]) {
+      for (const user_time_type of [1, 2] as const) {
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const input: Input = { group_id, user_time_type, reply: 0, page_size: 3, cursor };
+          const now = Date.now();
+          const whole = await readGroupInfo(t.db, urls, seat.seatId, input, now);
+          for (const reader of readers) {
+            // Twice: a miss, then the held bytes of the same version.
+            for (let i = 0; i < 2; i++) {
+              const body = (await reader.answer(seat.seatId, input)).body;
+              expect(body).toBe(SerializedAnswer.of(whole).body);
+            }
+          }
+          cursor = whole.next_cursor ?? undefined;
+          pages += 1;
+        } while (cursor && pages < 20);
       }
     }
   });

@@ -206,7 +206,7 @@ const COMMANDS: Record<string, Command> = {
     }
   },
   'account:add': async (args, s, io) => {
-    const usage = 'account:add <phone> [--label <l>] [--channel platform|telegram|sandbox]';
+    const usage = `account:add <phone> [--label <l>] [--channel ${CHANNEL_NAMES.join('|')}]`;
     const p = parseArgs(args, ['label', 'channel']);
     const [phone] = positionals(p, 1, usage);
     const channel = p.options.get('channel') ?? DEFAULT_CHANNEL;

@@ -1,14 +1,10 @@
 import {
   ERROR_CODES,
   RECENT_WINDOW_MS,
-  epochMs,
-  id,
   type CallRequest,
   type CallResponse,
 } from '@parley/protocol';
-import { z } from 'zod';
-import { dialectOf, type Db } from '../../db/database.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import type { Db } from '../../db/database.js';
 import type { PhoneAccountRow, SessionRow } from '../../db/schema.js';
 import { AppError, forbidden, invalidField, notFound } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
@@ -21,27 +17,17 @@ import type { MediaUrls } from '../media/media-urls.js';
 import { previewOf, toChatMessage } from '../messages/messages.presenter.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
-import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
-import { KnownVersions } from '../../lib/known-versions.js';
+import { SerializedAnswer } from '../../lib/list-cache.js';
+import { readGroupInfo, type ChatListReader } from './chat-list-reader.js';
 import { createChat } from './create-chat.js';
-import { listVersionsRepository } from './list-versions.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
-import { pageInOneRepository } from './page-in-one.repository.js';
-import { sessionsRepository, type SessionFilter, type SessionKey } from './sessions.repository.js';
+import { sessionsRepository } from './sessions.repository.js';
 
 type SessionWithGroup = SessionRow & { group_type: string };
 
 function isBlocked(session: SessionWithGroup): boolean {
   return session.blocked === 1 || session.group_type === 'blocked';
 }
-
-/** The user list's keyset: [is_top, latest_time, session_id]. */
-const sessionKey = z.tuple([z.number().int().min(0).max(1), epochMs, id]);
-const toSessionKey = ([isTop, latestTime, id]: [number, number, number]): SessionKey => ({
-  isTop,
-  latestTime,
-  id,
-});
 
 /** Whether a channel can open a chat with this customer (ChannelRegistry.canOpenChat). */
 export type CanOpenChat = (
@@ -74,23 +60,15 @@ export class SessionsService {
     private readonly urls: MediaUrls,
     private readonly events: SeatEvents,
     private readonly messages: MessagesService,
-    versions: KnownVersions = new KnownVersions(),
+    /** getGroupInfo's page, total and list version as this database reads them best. */
+    private readonly lists: ChatListReader,
     /** Whether the account's channel can reach a customer who has not written (channels/). */
     private readonly canOpenChat: CanOpenChat = async () => true,
     /** What the greeting is on the account's channel (a WhatsApp template: channels/). */
     private readonly greetingOf: GreetingOf = async (_db, _account, input) => ({
       content: input.greeting ?? '',
     }),
-  ) {
-    this.pages = new ListCache(versions);
-    this.pageInOne = dialectOf(db) === 'pg';
-  }
-
-  /** PostgreSQL: a page, its total and the list version are one statement (page-in-one). */
-  private readonly pageInOne: boolean;
-
-  /** Pages answered before, by the seat's list version (this instance's). */
-  private readonly pages: ListCache;
+  ) {}
 
   private present(row: SessionRow) {
     return toSessionItem(row, Date.now() - RECENT_WINDOW_MS, this.urls);
@@ -117,97 +95,27 @@ export class SessionsService {
     });
   }
 
-  /** getGroupInfo's filter and cursor, as of `now`. */
-  private listRead(
-    seatId: number,
-    input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
-    now: number,
-  ): { filter: SessionFilter; after: SessionKey | null } {
-    return {
-      after: input.cursor ? toSessionKey(decodeCursor(input.cursor, sessionKey)) : null,
-      filter: {
-        seatId,
-        groupId: input.group_id,
-        userTimeType: input.user_time_type,
-        recentSince: now - RECENT_WINDOW_MS,
-        waitingOnly: input.reply === 1,
-        keyword: input.keyword || undefined,
-      },
-    };
-  }
-
-  /** The answer of a page read with one row more than asked (is there a next page). */
-  private pageAnswer(
-    rows: SessionRow[],
-    total: number,
-    pageSize: number,
-    recentSince: number,
-  ): CallResponse<'/v1/seat/chat/getGroupInfo'> {
-    const page = rows.slice(0, pageSize);
-    const last = page[page.length - 1];
-    return {
-      account_list: page.map((row) => toSessionItem(row, recentSince, this.urls)),
-      total,
-      next_cursor:
-        rows.length > pageSize && last
-          ? encodeCursor([last.is_top, last.latest_time, last.id])
-          : null,
-    };
-  }
-
-  async groupInfo(
+  /** getGroupInfo read whole (the page, its total), never from the cache. */
+  groupInfo(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
     now = Date.now(),
   ): Promise<CallResponse<'/v1/seat/chat/getGroupInfo'>> {
-    const { filter, after } = this.listRead(seatId, input, now);
-    // The group check and the kept total in one statement; a keyword is counted exactly.
-    const counted = await sessionsRepository.groupWithTotal(this.db, filter);
-    if (!counted) throw notFound();
-    const [rows, total] = await Promise.all([
-      sessionsRepository.page(this.db, filter, after, input.page_size + 1),
-      filter.keyword ? sessionsRepository.count(this.db, filter) : counted.total,
-    ]);
-    return this.pageAnswer(rows, total, input.page_size, filter.recentSince);
+    return readGroupInfo(this.db, this.urls, seatId, input, now);
   }
 
   /**
    * getGroupInfo's answer, serialised. An unchanged page (the seat's list version the same, no
    * chat of the group out of the last 24 hours since) is answered from the bytes of the last
-   * time: on PostgreSQL with no query while the version is known (KnownVersions), else one
-   * statement that reads the version and, only when it moved, the page with it (a miss is one
-   * statement: page-in-one.repository); on SQLite one primary-key read, then the page. A
-   * keyword search is always read.
+   * time, as the database's ChatListReader reads it (with no query while KnownVersions trusts
+   * the version). A keyword search is always read.
    */
   async groupInfoAnswer(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<SerializedAnswer> {
     if (input.keyword) return SerializedAnswer.of(await this.groupInfo(seatId, input));
-    const key = `${seatId}:${JSON.stringify(input)}`;
-    if (this.pageInOne) {
-      return this.pages.answerInOne(seatId, key, async (held, now) => {
-        const { filter, after } = this.listRead(seatId, input, now);
-        const read = await pageInOneRepository.read(
-          this.db,
-          filter,
-          after,
-          input.page_size + 1,
-          held,
-        );
-        if (!read) throw notFound();
-        const { page, ...version } = read;
-        const data =
-          page && this.pageAnswer(page.rows, page.total, input.page_size, filter.recentSince);
-        return { ...version, data };
-      });
-    }
-    return this.pages.answer(
-      seatId,
-      key,
-      (since) => listVersionsRepository.forGroup(this.db, seatId, input.group_id, since),
-      (now) => this.groupInfo(seatId, input, now),
-    );
+    return this.lists.answer(seatId, input);
   }
 
   /** A chat of this seat; another seat's chat answers 400001 like a missing one. */
