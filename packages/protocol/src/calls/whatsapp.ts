@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { chatMessage, epochMs, id, phone } from '../entities.js';
+import { CHANNELS } from '../channels.js';
 import { clientMsgId } from './messages.js';
 
 /** WhatsApp accepts free-form messages for this long after the customer's last message. */
-export const WHATSAPP_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const WHATSAPP_WINDOW_MS = CHANNELS.whatsapp.abilities.replyWindowHours * 60 * 60 * 1000;
 
 /** A template part's text with its {{1}}, {{2}}... placeholders, and how many distinct ones. */
 export const whatsappTemplateText = z.object({

@@ -2,7 +2,7 @@ import '../../../components/mantine-console-styles';
 import { useState } from 'react';
 import { Alert, Group, Input, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_TEXT_MAX, type WhatsappTemplateSend } from '@parley/protocol';
+import { MESSAGE_TEXT_MAX, channelAbilities, type WhatsappTemplateSend } from '@parley/protocol';
 import { ThrottledButton } from '../../../components/throttled-button';
 import { ApiError } from '../../../lib/api-core';
 import { newClientMsgId } from '../../../lib/client-msg-id';
@@ -35,10 +35,11 @@ export function AddChatDialog({
   const [busy, setBusy] = useState(false);
   // One id per dialog: a retry after a lost answer cannot open the chat twice.
   const [clientMsgId] = useState(newClientMsgId);
-  // A WhatsApp account greets with an approved template (WhatsApp takes nothing else then).
+  // A channel that greets with an approved template takes nothing else then (WhatsApp).
   const [template, setTemplate] = useState<WhatsappTemplateSend | null>(null);
   const channel = accounts.find((a) => a.send_phone === sendPhone)?.channel;
-  const TemplatePicker = channel === 'whatsapp' ? templateGreeting?.Picker : undefined;
+  const TemplatePicker =
+    channelAbilities(channel).greeting === 'template' ? templateGreeting?.Picker : undefined;
 
   const submit = async () => {
     const found = addChatErrors({

@@ -1,25 +1,23 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessage } from '@parley/protocol';
+import { channelAbilities, type ChatMessage } from '@parley/protocol';
 import type { DeleteScope } from '../../messages/api/message-actions-api';
 import { useMessageActions } from '../hooks/use-message-actions';
 import { useConsole } from '../../../stores/console.store';
 import { readItem } from '../../../lib/storage';
 
 /**
- * Channels on which a business cannot withdraw a delivered message: the console offers only
- * "for me" there (the server refuses "for all" with reason `channel_cannot_delete`).
+ * Whether the open chat's account is on a channel that cannot withdraw a delivered message: the
+ * console offers only "for me" there (the server refuses "for all" with reason
+ * `channel_cannot_delete`).
  */
-const NO_DELETE_FOR_ALL = new Set(['whatsapp']);
-
-/** Whether the open chat's account is on a channel that cannot delete for all. */
 function useCannotDeleteForAll(): boolean {
   const sendPhone = useConsole((s) => s.selectedUser?.send_phone);
   const channel = readItem('userInfo')?.phone_accounts.find(
     (a) => a.send_phone === sendPhone,
   )?.channel;
-  return channel !== undefined && NO_DELETE_FOR_ALL.has(channel);
+  return !channelAbilities(channel).deleteForEveryone;
 }
 
 interface Props {
