@@ -28,6 +28,8 @@ export interface ResumeLoadResult {
   outOfOrder: number;
   /** Resumes answered `reset` (never expected here: the gaps are small). */
   resets: number;
+  /** The first ranges missed, as "console: from-to" (to read a failure). */
+  gaps: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -108,6 +110,8 @@ export async function resumeLoad(o: ResumeLoadOptions): Promise<ResumeLoadResult
         .until(
           () => Math.max(lastOf(c), ...c.client.events().map((e) => e.id)) >= newest || undefined,
           `event ${newest}`,
+          // A loaded machine: the last resumes may still be catching up.
+          30_000,
         )
         .catch(() => undefined),
     ),
@@ -118,6 +122,7 @@ export async function resumeLoad(o: ResumeLoadOptions): Promise<ResumeLoadResult
   let consolesMissing = 0;
   let doubled = 0;
   let outOfOrder = 0;
+  const gaps: string[] = [];
   const first = Math.min(...consoles.map((c) => c.start));
   for (const c of consoles) {
     c.client.close();
@@ -126,7 +131,12 @@ export async function resumeLoad(o: ResumeLoadOptions): Promise<ResumeLoadResult
     doubled += c.ids.length - seen.size;
     outOfOrder += c.ids.filter((id, k) => k > 0 && id <= c.ids[k - 1]!).length;
     let lost = 0;
-    for (let id = c.start + 1; id <= newest; id++) if (!seen.has(id)) lost++;
+    for (let id = c.start + 1; id <= newest; id++) {
+      if (seen.has(id)) continue;
+      lost++;
+      if (seen.has(id - 1) || id === c.start + 1) gaps.push(`${consoles.indexOf(c)}: ${id}-`);
+      if (seen.has(id + 1) || id === newest) gaps.push(`${gaps.pop() ?? ''}${id}`);
+    }
     missed += lost;
     if (lost > 0) consolesMissing++;
   }
@@ -139,5 +149,6 @@ export async function resumeLoad(o: ResumeLoadOptions): Promise<ResumeLoadResult
     doubled,
     outOfOrder,
     resets,
+    gaps: gaps.slice(0, 10),
   };
 }

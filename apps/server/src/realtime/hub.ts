@@ -85,7 +85,7 @@ export class RealtimeHub {
     heartbeatMs: number,
   ) {
     const [counter] = await eventsRepository.lastSeqs(this.db, [conn.seatId]);
-    const newest = counter?.last_seq ?? 0;
+    const newest = Number(counter?.last_seq ?? 0);
     let from = lastEventId;
     let kind: 'ready' | 'reset' = 'ready';
     if (lastEventId === 0) {
@@ -123,6 +123,10 @@ export class RealtimeHub {
       for (const conn of conns) this.sendRows(conn, committed, frames);
       return;
     }
+    this.startDrain(seatId);
+  }
+
+  private startDrain(seatId: number): void {
     if (this.draining.has(seatId)) {
       this.dirty.add(seatId);
       return;
@@ -136,7 +140,12 @@ export class RealtimeHub {
       .catch(() => {
         // The next notice or poll tries again.
       })
-      .finally(() => this.draining.delete(seatId));
+      .finally(() => {
+        this.draining.delete(seatId);
+        // A notice taken after the loop's last look (it ends a few microtasks before this):
+        // with Redis nothing polls, so it would wait for the seat's next event.
+        if (this.dirty.has(seatId)) this.startDrain(seatId);
+      });
     this.draining.set(seatId, run);
   }
 
