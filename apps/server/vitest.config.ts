@@ -28,6 +28,7 @@ export default defineConfig({
           // transaction at a time (no deadlock to retry).
           exclude: [
             'test/instances.test.ts',
+            'test/resume-exact-instances.test.ts',
             'test/rolling-restart.test.ts',
             'test/pg-pool.test.ts',
             'test/transaction-retry.test.ts',

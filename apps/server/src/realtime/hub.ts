@@ -17,8 +17,10 @@ export interface Connection {
   socket: PushSocket;
   seatId: number;
   tokenHash: string;
-  /** The newest event number this socket has been sent. */
+  /** The newest event number this socket has been sent (it has been sent every one before). */
   lastSent: number;
+  /** Its `ready`'s heartbeat (a `reset` later in the stream says it again). */
+  heartbeatMs: number;
   /** Answered the last WebSocket ping. */
   alive: boolean;
 }
@@ -41,6 +43,11 @@ const OPEN = 1;
  * gets an event twice or out of order, whichever instance or process recorded it. Events this
  * instance has just committed come with the notice, as the log holds them: sent as they are
  * when they follow on what each of the seat's sockets was sent, else read from the log.
+ *
+ * A socket is only ever sent the event that follows its `lastSent` (issue 32): rows that start
+ * further on wait, and the drain reads again from the lowest `lastSent` until no socket is
+ * behind. A socket that resumed while a read of the seat's log was in flight (PostgreSQL awaits
+ * it; SQLite's read is synchronous) used to take that read's rows and skip its missed range.
  */
 export class RealtimeHub {
   private readonly bySeat = new Map<number, Set<Connection>>();
@@ -73,12 +80,12 @@ export class RealtimeHub {
    * events follow) or `reset` (too old: the client refetches) and joins the seat's sockets.
    */
   async join(
-    conn: Omit<Connection, 'lastSent' | 'alive'>,
+    conn: Omit<Connection, 'lastSent' | 'alive' | 'heartbeatMs'>,
     lastEventId: number,
     heartbeatMs: number,
   ) {
     const [counter] = await eventsRepository.lastSeqs(this.db, [conn.seatId]);
-    const newest = counter?.last_seq ?? 0;
+    const newest = Number(counter?.last_seq ?? 0);
     let from = lastEventId;
     let kind: 'ready' | 'reset' = 'ready';
     if (lastEventId === 0) {
@@ -91,7 +98,7 @@ export class RealtimeHub {
     }
     if (kind === 'reset') from = newest;
     send(conn.socket, { kind, last_event_id: newest, heartbeat_ms: heartbeatMs });
-    const joined: Connection = { ...conn, lastSent: from, alive: true };
+    const joined: Connection = { ...conn, lastSent: from, alive: true, heartbeatMs };
     let set = this.bySeat.get(conn.seatId);
     if (!set) this.bySeat.set(conn.seatId, (set = new Set()));
     set.add(joined);
@@ -116,6 +123,10 @@ export class RealtimeHub {
       for (const conn of conns) this.sendRows(conn, committed, frames);
       return;
     }
+    this.startDrain(seatId);
+  }
+
+  private startDrain(seatId: number): void {
     if (this.draining.has(seatId)) {
       this.dirty.add(seatId);
       return;
@@ -129,7 +140,12 @@ export class RealtimeHub {
       .catch(() => {
         // The next notice or poll tries again.
       })
-      .finally(() => this.draining.delete(seatId));
+      .finally(() => {
+        this.draining.delete(seatId);
+        // A notice taken after the loop's last look (it ends a few microtasks before this):
+        // with Redis nothing polls, so it would wait for the seat's next event.
+        if (this.dirty.has(seatId)) this.startDrain(seatId);
+      });
     this.draining.set(seatId, run);
   }
 
@@ -138,25 +154,53 @@ export class RealtimeHub {
     await Promise.all(this.draining.values());
   }
 
+  /**
+   * Reads the log from the lowest `lastSent` of the seat's sockets and sends each socket what
+   * follows on its own; again while a page was full or a socket is still behind what was read
+   * (one that joined during the read, with an older resume point).
+   */
   private async drain(seatId: number): Promise<void> {
     for (;;) {
       const from = this.lowestSent(seatId);
       if (from === null) return;
       const rows = await eventsRepository.after(this.db, seatId, from, PAGE);
+      const conns = this.bySeat.get(seatId) ?? new Set<Connection>();
+      const first = rows.length > 0 ? Number(rows[0]!.seq) : null;
+      if (first !== null && first > from + 1) this.resetPruned(conns, from, first);
       const frames = framesOf(rows);
-      for (const conn of this.bySeat.get(seatId) ?? []) this.sendRows(conn, rows, frames);
-      if (rows.length < PAGE) return;
+      for (const conn of conns) this.sendRows(conn, rows, frames);
+      const read = rows.length > 0 ? Number(rows.at(-1)!.seq) : from;
+      const lowest = this.lowestSent(seatId);
+      if (rows.length < PAGE && (lowest === null || lowest >= read)) return;
     }
   }
 
   /**
-   * Sends the rows (consecutive, oldest first) the socket was not sent yet, as `frames` (the
-   * rows' frames, serialised once for every socket of the seat).
+   * The log no longer holds the events after `from` up to `first` (pruned while the sockets
+   * there were behind): they are told `reset` (the console refetches), never skipped silently.
+   */
+  private resetPruned(conns: Iterable<Connection>, from: number, first: number) {
+    for (const conn of conns) {
+      if (conn.lastSent < from || conn.lastSent >= first - 1) continue;
+      conn.lastSent = first - 1;
+      send(conn.socket, {
+        kind: 'reset',
+        last_event_id: conn.lastSent,
+        heartbeat_ms: conn.heartbeatMs,
+      });
+    }
+  }
+
+  /**
+   * Sends the rows (consecutive, oldest first) that follow on what the socket was sent, as
+   * `frames` (the rows' frames, serialised once for every socket of the seat). Rows that start
+   * after a gap are left: the socket is behind, and the drain reads from its `lastSent`.
    */
   private sendRows(conn: Connection, rows: readonly LoggedEvent[], frames: (Buffer | null)[]) {
     rows.forEach((row, i) => {
-      if (row.seq <= conn.lastSent) return;
-      conn.lastSent = Number(row.seq);
+      const seq = Number(row.seq);
+      if (seq !== conn.lastSent + 1) return;
+      conn.lastSent = seq;
       // Rows are written from the event map; a type it no longer has is not sent.
       const frame = frames[i];
       if (!frame) return;

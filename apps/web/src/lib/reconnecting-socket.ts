@@ -83,6 +83,22 @@ export abstract class ReconnectingSocket<Frame> {
     this.setOnline(true);
   }
 
+  /**
+   * A new socket at once, with a new hello, staying online: the frames still arriving on the
+   * old one are ignored. A drop of the new one backs off as usual.
+   */
+  protected reopen(): void {
+    if (this.stopped) return;
+    this.clearTimers();
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
+    this.open();
+  }
+
   /** The login ended: no reconnect. */
   protected expired(): void {
     this.stop();
