@@ -114,6 +114,8 @@ export class BotApi {
       method: 'POST',
       headers,
       body,
+      // The Bot API answers its methods itself; a redirect is not followed anywhere.
+      redirect: 'error',
       signal: AbortSignal.any(signals),
     });
     const text = await res.text();

@@ -81,6 +81,8 @@ export class GraphApi {
         ...(init.headers as Record<string, string>),
         authorization: `Bearer ${this.token}`,
       },
+      // Graph answers its calls itself: a redirect would take the token elsewhere.
+      redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
