@@ -342,6 +342,37 @@ export const ENV = {
     "Meta's Graph API for the WhatsApp channel (Cloud API, v21.0 paths under it; a proxy, or a local server in tests)",
     'https://graph.facebook.com',
   ),
+  PARLEY_WHATSAPP_MEDIA_ORIGINS: {
+    schema: z.preprocess(
+      (raw) =>
+        (given(raw) ?? '')
+          .split(',')
+          .map((o: string) => o.trim())
+          .filter(Boolean),
+      z.array(
+        z.string().transform((raw, ctx) => {
+          let url: URL | null = null;
+          try {
+            url = new URL(raw);
+          } catch {
+            // not a URL
+          }
+          if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
+            ctx.addIssue({
+              code: 'custom',
+              message: 'is not an origin (scheme://host[:port], e.g. http://127.0.0.1:8081)',
+            });
+            return z.NEVER;
+          }
+          return url.origin;
+        }),
+      ),
+    ),
+    type: 'a comma-separated list of origins',
+    shown: 'unset',
+    meaning:
+      "origins a WhatsApp media URL may also lead to, as they are (http allowed, the address not checked): a local Graph server in tests, or a proxy you run. Unset: only Meta's media hosts (`lookaside.fbsbx.com`, `*.whatsapp.net`, `*.fbcdn.net`) over https, at public addresses",
+  } satisfies EnvVar<string[]>,
   PARLEY_WHATSAPP_MESSAGES_PER_SECOND: integer(
     1,
     1000,

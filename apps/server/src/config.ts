@@ -141,6 +141,10 @@ export interface WhatsappConfig {
   graphUrl: string;
   /** Messages per second per number, across instances (PARLEY_WHATSAPP_MESSAGES_PER_SECOND); default 80. */
   messagesPerSecond?: number;
+  /** Host names a media URL may lead to over https (default: Meta's media hosts, META_MEDIA_HOSTS). */
+  mediaHosts?: string[];
+  /** Origins a media URL may lead to as they are (PARLEY_WHATSAPP_MEDIA_ORIGINS); default none. */
+  mediaOrigins?: string[];
 }
 
 /** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
@@ -267,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     whatsapp: {
       graphUrl: v.PARLEY_WHATSAPP_GRAPH_URL ?? 'https://graph.facebook.com',
       messagesPerSecond: v.PARLEY_WHATSAPP_MESSAGES_PER_SECOND,
+      mediaOrigins: v.PARLEY_WHATSAPP_MEDIA_ORIGINS,
     },
     ops: {
       metricsToken: v.PARLEY_METRICS_TOKEN,

@@ -118,14 +118,18 @@ export class TelegramBotApiServer {
     return bot;
   }
 
+  /** Every GET's raw path (file downloads), as it reached this server. */
+  readonly gets: string[] = [];
+
   /** A file Telegram holds (a customer's upload): answers its file_id. */
-  addFile(bytes: Buffer, ext: string): string {
+  addFile(bytes: Buffer, ext: string, filePath?: string): string {
     const n = this.nextFileId++;
     const file_id = `FILE${n}`;
     this.files.set(file_id, {
       file_id,
       file_unique_id: `U${n}`,
-      file_path: `documents/file_${n}.${ext}`,
+      // A hostile getFile answer may name any path (the SSRF tests).
+      file_path: filePath ?? `documents/file_${n}.${ext}`,
       bytes,
     });
     return file_id;
@@ -192,6 +196,7 @@ export class TelegramBotApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', this.url);
+    if (req.method === 'GET') this.gets.push(req.url ?? '');
     const fileMatch = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
     if (req.method === 'GET' && fileMatch) {
       const file = [...this.files.values()].find((f) => f.file_path === fileMatch[2]);

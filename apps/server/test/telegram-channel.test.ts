@@ -308,6 +308,38 @@ describe('inbound: customers write to the bot', () => {
     expect(foreign.statusCode).not.toBe(200);
   });
 
+  it('a file path that is not relative segments is never fetched; the message arrives without it', async () => {
+    const seat = await seatWithBot('tg-path');
+    const user = newUser();
+    const customer = customerNumberOf(user.id);
+    const hostile = [
+      `../../bot${seat.botToken}/getMe`,
+      'documents/file.pdf?method=getMe',
+      'documents/%2e%2e/file.pdf',
+      '/etc/passwd',
+    ];
+    const before = tg.gets.length;
+    for (const filePath of hostile) {
+      tg.pushMessage(seat.botToken, user, {
+        document: {
+          file_id: tg.addFile(corpus('doc.pdf'), 'pdf', filePath),
+          file_unique_id: `h-${filePath}`,
+          file_name: 'x.pdf',
+        },
+      });
+    }
+    const list = await waitForMessages(seat, customer, hostile.length);
+    expect(list.map((m) => [m.type, m.content, m.media])).toEqual(
+      hostile.map(() => ['text', '[file]', null]),
+    );
+    // Only the benign paths of other tests' files reached the Bot API, never one of these.
+    const odd = tg.gets
+      .slice(before)
+      .filter((g) => g.startsWith('/file/'))
+      .filter((g) => !/^\/file\/bot[^/]+\/documents\/file_[0-9]+\.[a-z0-9]+$/.test(g));
+    expect(odd).toEqual([]);
+  });
+
   it('an update handed over twice (in one batch, or again after a lost offset) is stored once', async () => {
     const seat = await seatWithBot('tg-replay');
     const user = newUser();

@@ -33,6 +33,10 @@ let number: GraphNumber;
 let accountId: number;
 let waN = 0;
 
+const inboundCount = async () =>
+  Number(
+    (await sql<{ n: number }>`select count(*) as n from inbound_messages`.execute(t.db)).rows[0]!.n,
+  );
 const nextWaId = () =>
   `49151${String(process.pid % 1000).padStart(3, '0')}${String(++waN).padStart(5, '0')}`;
 
@@ -371,18 +375,24 @@ describe('inbound messages', () => {
     expect(m).toMatchObject({ type: 'text', content: '[image]', media: null });
   });
 
-  it('a webhook for a number no account holds is refused and stores nothing', async () => {
+  it('a webhook for a number no account holds answers as a bad signature and stores nothing', async () => {
     const stranger = graph.addNumber();
-    const res = await deliverWebhook(
-      t,
+    const payload = graph.inbound(
       stranger,
-      graph.inbound(
-        stranger,
-        { wa_id: nextWaId(), name: 'X' },
-        { type: 'text', text: { body: 'x' } },
-      ),
+      { wa_id: nextWaId(), name: 'X' },
+      { type: 'text', text: { body: 'x' } },
     );
-    expect(res.status).toBe(404);
+    const before = await inboundCount();
+    // Signed with its own secret (Parley has none for it), and forged: both as a bound
+    // number's forged delivery answers, so a caller cannot list the bound numbers.
+    const signed = await deliverWebhook(t, stranger, payload);
+    const forged = await deliverWebhook(t, stranger, payload, `sha256=${'0'.repeat(64)}`);
+    const boundForged = await deliverWebhook(t, number, payload, `sha256=${'0'.repeat(64)}`);
+    for (const res of [signed, forged, boundForged]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toBe('Bad signature');
+    }
+    expect(await inboundCount()).toBe(before);
   });
 
   it('a location and contact cards are shown as readable text', async () => {

@@ -83,6 +83,13 @@ export interface GraphMedia {
   fileName: string;
   /** The number that uploaded it (null: a customer's media, reachable by every token). */
   owner: string | null;
+  /**
+   * A hostile lookup (a spoofed or intercepted Graph endpoint, for the SSRF tests): GET
+   * /{media-id} answers this `url` instead of its own download URL.
+   */
+  lookupUrl?: string;
+  /** The download URL answers `302 Location: redirectTo` instead of the bytes. */
+  redirectTo?: string;
 }
 
 export interface GraphFailure {
@@ -238,9 +245,14 @@ export class WhatsAppGraphServer {
   }
 
   /** A customer's media, as WhatsApp keeps it for the webhook's media id. */
-  addCustomerMedia(bytes: Buffer, mime: string, fileName = 'file'): string {
+  addCustomerMedia(
+    bytes: Buffer,
+    mime: string,
+    fileName = 'file',
+    hostile: Pick<GraphMedia, 'lookupUrl' | 'redirectTo'> = {},
+  ): string {
     const id = String(900_000_000_000 + this.nextId++);
-    this.media.set(id, { id, bytes, mime, fileName, owner: null });
+    this.media.set(id, { id, bytes, mime, fileName, owner: null, ...hostile });
     return id;
   }
 
@@ -287,7 +299,7 @@ export class WhatsAppGraphServer {
         if (media) {
           return this.json(res, {
             messaging_product: 'whatsapp',
-            url: `${this.url}/download/${media.id}?ext=${Date.now()}`,
+            url: media.lookupUrl ?? `${this.url}/download/${media.id}?ext=${Date.now()}`,
             mime_type: media.mime,
             sha256: createHash('sha256').update(media.bytes).digest('hex'),
             file_size: media.bytes.length,
@@ -463,6 +475,10 @@ export class WhatsAppGraphServer {
   private download(res: ServerResponse, id: string) {
     const media = this.media.get(id);
     if (!media) return this.noObject(res, id);
+    if (media.redirectTo) {
+      res.writeHead(302, { location: media.redirectTo, 'content-length': 0 });
+      return res.end();
+    }
     res.writeHead(200, { 'content-type': media.mime, 'content-length': media.bytes.length });
     res.end(media.bytes);
   }

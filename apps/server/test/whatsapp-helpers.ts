@@ -20,7 +20,8 @@ export async function whatsappApp(
   const { config, cleanup } = await createTestDatabaseConfig({
     logLevel: 'debug',
     logFormat: 'json',
-    whatsapp: { graphUrl: graph.url },
+    // The local Graph server's download URLs are its own origin: allowed by the explicit setting.
+    whatsapp: { graphUrl: graph.url, mediaOrigins: [graph.url] },
     ...overrides,
   });
   const app = await buildApp(config, { logStream: { write: (line) => lines.push(line) } });

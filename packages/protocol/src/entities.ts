@@ -10,6 +10,10 @@ export const ID_MAX = 2_147_483_647;
 export const EPOCH_MS_MAX = 253_402_300_799_999;
 export const id = z.number().int().positive().max(ID_MAX);
 export const epochMs = z.number().int().nonnegative().max(EPOCH_MS_MAX);
+/** An id in a query string (text coerced to a number), with the same ceiling. */
+export const queryId = z.coerce.number().int().positive().max(ID_MAX);
+/** A time in a query string, with the same ceiling as epochMs. */
+export const queryEpochMs = z.coerce.number().int().nonnegative().max(EPOCH_MS_MAX);
 
 /** A phone account or customer number: digits, optional leading +, 5-20 digits. */
 export const PHONE_PATTERN = /^\+?[0-9]{5,20}$/;

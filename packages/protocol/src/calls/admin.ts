@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { epochMs, id, phone } from '../entities.js';
+import { epochMs, id, phone, queryEpochMs, queryId } from '../entities.js';
 import { DEFAULT_CHANNEL, channelName, plainChannelName } from '../channels.js';
 import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
 
@@ -582,7 +582,7 @@ export const ADMIN_EXPORT_PATHS = {
 export const adminExportSeriesQuery = z
   .object({
     ...statsRange,
-    seat_id: z.coerce.number().int().positive().optional(),
+    seat_id: queryId.optional(),
   })
   .superRefine(rangeCheck(STATS_EXPORT_DAYS_MAX));
 
@@ -604,7 +604,7 @@ export const adminExportAuditQuery = z.object({
   actor: z.string().trim().max(ACCOUNT_MAX).optional(),
   action: auditAction.optional(),
   target_type: auditTargetType.optional(),
-  target_id: z.coerce.number().int().positive().optional(),
-  since: z.coerce.number().int().nonnegative().optional(),
-  until: z.coerce.number().int().nonnegative().optional(),
+  target_id: queryId.optional(),
+  since: queryEpochMs.optional(),
+  until: queryEpochMs.optional(),
 });

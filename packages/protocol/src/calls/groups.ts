@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { group, groupName, id } from '../entities.js';
+import { group, groupName, id, ID_MAX } from '../entities.js';
 
 export const replyFilter = z.union([z.literal(0), z.literal(1)]);
 
 export const getGroupListRequest = z.object({
   /** Sent as 1 by the original client; the seat always comes from the token. */
-  seat_id: z.number().int().optional(),
+  seat_id: z.number().int().nonnegative().max(ID_MAX).optional(),
   /** 0 = all chats, 1 = waiting for a reply. */
   reply: replyFilter.default(0),
 });

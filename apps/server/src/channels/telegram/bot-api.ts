@@ -114,6 +114,8 @@ export class BotApi {
       method: 'POST',
       headers,
       body,
+      // The Bot API answers its methods itself; a redirect is not followed anywhere.
+      redirect: 'error',
       signal: AbortSignal.any(signals),
     });
     const text = await res.text();
@@ -143,10 +145,23 @@ export class BotApi {
     );
   }
 
-  /** The bytes of a file that getFile described. */
+  /**
+   * The bytes of a file that getFile described, from the configured Bot API only: the
+   * `file_path` Telegram answered is taken as relative segments, each encoded (no `..`, no
+   * query, no other host), and a redirect is not followed (the token is in the URL's path).
+   */
   async download(filePath: string, signal?: AbortSignal): Promise<Readable> {
-    const res = await fetch(`${this.baseUrl}/file/bot${this.token}/${filePath}`, {
+    const segments = filePath.split('/');
+    if (
+      filePath.length > 512 ||
+      segments.some((s) => s === '' || s === '.' || s === '..' || !FILE_PATH_SEGMENT.test(s))
+    ) {
+      throw new BotApiError(400, 400, `file path refused: ${filePath.slice(0, 80)}`, null);
+    }
+    const path = segments.map((s) => encodeURIComponent(s)).join('/');
+    const res = await fetch(`${this.baseUrl}/file/bot${this.token}/${path}`, {
       signal: signal ?? AbortSignal.timeout(120_000),
+      redirect: 'manual',
     });
     if (!res.ok || !res.body) {
       throw new BotApiError(
@@ -162,6 +177,9 @@ export class BotApi {
 
 /** `1234567:AAE…` shown as `1234567:****…last4`: enough to tell bots apart, useless to steal. */
 export const maskToken = maskSecret;
+
+/** A segment of a Bot API `file_path` (`photos/file_12.jpg`): printable, no slash, no control. */
+const FILE_PATH_SEGMENT = /^[^\p{Cc}/\\?#%]{1,255}$/u;
 
 /** The shape of a bot token: `<bot id>:<secret>`. */
 export const BOT_TOKEN = /^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/;

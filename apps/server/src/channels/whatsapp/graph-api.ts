@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { outboundGet, type OutboundPolicy } from '../../lib/outbound-fetch.js';
 
 /**
  * Meta's Graph API as the WhatsApp Cloud API uses it, at the version this client follows:
@@ -7,6 +8,16 @@ import type { Readable } from 'node:stream';
  * `{ error: { message, type, code, error_subcode, fbtrace_id } }`.
  */
 export const GRAPH_API_VERSION = 'v21.0';
+
+/**
+ * Where `GET /{media-id}`'s `url` may point: Meta's media hosts ("Retrieve Media URL" /
+ * "Download Media", Cloud API reference: lookaside.fbsbx.com, and Meta's CDNs under
+ * whatsapp.net and fbcdn.net), over https only.
+ */
+export const META_MEDIA_HOSTS = ['lookaside.fbsbx.com', '*.whatsapp.net', '*.fbcdn.net'] as const;
+
+/** The shape of the ids Graph issues (media, phone numbers, business accounts): digits. */
+export const GRAPH_ID = /^[0-9]{1,32}$/;
 
 /** A refusal of the Graph API, with Meta's error code (190: token expired or revoked). */
 export class GraphApiError extends Error {
@@ -52,10 +63,15 @@ export class GraphApi {
     private readonly baseUrl: string,
     private readonly token: string,
     private readonly timeoutMs = 30_000,
+    /** Where a media URL may lead (download): Meta's media hosts unless configured. */
+    private readonly mediaPolicy: OutboundPolicy = { hosts: META_MEDIA_HOSTS, trustedOrigins: [] },
   ) {}
 
-  private url(path: string): string {
-    return `${this.baseUrl.replace(/\/+$/, '')}/${GRAPH_API_VERSION}/${path}`;
+  /** `<base>/<version>/<segments, each encoded>[?query]`: an id can never become a path or query. */
+  private url(segments: readonly string[], query: Record<string, string> = {}): string {
+    const path = segments.map((s) => encodeURIComponent(s)).join('/');
+    const search = new URLSearchParams(query).toString();
+    return `${this.baseUrl.replace(/\/+$/, '')}/${GRAPH_API_VERSION}/${path}${search ? `?${search}` : ''}`;
   }
 
   private async request<T>(url: string, init: RequestInit, timeoutMs = this.timeoutMs): Promise<T> {
@@ -65,6 +81,8 @@ export class GraphApi {
         ...(init.headers as Record<string, string>),
         authorization: `Bearer ${this.token}`,
       },
+      // Graph answers its calls itself: a redirect would take the token elsewhere.
+      redirect: 'error',
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await res.text();
@@ -78,12 +96,12 @@ export class GraphApi {
     return body as T;
   }
 
-  get<T>(path: string): Promise<T> {
-    return this.request<T>(this.url(path), { method: 'GET' });
+  get<T>(segments: readonly string[], query?: Record<string, string>): Promise<T> {
+    return this.request<T>(this.url(segments, query), { method: 'GET' });
   }
 
-  post<T>(path: string, body: unknown): Promise<T> {
-    return this.request<T>(this.url(path), {
+  post<T>(segments: readonly string[], body: unknown): Promise<T> {
+    return this.request<T>(this.url(segments), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -100,31 +118,53 @@ export class GraphApi {
     form.set('type', file.mime);
     form.set('file', new Blob([file.bytes], { type: file.mime }), file.fileName);
     return this.request<{ id: string }>(
-      this.url(`${phoneNumberId}/media`),
+      this.url([phoneNumberId, 'media']),
       { method: 'POST', body: form },
       120_000,
     );
   }
 
-  /** A media's bytes from the URL GET /{media-id} gave (Meta's lookaside needs the token too). */
+  /**
+   * A media's bytes from the URL GET /{media-id} gave (Meta's lookaside needs the token too):
+   * only from the media policy's hosts, the token only to that URL's origin (outbound-fetch.ts).
+   * Throws OutboundRefused for a URL the policy does not allow.
+   */
   async download(url: string): Promise<Readable> {
-    const res = await fetch(url, {
-      headers: { authorization: `Bearer ${this.token}` },
+    const res = await outboundGet(url, {
+      policy: this.mediaPolicy,
+      credential: { authorization: `Bearer ${this.token}` },
       signal: AbortSignal.timeout(120_000),
     });
-    if (!res.ok || !res.body) {
-      const text = await res.text().catch(() => '');
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status > 299) {
+      const text = await readSome(res, 4096);
       let body: unknown = null;
       try {
         body = JSON.parse(text);
       } catch {
         body = null;
       }
-      throw errorOf(res.status, body as GraphErrorBody | null, text);
+      throw errorOf(status, body as GraphErrorBody | null, text);
     }
-    const { Readable } = await import('node:stream');
-    return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+    return res;
   }
+}
+
+/** Up to `max` bytes of an error's body, as text; the rest is dropped with the connection. */
+async function readSome(res: Readable, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= max) break;
+    }
+  } catch {
+    // a cut error body: what came is enough
+  }
+  res.destroy();
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
 function errorOf(status: number, body: GraphErrorBody | null, text: string): GraphApiError {

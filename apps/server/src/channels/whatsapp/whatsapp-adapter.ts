@@ -139,7 +139,7 @@ export class WhatsappAdapter implements ChannelAdapter {
     if (!wamid) return;
     try {
       await new GraphApi(this.graphUrl, number.access_token).post(
-        `${number.phone_number_id}/messages`,
+        [number.phone_number_id, 'messages'],
         { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
       );
     } catch (err) {
@@ -204,7 +204,7 @@ export class WhatsappAdapter implements ChannelAdapter {
       const quoted = item.replyTo?.externalId;
       if (quoted) body.context = { message_id: quoted };
       const sent = await api.post<{ messages?: Array<{ id?: string }> }>(
-        `${number.phone_number_id}/messages`,
+        [number.phone_number_id, 'messages'],
         { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...body },
       );
       const wamid = sent?.messages?.[0]?.id;

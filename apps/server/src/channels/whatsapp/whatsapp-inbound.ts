@@ -9,7 +9,8 @@ import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
 import { inboundRepository, type InboundKey } from '../inbound.repository.js';
-import { GraphApi } from './graph-api.js';
+import { OutboundRefused, type OutboundPolicy } from '../../lib/outbound-fetch.js';
+import { GRAPH_ID, GraphApi } from './graph-api.js';
 import { markTokenRefused } from './number-state.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
@@ -112,6 +113,8 @@ export class WhatsappInbound {
   constructor(
     private readonly db: Db,
     private readonly graphUrl: string,
+    /** Where a media URL from GET /{media-id} may lead (Meta's media hosts). */
+    private readonly mediaPolicy: OutboundPolicy,
     private readonly messages: MessagesService,
     private readonly media: MediaService,
     private readonly events: SeatEvents,
@@ -270,10 +273,15 @@ export class WhatsappInbound {
     kind: MediaKind,
     fileName: string,
   ) {
-    const api = new GraphApi(this.graphUrl, number.access_token);
+    // Graph's media ids are digits: anything else is not one (a path, a query) and is not asked.
+    if (!GRAPH_ID.test(mediaId)) {
+      this.log.warn({ media: mediaId.slice(0, 64) }, 'whatsapp media id refused: not a Graph id');
+      return null;
+    }
+    const api = new GraphApi(this.graphUrl, number.access_token, undefined, this.mediaPolicy);
     try {
-      const info = await api.get<{ url?: string }>(mediaId);
-      if (!info?.url) return null;
+      const info = await api.get<{ url?: string }>([mediaId]);
+      if (typeof info?.url !== 'string') return null;
       try {
         const row = await this.media.storeStream(seatId, await api.download(info.url), {
           kind,
@@ -290,6 +298,13 @@ export class WhatsappInbound {
         return { mediaId: row.media_id, kind: row.kind };
       }
     } catch (err) {
+      if (err instanceof OutboundRefused) {
+        this.log.warn(
+          { reason: err.reason, url: err.url.slice(0, 200), media: mediaId },
+          'whatsapp media URL refused',
+        );
+        return null;
+      }
       await markTokenRefused(this.db, number.send_phone, err);
       this.log.warn({ err: String(err), media: mediaId }, 'whatsapp media not stored');
       return null;

@@ -113,7 +113,8 @@ export class WhatsappNumbersService implements ChannelCredentials {
   private async check(phoneNumberId: string, token: string): Promise<NumberDetails> {
     try {
       const details = await new GraphApi(this.graphUrl, token, 15_000).get<NumberDetails>(
-        `${phoneNumberId}?fields=verified_name,display_phone_number,quality_rating`,
+        [phoneNumberId],
+        { fields: 'verified_name,display_phone_number,quality_rating' },
       );
       if (!details || String(details.id) !== phoneNumberId) {
         throw invalidField('phone_number_id', 'the Graph API answered for another number');

@@ -85,10 +85,11 @@ export class WhatsappWindowService {
         const answer = await api.get<{
           data?: GraphTemplate[];
           paging?: { cursors?: { after?: string }; next?: string };
-        }>(
-          `${number.waba_id}/message_templates?fields=name,language,status,category,components&limit=100` +
-            (after ? `&after=${encodeURIComponent(after)}` : ''),
-        );
+        }>([number.waba_id, 'message_templates'], {
+          fields: 'name,language,status,category,components',
+          limit: '100',
+          ...(after ? { after } : {}),
+        });
         listed.push(...(answer?.data ?? []));
         // Graph gives `next` only while there is a page after this one.
         after = answer?.paging?.next ? answer.paging.cursors?.after : undefined;

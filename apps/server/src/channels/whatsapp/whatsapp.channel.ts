@@ -1,4 +1,5 @@
 import type { ChannelModule } from '../channel-module.js';
+import { META_MEDIA_HOSTS } from './graph-api.js';
 import { WhatsappAdapter } from './whatsapp-adapter.js';
 import { WhatsappInbound } from './whatsapp-inbound.js';
 import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
@@ -34,6 +35,10 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
     const inbound = new WhatsappInbound(
       db,
       graphUrl,
+      {
+        hosts: config.whatsapp?.mediaHosts ?? META_MEDIA_HOSTS,
+        trustedOrigins: config.whatsapp?.mediaOrigins ?? [],
+      },
       services.messages,
       services.media,
       services.events,

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { rateLimitConfig } from '../../plugins/rate-limit.js';
@@ -13,6 +13,9 @@ import { whatsappRepository } from './whatsapp.repository.js';
  */
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
+/** Never any number's secret: what an unbound number's body is checked against. */
+const UNBOUND_SECRET = randomBytes(32).toString('hex');
+
 /** `X-Hub-Signature-256: sha256=<hex>` over the raw body with the app secret, in constant time. */
 export function signatureHolds(appSecret: string, header: unknown, body: Buffer): boolean {
   if (typeof header !== 'string') return false;
@@ -25,7 +28,7 @@ export function signatureHolds(appSecret: string, header: unknown, body: Buffer)
 /**
  * Meta's calls to a bound number's callback URL (Cloud API webhooks): the GET that verifies the
  * URL (hub.mode, hub.verify_token, hub.challenge), and the signed POSTs of the `messages` field.
- * An unknown number or a bad signature answers without touching anything.
+ * An unbound number and a bad signature get the same 401, without touching anything.
  */
 export async function whatsappRoutes(
   app: FastifyInstance,
@@ -67,9 +70,11 @@ export async function whatsappRoutes(
       { bodyLimit: WEBHOOK_BODY_LIMIT, config: rateLimitConfig(perMinute) },
       async (request, reply) => {
         const number = await whatsappRepository.findByNumberId(db, request.params.phoneNumberId);
-        if (!number) return reply.code(404).type('text/plain').send('Not Found');
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        if (!signatureHolds(number.app_secret, request.headers['x-hub-signature-256'], body)) {
+        // An unbound number is checked against a throwaway secret and answers as a bad
+        // signature does: an unsigned caller cannot tell which numbers are bound.
+        const secret = number?.app_secret ?? UNBOUND_SECRET;
+        if (!signatureHolds(secret, request.headers['x-hub-signature-256'], body) || !number) {
           return reply.code(401).type('text/plain').send('Bad signature');
         }
         let payload: WaWebhook;

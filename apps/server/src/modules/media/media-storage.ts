@@ -23,12 +23,34 @@ export interface MediaStorage {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/**
+ * mkdir -p that reports why it failed: Node 20's recursive mkdir answers ENOENT on a read-only
+ * file system (not EROFS), which would hide the store's fault. On ENOENT each missing level is
+ * made one at a time, so the error is the real one (EROFS, EACCES, ENOSPC).
+ */
+async function makeDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ENOENT') throw err;
+    const levels: string[] = [];
+    for (let d = path.resolve(dir); d !== path.dirname(d); d = path.dirname(d)) levels.unshift(d);
+    for (const level of levels) {
+      try {
+        await mkdir(level);
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'EEXIST') throw e;
+      }
+    }
+  }
+}
+
 export class LocalMediaStorage implements MediaStorage {
   constructor(private readonly root: string) {}
 
   async tempPath(): Promise<string> {
     const dir = path.join(this.root, 'tmp');
-    await mkdir(dir, { recursive: true });
+    await makeDir(dir);
     return path.join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
   }
 
@@ -38,7 +60,7 @@ export class LocalMediaStorage implements MediaStorage {
       await rm(file, { force: true });
       return;
     }
-    await mkdir(path.dirname(target), { recursive: true });
+    await makeDir(path.dirname(target));
     // Atomic on one volume; two racing uploads of the same bytes write the same content.
     await rename(file, target);
   }
