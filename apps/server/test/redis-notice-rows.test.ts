@@ -9,7 +9,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { inTransaction } from '../src/lib/tx.js';
 import { eventsRepository } from '../src/modules/events/events.repository.js';
 import { settingsRepository } from '../src/modules/settings/settings.repository.js';
-import { RedisFanOut } from '../src/realtime/fan-out.js';
+import { MAX_NOTICE_CHARS, RedisFanOut } from '../src/realtime/fan-out.js';
 import { framesOf, RealtimeHub, type PushSocket } from '../src/realtime/hub.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestDatabaseConfig, testAppOf, type TestApp } from './helper.js';
@@ -219,6 +219,43 @@ describe('notices between instances carry the committed rows', () => {
     // Nothing more arrives later (no double from the notice's rows).
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const c of consoles) expect(c.events()).toHaveLength(4);
+  });
+
+  it('rows too large to carry, or not consecutive, go as the seat id: B reads them from the log', async () => {
+    const seat = await createSeat(t, 'rows-large');
+    const [socket] = await consolesOnB(seat, 1);
+    const fanOutA = t.app.parley.realtime.fanOut;
+    const append = async (data: string) => {
+      const row = {
+        seat_id: seat.seatId,
+        type: 'groups.changed',
+        data,
+        at: Date.now(),
+        request_id: null,
+      };
+      const seq = await inTransaction(t.db, (trx) => eventsRepository.append(trx, row));
+      return { ...row, seq };
+    };
+    // Past MAX_NOTICE_CHARS: A announces it (as the bus does after the commit) with its row.
+    const large = await append(JSON.stringify({ note: 'x'.repeat(MAX_NOTICE_CHARS) }));
+    const readLarge = await statementsOf(async () => {
+      fanOutA.notify(seat.seatId, [large]);
+      await until('the large event on B', () => socket!.events().length === 1);
+      await hubB.settle();
+    });
+    expect(readLarge.some((q) => /from "events"/.test(q))).toBe(true);
+    // Two of the turn's changes with another's event between them (never announced).
+    const first = await append('{}');
+    await append('{}');
+    const third = await append('{}');
+    const readGap = await statementsOf(async () => {
+      fanOutA.notify(seat.seatId, [first]);
+      fanOutA.notify(seat.seatId, [third]);
+      await until('the three events on B', () => socket!.events().length === 4);
+      await hubB.settle();
+    });
+    expect(readGap.some((q) => /from "events"/.test(q))).toBe(true);
+    expect(socket!.events().map((e) => e.id)).toEqual([1, 2, 3, 4].map((i) => socket!.start() + i));
   });
 
   it('a seat id alone (the CLI, the previous release) is read from the log; one with a trailing space came with its rows', async () => {
