@@ -1,9 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Db } from '../db/database.js';
 import { eventsRepository, type LoggedEvent } from '../modules/events/events.repository.js';
+import { settingsRepository } from '../modules/settings/settings.repository.js';
 import type { RealtimeHub } from './hub.js';
 
+/** A seat id: every instance reads that seat's new events from the log (every release). */
 const CHANNEL = 'parley:events';
+/**
+ * A committed change's rows, `<origin> [seat, [seq, type, data, at, request_id], ...]`, on a
+ * channel of this database's own (`parley:events:rows:<scope>`): a deployment or test sharing
+ * the Redis never hears them as its seats' events.
+ */
+const ROWS_CHANNEL = 'parley:events:rows:';
+const SCOPE_KEY = 'redis_notice_scope';
+/**
+ * A change's rows past this size (JSON characters) are not carried: the seat id alone, and the
+ * others read the log (a pub/sub subscriber's output buffer stays small).
+ */
+export const MAX_NOTICE_CHARS = 32 * 1024;
 
 export interface FanOut {
   /** A seat's events committed here: tell every instance (this one included: `events`). */
@@ -25,8 +40,13 @@ export interface RedisFanOutOptions {
 }
 
 /**
- * With Redis: a notice per committed change on one pub/sub channel (the seat id); every instance
- * that holds sockets of that seat reads the new events from the log. While this instance's
+ * With Redis: a notice per seat per turn of committed changes. It carries the changes' rows (as
+ * the log holds them) when they are few and consecutive: an instance whose sockets of that seat
+ * were sent everything before them sends them as they are (RealtimeHub.notify's committed path),
+ * else it reads the log, as for a notice of the seat id alone (the CLI, a large change, the
+ * previous release). The previous release only hears the seat-id channel: a rows notice is
+ * followed there by the seat id with a trailing space (what it reads as the seat id; this
+ * release knows it was covered). While this instance's
  * subscription is down (Redis stopped, restarting, unreachable) it reads the event log as
  * PollingFanOut does, so its consoles still see other instances' events within a poll; it
  * starts without Redis and subscribes whenever Redis answers. Publishing never waits for Redis
@@ -43,6 +63,10 @@ export class RedisFanOut implements FanOut {
   private live = false;
   private down = false;
   private stopped = false;
+  /** This instance's notices, told from the others' (it has sent its own rows already). */
+  private readonly origin = randomBytes(6).toString('hex');
+  /** ROWS_CHANNEL and the database's scope; null until read (then rows are not carried). */
+  private rowsChannel: string | null = null;
 
   constructor(
     url: string,
@@ -74,22 +98,34 @@ export class RedisFanOut implements FanOut {
   notify(seatId: number, events?: readonly LoggedEvent[]): void {
     this.hub?.notify(seatId, events);
     if (this.pub.status !== 'ready') return;
-    // One notice per seat per turn: a commit's events reach the bus one publish at a time, and
-    // each notice costs every other instance a read of the seat's log.
+    // One notice per seat per turn: a commit's events reach the bus one publish at a time.
     if (this.toAnnounce.size === 0) process.nextTick(this.announce);
-    this.toAnnounce.add(seatId);
+    const queued = this.toAnnounce.get(seatId);
+    if (queued === undefined) this.toAnnounce.set(seatId, events ? [...events] : null);
+    else if (queued && events) queued.push(...events);
+    else this.toAnnounce.set(seatId, null);
   }
 
-  private readonly toAnnounce = new Set<number>();
+  /** Each seat's rows committed in this turn (null: not all known, the seat id alone). */
+  private readonly toAnnounce = new Map<number, LoggedEvent[] | null>();
   private readonly announce = () => {
     const seats = [...this.toAnnounce];
     this.toAnnounce.clear();
-    if (this.pub.status !== 'ready') return;
-    for (const seatId of seats) {
-      const sent = this.pub.publish(CHANNEL, String(seatId)).catch(() => undefined);
-      this.pending.add(sent);
-      void sent.finally(() => this.pending.delete(sent));
+    if (this.pub.status !== 'ready' || seats.length === 0) return;
+    // The turn's notices leave in one write.
+    const batch = this.pub.pipeline();
+    for (const [seatId, rows] of seats) {
+      const carried = rows && this.rowsChannel && rowsNotice(seatId, rows);
+      if (carried) {
+        batch.publish(this.rowsChannel!, `${this.origin} ${carried}`);
+        batch.publish(CHANNEL, `${seatId} `);
+      } else {
+        batch.publish(CHANNEL, String(seatId));
+      }
     }
+    const sent = batch.exec().catch(() => undefined);
+    this.pending.add(sent);
+    void sent.finally(() => this.pending.delete(sent));
   };
 
   /**
@@ -102,12 +138,30 @@ export class RedisFanOut implements FanOut {
       return;
     }
     const hub = this.hub;
-    this.sub.on('message', (_channel: string, message: string) => {
+    if (this.options.fallback) {
+      // Unread (the database away): notices carry the seat id alone, as before.
+      this.rowsChannel = await noticeScope(this.options.fallback.db).then(
+        (scope) => ROWS_CHANNEL + scope,
+        () => null,
+      );
+    }
+    const channels = this.rowsChannel ? [CHANNEL, this.rowsChannel] : [CHANNEL];
+    this.sub.on('message', (channel: string, message: string) => {
+      if (channel === this.rowsChannel) {
+        const space = message.indexOf(' ');
+        if (message.slice(0, space) === this.origin) return;
+        const notice = readRowsNotice(message.slice(space + 1));
+        if (notice) hub.notify(notice.seatId, notice.rows);
+        return;
+      }
+      // A seat id with a trailing space came with its rows on the rows channel (when this
+      // instance hears it: else it reads the log, as the previous release does).
+      if (message.endsWith(' ') && this.rowsChannel) return;
       const seatId = Number(message);
       if (Number.isSafeInteger(seatId)) hub.notify(seatId);
     });
     this.sub.on('ready', () => {
-      this.sub.subscribe(CHANNEL).then(
+      this.sub.subscribe(...channels).then(
         () => {
           if (this.stopped || this.sub.status !== 'ready') return;
           this.live = true;
@@ -152,6 +206,76 @@ export class RedisFanOut implements FanOut {
     this.down = true;
     this.options.log?.('down', err);
   }
+}
+
+/** This database's name for its rows notices: made once, kept with the other shared settings. */
+async function noticeScope(db: Db): Promise<string> {
+  const stored = await settingsRepository.get(db, SCOPE_KEY);
+  if (stored) return stored.value;
+  await settingsRepository.insertIfAbsent(
+    db,
+    SCOPE_KEY,
+    randomBytes(9).toString('hex'),
+    Date.now(),
+  );
+  return (await settingsRepository.get(db, SCOPE_KEY))!.value;
+}
+
+/**
+ * The rows notice of one seat's rows (JSON), or null when they cannot be carried: not
+ * consecutive (another instance's change between two of this turn's), or too large.
+ */
+function rowsNotice(seatId: number, rows: LoggedEvent[]): string | null {
+  rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+  if (!consecutive(rows)) return null;
+  const text = JSON.stringify([
+    seatId,
+    ...rows.map((r) => [Number(r.seq), r.type, r.data, Number(r.at), r.request_id ?? null]),
+  ]);
+  return text.length <= MAX_NOTICE_CHARS ? text : null;
+}
+
+/**
+ * A rows notice read back: its seat and rows, or the seat alone (rows undefined: read the log)
+ * when the rows are not as this release writes them; null when not even the seat is.
+ */
+function readRowsNotice(text: string): { seatId: number; rows: LoggedEvent[] | undefined } | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || !Number.isSafeInteger(parsed[0])) return null;
+  const [seatId, ...items] = parsed as [number, ...unknown[]];
+  const rows: LoggedEvent[] = [];
+  for (const item of items) {
+    if (!Array.isArray(item)) return { seatId, rows: undefined };
+    const [seq, type, data, at, requestId] = item as unknown[];
+    if (
+      !Number.isSafeInteger(seq) ||
+      typeof type !== 'string' ||
+      typeof data !== 'string' ||
+      typeof at !== 'number' ||
+      (requestId !== null && typeof requestId !== 'string')
+    ) {
+      return { seatId, rows: undefined };
+    }
+    rows.push({
+      seat_id: seatId,
+      seq: seq as number,
+      type,
+      data,
+      at,
+      request_id: requestId as string | null,
+    });
+  }
+  return { seatId, rows: rows.length > 0 && consecutive(rows) ? rows : undefined };
+}
+
+/** Each row's number is the one before's plus one (the hub sends them as a run). */
+function consecutive(rows: readonly LoggedEvent[]): boolean {
+  return rows.every((r, i) => i === 0 || Number(r.seq) === Number(rows[i - 1]!.seq) + 1);
 }
 
 /**
