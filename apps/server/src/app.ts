@@ -201,7 +201,6 @@ export async function buildApp(
   // a console reads its own writes whatever the database's notice takes.
   realtime.hub.onNotified = (seatId) => services.listVersions.changed(seatId);
   calls.onCalled = (seatId) => services.listVersions.changed(seatId);
-  services.auth.presence.onError = (err) => app.log.error({ err }, 'seat presence failed');
   if (database.sqlite) watchListChanges(database.sqlite, services.listVersions);
   if (database.dialect === 'pg' && config.databaseUrl) {
     const feed = new ListVersionFeed(

@@ -74,7 +74,10 @@ describe('the live overview', () => {
     const waiting = await socket.overview(
       (o) => seatRow(o).messages_in_today === before.messages_in_today + 1,
     );
-    expect(seatRow(waiting)).toMatchObject({ waiting_chats: before.waiting_chats + 1 });
+    expect(seatRow(waiting)).toMatchObject({
+      waiting_chats: before.waiting_chats + 1,
+      online: false,
+    });
     expect(waiting.totals.waiting_chats).toBe(start.totals.waiting_chats + 1);
     expect(waiting.totals.longest_wait_ms).toBeGreaterThanOrEqual(0);
 

@@ -70,12 +70,9 @@ export const adminSeat = z.object({
   account: z.string(),
   nickname: z.string(),
   frozen: z.boolean(),
-  /**
-   * Seen within two push heartbeats and a second (any authenticated activity: a login, a call,
-   * its push socket), or a push socket of the seat open now.
-   */
+  /** A push socket of the seat is open now. */
   online: z.boolean(),
-  /** The last time the seat was seen (a login, a call or a socket); null: never signed in. */
+  /** The last time the seat was seen (a call or a socket); null: never signed in. */
   last_seen_at: epochMs.nullable(),
   /** The seat's phone accounts (send_phone), in the order they were added. */
   phone_accounts: z.array(z.string()),
