@@ -226,9 +226,20 @@ const USABLE_PROBE = (kind) => {
           !!document.querySelector(
             '[data-testid="user-list"] [data-testid="user-item"], [data-testid="user-list-empty"]',
           );
+  // What has arrived by then: the scripts and stylesheets whose response has ended (Resource
+  // Timing lists a resource once it has), with their bodies' size as sent.
+  const arrived = () =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => /\.(js|css)$/.test(new URL(e.name).pathname))
+      .map((e) => ({ path: new URL(e.name).pathname, sent: e.encodedBodySize }));
   window.__usableAt = null;
+  window.__arrivedByUsable = null;
   const check = () => {
-    if (window.__usableAt === null && usable()) window.__usableAt = performance.now();
+    if (window.__usableAt === null && usable()) {
+      window.__usableAt = performance.now();
+      window.__arrivedByUsable = arrived();
+    }
   };
   new MutationObserver(check).observe(document, {
     childList: true,
@@ -294,12 +305,13 @@ async function coldLoad(browser, base, kind, userInfo, link) {
       polling: 50,
     });
     const usableMs = await page.evaluate(() => window.__usableAt);
+    const byUsable = await page.evaluate(() => window.__arrivedByUsable);
     // Whatever the page fetches right after (lazy chunks it asks for at once) counts too.
     await page.waitForLoadState('networkidle', { timeout: USABLE_TIMEOUT_MS }).catch(() => {});
     await sleep(300);
     const finalPath = new URL(page.url()).pathname;
     const rows = [...requests.values()].filter((r) => r.transferred !== null);
-    return { usableMs, rows, finalPath };
+    return { usableMs, rows, finalPath, byUsable };
   } finally {
     await context.close();
   }
@@ -381,6 +393,8 @@ async function main() {
         const times = { parley: [], bare: [], few: [] };
         let bytes = null;
         let bareBytes = null;
+        /** Per run: the scripts and stylesheets arrived by the usable screen (the first row). */
+        const byUsable = [];
         const servers = { parley: parley.base, bare: bare.base, few: few.base };
         for (let i = 0; i < profile.runs; i++) {
           // Rotate which server goes first, so drift in the machine's load hits all alike.
@@ -395,14 +409,21 @@ async function main() {
               );
             }
             times[who].push(run.usableMs);
-            if (who === 'parley') bytes = summarizeBytes(run.rows);
-            else if (who === 'bare') bareBytes = summarizeBytes(run.rows);
+            if (who === 'parley') {
+              bytes = summarizeBytes(run.rows);
+              byUsable.push(run.byUsable);
+            } else if (who === 'bare') bareBytes = summarizeBytes(run.rows);
           }
         }
         const usable = median(times.parley);
         const ceiling = median(times.bare);
         const fewBytes = median(times.few);
         const gzip = gzipBytes([...bytes.scripts, ...bytes.stylesheets]);
+        // The run that had the most by then (a warm-up that raced the first row shows here).
+        const most = byUsable.reduce((a, b) =>
+          b.reduce((s, r) => s + r.sent, 0) > a.reduce((s, r) => s + r.sent, 0) ? b : a,
+        );
+        const usableGzip = gzipBytes(most.map((r) => r.path));
         results.push({
           page: PAGES[kind].path,
           kind,
@@ -412,8 +433,14 @@ async function main() {
           css_transferred_kb: kb(bytes.css.transferred),
           js_css_transferred_kb: kb(bytes.js.transferred + bytes.css.transferred),
           js_css_gzip_kb: kb(gzip),
+          by_usable_sent_kb: kb(most.reduce((sum, r) => sum + r.sent, 0)),
+          by_usable_gzip_kb: kb(usableGzip),
+          by_usable_files: most.map((r) => r.path),
           budget_kb: BUDGET_KB[kind],
-          budget_ratio: round(gzip / 1000 / BUDGET_KB[kind]),
+          // Issue 37: the budget holds for what has arrived by the usable screen (the console's
+          // first row), whatever the page fetches after it.
+          budget_ratio: round(usableGzip / 1000 / BUDGET_KB[kind]),
+          until_idle_budget_ratio: round(gzip / 1000 / BUDGET_KB[kind]),
           js_uncompressed_kb: kb(bytes.js.decoded),
           css_uncompressed_kb: kb(bytes.css.decoded),
           js_requests: bytes.js.requests,
@@ -444,16 +471,20 @@ async function main() {
       `Parley first load | ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model.trim() ?? ''}, ` +
       `Node ${process.version}, Chromium ${browser.version()}, load avg ${load.join(' ')}\n` +
       `KB = 1,000 bytes; "sent": bodies as transferred (brotli), "gzip": the same files gzipped ` +
-      `(the budgets are gzip); "usable": login form interactive / group list ` +
+      `(the budgets are gzip); "by usable": what had arrived when the screen became usable ` +
+      `(the most of the runs; the budget's ratio is of its gzip), the other columns: until the ` +
+      `network is idle; "usable": login form interactive / group list ` +
       `and chat list shown, median of the runs, ms from navigation start; ceiling = the same ` +
       `files from a bare static server; few-bytes = a page holding only what the probe waits ` +
       `for, from node:http`;
     const table = [
-      '| page       | link                 | JS+CSS sent | gzip  | budget | ratio | JS sent | CSS sent | JS raw | CSS raw | req (js/css/all) | usable ms | ceiling ms | ratio | few-bytes ms | ratio |',
-      '| ---------- | -------------------- | ----------- | ----- | ------ | ----- | ------- | -------- | ------ | ------- | ---------------- | --------- | ---------- | ----- | ------------ | ----- |',
+      '| page       | link                 | by usable: sent | gzip  | JS+CSS sent | gzip  | budget | ratio | JS sent | CSS sent | JS raw | CSS raw | req (js/css/all) | usable ms | ceiling ms | ratio | few-bytes ms | ratio |',
+      '| ---------- | -------------------- | --------------- | ----- | ----------- | ----- | ------ | ----- | ------- | -------- | ------ | ------- | ---------------- | --------- | ---------- | ----- | ------------ | ----- |',
       ...results.map(
         (r) =>
-          `| ${r.page.padEnd(10)} | ${r.profile.padEnd(20)} | ${String(r.js_css_transferred_kb).padStart(11)} | ` +
+          `| ${r.page.padEnd(10)} | ${r.profile.padEnd(20)} | ` +
+          `${String(r.by_usable_sent_kb).padStart(15)} | ${String(r.by_usable_gzip_kb).padStart(5)} | ` +
+          `${String(r.js_css_transferred_kb).padStart(11)} | ` +
           `${String(r.js_css_gzip_kb).padStart(5)} | ` +
           `${String(r.budget_kb).padStart(6)} | ${String(r.budget_ratio).padStart(5)} | ` +
           `${String(r.js_transferred_kb).padStart(7)} | ${String(r.css_transferred_kb).padStart(8)} | ` +
@@ -471,7 +502,7 @@ async function main() {
     const over = results.filter((r) => r.profile === 'loopback' && r.budget_ratio > 1);
     for (const r of over) {
       console.log(
-        `WARNING: ${r.page} needs ${r.js_css_gzip_kb} KB of JS+CSS (gzip), over its ${r.budget_kb} KB budget`,
+        `WARNING: ${r.page} had ${r.by_usable_gzip_kb} KB of JS+CSS (gzip) by the usable screen, over its ${r.budget_kb} KB budget`,
       );
     }
 

@@ -7,6 +7,12 @@ import { screenChunks } from './scripts/screen-chunks.mjs';
 const backend = process.env.PARLEY_API ?? 'http://localhost:8080';
 
 /**
+ * A quick start builds quietly: only warnings and errors (there are none). PARLEY_BUILD_REPORT=1
+ * brings back Vite's full report: every chunk with its size and gzip size, and the plugins' notes.
+ */
+const report = process.env.PARLEY_BUILD_REPORT === '1';
+
+/**
  * The protocol's modules only declare constants and schemas: a screen that imports a constant
  * does not need the zod schemas beside it (zod is ~30 KB gzip), so unused modules are dropped.
  * Everything else keeps its package's own `sideEffects` (undefined).
@@ -30,6 +36,7 @@ const screens = screenChunks({
 });
 
 export default defineConfig({
+  logLevel: report ? 'info' : 'warn',
   plugins: [react(), screens.plugin, checkMantineCss(), precompress()],
   server: {
     port: 5173,
@@ -43,6 +50,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
+    // Gzipping every chunk only to print its size: part of the report.
+    reportCompressedSize: report,
     rolldownOptions: {
       treeshake: { moduleSideEffects: protocolHasNoSideEffects },
       output: {

@@ -27,7 +27,14 @@ const inNow = (page: Page) =>
     return row?.querySelectorAll('td')[0]?.textContent ?? null;
   });
 
-test("a sandbox customer's message moves the seat's current hour without a reload", async ({
+/** The dialog's "Busiest hours" In count for the local hour now (its screen readers' table). */
+const busiestNow = (page: Page) =>
+  page.getByTestId('seat-busiest-table').evaluate((table) => {
+    const hour = new Date().getHours();
+    return table.querySelector(`tr[data-hour="${hour}"] td`)?.textContent ?? null;
+  });
+
+test("a sandbox customer's message moves the seat's current hour without a reload, and the dialog's hours and waits with it", async ({
   page,
   customer,
   freshSeat,
@@ -46,6 +53,9 @@ test("a sandbox customer's message moves the seat's current hour without a reloa
   expect(starts).toHaveLength(24);
   expect(new Date(starts[0]!).getUTCMinutes()).toBe(30);
   await expect.poll(() => inNow(page)).toBe('0');
+  // Issue 37: the panels below the charts start empty too.
+  await expect(page.getByTestId('seat-none-waiting')).toBeVisible();
+  await expect.poll(() => busiestNow(page)).toBe('0');
 
   await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
   const seriesBodies: { since?: number; sentAt: number }[] = [];
@@ -67,6 +77,11 @@ test("a sandbox customer's message moves the seat's current hour without a reloa
   await expect(customer.getByTestId('sandbox-message').filter({ hasText: text })).toBeVisible();
 
   await expect.poll(() => inNow(page)).toBe('1');
+  // The dialog's panels follow the same pushes: never "Chats waiting = 1" above "No chat is
+  // waiting" (issue 37).
+  await expect.poll(() => busiestNow(page)).toBe('1');
+  await expect(page.getByTestId('seat-waiting-longest').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('seat-none-waiting')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   // Each push fetched the current hour only, never a whole series again: `since` is the
   // start of the local hour the push came in (local midnight itself in the day's first hour,

@@ -82,9 +82,10 @@ test('a customer’s name and initials show in the row, the header, the card and
   await page.keyboard.press('Escape');
   await expect(card).toBeHidden();
 
-  // The search finds the customer by a part of the name, in any case; the match opens the chat.
+  // The search finds the customer by a part of the name, in any case, shorter than message
+  // text's 6 characters (issue 37); the match opens the chat.
   await page.getByTestId('message-search-open').click();
-  await page.getByTestId('message-search-input').fill(surname.toLowerCase());
+  await page.getByTestId('message-search-input').fill('maria');
   await page.getByTestId('message-search-submit').click();
   const match = page.getByTestId('customer-match');
   await expect(match).toHaveCount(1);

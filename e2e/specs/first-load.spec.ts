@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { CHAT_URL, fillLogin } from '../support/app';
+import { receiveChat } from '../support/chats';
 
 /**
  * Issue 11, the first load: each screen downloads its own code (react-router lazy routes,
@@ -60,4 +61,44 @@ test('the login screen loads none of the console, in a few compressed files', as
   await page.getByTestId('batch-open').click();
   await expect(page.getByTestId('batch-dialog')).toBeVisible();
   expect(scripts.filter((s) => BATCH_DIALOG.test(s.path))).toHaveLength(1);
+});
+
+/**
+ * Issue 37: the open chat's code (~52 KB) is fetched ahead only once the first rows are
+ * painted, so it never shares the link with what the first row needs (the 300 KB by the first
+ * row). The page notes when the first row entered the DOM; the chunk's request starts after it.
+ */
+test("the open chat's code is asked for after the first row is painted, not before", async ({
+  page,
+  parley,
+  freshSeat,
+}) => {
+  await receiveChat(parley, freshSeat, ['Hello, a question about my order']);
+  await page.addInitScript(() => {
+    const w = window as unknown as { firstRowAt: number | null };
+    w.firstRowAt = null;
+    new MutationObserver(() => {
+      if (w.firstRowAt === null && document.querySelector('[data-testid="user-item"]'))
+        w.firstRowAt = performance.now();
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/login');
+  await fillLogin(page, freshSeat.account, freshSeat.password);
+  // By keyboard: a pointer over the list fetches the chat's code on purpose (console-page.tsx).
+  await page.getByTestId('login-password').press('Enter');
+  await expect(page.getByTestId('user-item').first()).toBeVisible();
+  const openChatStart = () =>
+    page.evaluate(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .find((e) => /\/assets\/open-chat-[\w-]+\.js$/.test(new URL(e.name).pathname))
+          ?.startTime ?? null,
+    );
+  await expect.poll(openChatStart).not.toBeNull();
+  const firstRowAt = await page.evaluate(
+    () => (window as unknown as { firstRowAt: number | null }).firstRowAt,
+  );
+  expect(firstRowAt).not.toBeNull();
+  expect(await openChatStart()).toBeGreaterThan(firstRowAt!);
 });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page, Request } from '@playwright/test';
-import { SEARCH_WORD_MIN } from '@parley/protocol';
+import { CUSTOMER_SEARCH_MIN, SEARCH_WORD_MIN } from '@parley/protocol';
 import { apiLogin, call } from '../support/api';
 import { test, expect, type Seat } from '../support/fixtures';
-import { fieldError, groupItem, signIn, userItem } from '../support/app';
+import { expectNoFieldError, fieldError, groupItem, signIn, userItem } from '../support/app';
 
 const tag = () => randomBytes(4).toString('hex');
 const customerPhone = () => `+4477${String(randomBytes(4).readUInt32BE() % 1e8).padStart(8, '0')}`;
@@ -89,33 +89,54 @@ async function latestId(baseURL: string, token: string, seat: Seat, customer: st
 }
 
 test.describe('message search', () => {
-  test('a word shorter than 6 characters shows the spec’s message and sends nothing', async ({
+  test('a word shorter than 2 characters shows the message and sends nothing; from 2 the customers are searched, message text from 6', async ({
     page,
     freshSeat,
   }) => {
     const searches: string[] = [];
+    const customerSearches: string[] = [];
     page.on('request', (req) => {
       if (req.url().endsWith('/v1/seat/chat/searchMessage')) searches.push(req.postData() ?? '');
+      if (req.url().endsWith('/v1/seat/chat/addressBook'))
+        customerSearches.push(JSON.parse(req.postData() ?? '{}').keyword ?? '');
     });
     await signIn(page, freshSeat.account, freshSeat.password);
-    // Five characters, and three emoji (six UTF-16 units, three characters).
-    for (const word of ['abcde', '  abcde  ', '🎉🎉🎉']) {
+    // One character, padded, and one emoji (two UTF-16 units, one character).
+    for (const word of ['a', '  b  ', '🎉']) {
       const input = await openSearch(page, word);
       const error = await fieldError(input);
-      await expect(error).toHaveText(`Search word must be at least ${SEARCH_WORD_MIN} characters`);
-      await expect(page.getByTestId('message-search-results')).toHaveCount(0);
+      await expect(error).toHaveText(
+        `Search word must be at least ${CUSTOMER_SEARCH_MIN} characters`,
+      );
+      await expect(page.getByTestId('message-search-text-short')).toHaveCount(0);
       await page.keyboard.press('Escape');
     }
     expect(searches).toEqual([]);
+    expect(customerSearches).toEqual([]);
 
-    // Six characters are sent, and answered (here: nothing found).
+    // Two to five characters (and three emoji, six UTF-16 units): customers only; the dialog
+    // says from how many characters message text is searched.
+    for (const word of ['Wei', '  abcde  ', '🎉🎉🎉']) {
+      const input = await openSearch(page, word);
+      await expect(page.getByTestId('message-search-text-short')).toHaveText(
+        `Message text is searched from ${SEARCH_WORD_MIN} characters.`,
+      );
+      await expectNoFieldError(input);
+      await expect(page.getByTestId('message-search-results')).toHaveCount(0);
+      await page.keyboard.press('Escape');
+    }
+    await expect.poll(() => customerSearches).toEqual(['Wei', 'abcde', '🎉🎉🎉']);
+    expect(searches).toEqual([]);
+
+    // Six characters search message text too (here: nothing found).
     const word = `zz${tag()}`.slice(0, 6);
     await openSearch(page, word);
     await expect(page.getByTestId('message-search-empty')).toBeVisible();
+    await expect(page.getByTestId('message-search-text-short')).toHaveCount(0);
     expect(searches.map((s) => JSON.parse(s).keyword)).toEqual([word]);
   });
 
-  test('a word too short after a search clears the previous results while it shows the error', async ({
+  test('a word too short after a search clears the previous results', async ({
     page,
     parley,
     freshSeat,
@@ -127,10 +148,19 @@ test.describe('message search', () => {
     const results = page.getByTestId('message-search-results');
     await expect(results.getByTestId('message-search-hit')).toHaveCount(1);
 
-    await input.fill('abcde');
+    // Too short for message text: the hits of the previous word go.
+    await input.fill('kiwi');
+    await page.getByTestId('message-search-submit').click();
+    await expect(page.getByTestId('message-search-text-short')).toBeVisible();
+    await expect(page.getByTestId('message-search-hit')).toHaveCount(0);
+
+    await input.fill(word);
+    await page.getByTestId('message-search-submit').click();
+    await expect(results.getByTestId('message-search-hit')).toHaveCount(1);
+    await input.fill('k');
     await page.getByTestId('message-search-submit').click();
     await expect(await fieldError(input)).toHaveText(
-      `Search word must be at least ${SEARCH_WORD_MIN} characters`,
+      `Search word must be at least ${CUSTOMER_SEARCH_MIN} characters`,
     );
     await expect(results).toHaveCount(0);
     await expect(page.getByTestId('message-search-hit')).toHaveCount(0);

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { signIn } from '../support/app';
 import { receiveChat } from '../support/chats';
-import { adminLogin } from '../support/admin';
+import { adminLogin, adminText } from '../support/admin';
 import { UI_LANGS, type UiLang } from '../support/locales';
 import { REPO_ROOT } from '../support/server';
 
@@ -93,7 +93,7 @@ const COMPOSER_ITEMS = '[data-testid="composer-row"] > *';
 test.describe.configure({ timeout: 180_000 });
 
 for (const lang of UI_LANGS) {
-  test(`the console and the admin console fit every width from 360 to 1280 px in ${lang}`, async ({
+  test(`the console fits every width from 360 to 1280 px in ${lang}`, async ({
     page,
     parley,
     freshSeat,
@@ -102,7 +102,6 @@ for (const lang of UI_LANGS) {
       'Olá, tudo bem? Uma pergunta sobre o pedido',
     ]);
     await signIn(page, freshSeat.account, freshSeat.password);
-    await adminLogin(page);
 
     await useLanguage(page, lang);
     for (const width of WIDTHS) {
@@ -147,9 +146,43 @@ for (const lang of UI_LANGS) {
         await expect(page.getByTestId('user-list')).toBeVisible();
       }
     }
+  });
+}
 
-    // The admin console: its pages never scroll sideways; their table headers are whole.
-    for (const width of WIDTHS) {
+/**
+ * Issue 37: the owner's console on a phone (360-430 px), a tablet (768) and a desktop. Its pages
+ * never scroll sideways; nothing in its header or a page's heading is cut, overlaps or lies
+ * beyond the screen; the live badge is whole; on a phone the menu holds the language and log
+ * out, the header the theme; at 1024 and wider the table cells are whole.
+ */
+const ADMIN_WIDTHS = [360, 390, 430, 768, 1024, 1280] as const;
+const ADMIN_HEADER_ITEMS =
+  '[data-testid="admin-shell"] header button, [data-testid="admin-live"], [data-testid="admin-title"], header [data-testid="admin-account"]';
+/** Labels that must be whole: the header's and the pages' buttons, badges and headings. */
+const ADMIN_LABELS =
+  '[data-testid="admin-shell"] header *, [data-testid="admin-page-header"] *, [data-testid="admin-shell"] .mantine-Button-label, [data-testid="admin-shell"] .mantine-Badge-label';
+
+/** Visible elements among `selector`'s matches that lie (partly) beyond the viewport's sides. */
+const offScreen = (page: Page, selector: string) =>
+  page.evaluate((sel) => {
+    return Array.from(document.querySelectorAll<HTMLElement>(sel))
+      .filter((el) => el.getClientRects().length > 0)
+      .map((el) => ({ el, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.left < -0.5 || r.right > window.innerWidth + 0.5)
+      .map(
+        ({ el, r }) =>
+          `${el.getAttribute('data-testid') ?? `"${(el.textContent ?? '').trim().slice(0, 30)}"`} ` +
+          `x ${r.left.toFixed(0)}-${r.right.toFixed(0)} of ${window.innerWidth}`,
+      );
+  }, selector);
+
+for (const lang of UI_LANGS) {
+  test(`the owner's console fits every width from 360 to 1280 px in ${lang}`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: HEIGHT });
+    await adminLogin(page);
+    await useLanguage(page, lang);
+
+    for (const width of ADMIN_WIDTHS) {
       await page.setViewportSize({ width, height: HEIGHT });
       for (const section of ['overview', 'seats', 'accounts', 'audit'] as const) {
         const where = `/admin/${section} in ${lang} at ${width}px`;
@@ -157,13 +190,60 @@ for (const lang of UI_LANGS) {
         await expect(page.getByTestId('admin-shell')).toBeVisible();
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await expect(page.locator('table th').first()).toBeVisible();
+        // The badge says what it is, whole (not a dot), once the socket is up.
+        const badge = page.getByTestId('admin-live');
+        await expect(badge).toHaveAttribute('data-live', 'true');
+        await expect(badge).toHaveText(adminText(lang, 'live.on'), { ignoreCase: true });
         expect.soft(await sidewaysScroll(page), `${where}: sideways scroll`).toBeNull();
+        expect.soft(await cut(page, ADMIN_LABELS), `${where}: cut`).toEqual([]);
+        expect.soft(await overlaps(page, ADMIN_HEADER_ITEMS), `${where}: header`).toEqual([]);
+        expect
+          .soft(
+            await offScreen(page, `${ADMIN_HEADER_ITEMS}, [data-testid="admin-page-header"] *`),
+            where,
+          )
+          .toEqual([]);
+        await expect(page.getByTestId('theme-toggle')).toBeVisible();
         if (lang === 'en' && width === 1024 && section === 'seats')
           await shot(page, 'admin-seats-1024.png');
         if (width >= 1024) {
           expect.soft(await cut(page, 'table th, table td'), `${where}: cut cells`).toEqual([]);
         }
       }
+
+      const logout = page.getByTestId('admin-logout');
+      if (width > PHONE_MAX) {
+        await expect(logout).toBeVisible();
+        await expect(page.getByTestId('language-switcher')).toBeVisible();
+        continue;
+      }
+      // A phone: the menu holds the sections, the account, the language and log out.
+      const where = `the menu in ${lang} at ${width}px`;
+      // Not in the header: only in the menu, which lies beside the screen until opened.
+      await expect(page.locator('header [data-testid="admin-logout"]')).toHaveCount(0);
+      await page.getByTestId('admin-nav-toggle').click();
+      await expect(page.getByTestId('admin-nav-seats')).toBeVisible();
+      await expect
+        .poll(async () => (await logout.boundingBox())?.x ?? -1)
+        .toBeGreaterThanOrEqual(0);
+      await expect(logout).toBeVisible();
+      await expect(logout).toHaveText(adminText(lang, 'logout'));
+      await expect(page.getByTestId('language-switcher')).toBeVisible();
+      expect.soft(await cut(page, 'nav *'), `${where}: cut`).toEqual([]);
+      expect.soft(await offScreen(page, 'nav a, nav button'), where).toEqual([]);
+      expect.soft(await sidewaysScroll(page), `${where}: sideways scroll`).toBeNull();
+      if (lang === 'en' && width === 390) await shot(page, 'admin-menu-390.png');
+      await page.getByTestId('admin-nav-toggle').click();
+      await expect.poll(async () => (await logout.boundingBox())?.x ?? -1).toBeLessThan(0);
     }
+
+    // Log out from the phone's menu.
+    await page.setViewportSize({ width: 360, height: HEIGHT });
+    await page.getByTestId('admin-nav-toggle').click();
+    await expect
+      .poll(async () => (await page.getByTestId('admin-logout').boundingBox())?.x ?? -1)
+      .toBeGreaterThanOrEqual(0);
+    await page.getByTestId('admin-logout').click();
+    await expect(page).toHaveURL(/\/admin\/login$/);
   });
 }

@@ -209,6 +209,33 @@ describe('searchMessage', () => {
     expect(six.data.list).toHaveLength(1);
   });
 
+  // Issue 37: the search dialog finds customers by name from 2 characters (names like "Ana",
+  // "Wei", "Souza") through the address book; message text keeps the spec's 6 and its code.
+  it('finds customers by a name of 2 to 5 characters while message text still needs 6', async () => {
+    const seat = await createSeat(t, 's-names');
+    const line = seat.phones[0]!;
+    const ana = nextPhone('+5511');
+    const wei = nextPhone('+8613');
+    const named = (receiverPhone: string, customerName: string) =>
+      t.services.messages.receive({ sendPhone: line, receiverPhone, content: 'Olá', customerName });
+    await named(ana, 'Ana Souza');
+    await named(wei, 'Zhang Wei');
+    const customers = async (keyword: string) => {
+      const res = await t.call('/v1/seat/chat/addressBook', { keyword }, seat.token);
+      expect(res.code, res.raw).toBe('000000');
+      return res.data.list.map((e) => e.receiver_phone);
+    };
+    expect(await customers('Ana')).toEqual([ana]);
+    expect(await customers('ZA')).toEqual([ana]);
+    expect(await customers('souza')).toEqual([ana]);
+    expect(await customers('WEI')).toEqual([wei]);
+    for (const keyword of ['Ana', 'Wei', 'Souza']) {
+      const res = await search(seat, keyword);
+      expect(res.code).toBe('100001');
+      expect(res.msg).toBe('Parameter error: keyword');
+    }
+  });
+
   it('answers 100001 for a bad cursor or page size and 400002 without a token', async () => {
     const seat = await createSeat(t, 's-bad');
     for (const cursor of ['nope', encodeRaw('[0]'), encodeRaw('["x"]'), encodeRaw('{}')]) {

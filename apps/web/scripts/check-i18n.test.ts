@@ -67,4 +67,35 @@ describe('i18n completeness', () => {
       'pt: admin:loading',
     ]);
   });
+
+  it("refuses what issue 37 found in the owner's console (à espera, 1.ª, falhadas, Posto…)", () => {
+    const problems = findEuropeanPortuguese({
+      'admin:waiting': 'Conversas à espera',
+      'admin:waitingColumn': 'À espera · maior',
+      'admin:frt': 'Mediana da 1.ª resposta',
+      'admin:failed': 'Entregas falhadas',
+      'admin:seat': 'Posto',
+      'admin:nickname': 'Alcunha',
+      'admin:required': 'Introduza a conta',
+      'admin:live': 'Em direto',
+      'operator:logout': 'Terminar sessão',
+      'admin:none': 'Nenhum carácter enviado',
+      'admin:deletion': '(eliminação)',
+      'ok:all':
+        'Conversas aguardando, Mediana da 1ª resposta, Com falha, Atendente, Apelido, Informe a conta, Ao vivo, Sair, caractere, exclusão, exposto, composto',
+    });
+    expect(problems.map((p: string) => p.split(' has ')[0])).toEqual([
+      'pt: admin:waiting',
+      'pt: admin:waitingColumn',
+      'pt: admin:frt',
+      'pt: admin:failed',
+      'pt: admin:seat',
+      'pt: admin:nickname',
+      'pt: admin:required',
+      'pt: admin:live',
+      'pt: operator:logout',
+      'pt: admin:none',
+      'pt: admin:deletion',
+    ]);
+  });
 });

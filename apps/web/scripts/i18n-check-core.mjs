@@ -89,6 +89,17 @@ export const EUROPEAN_PORTUGUESE = [
   ['guardar/guardado', /\bguard(ar|ado|ada|ados|adas)\b/i, 'salvar, salvo'],
   ['facto', /\bfactos?\b/i, 'fato'],
   ['actual/activo', /\bact(ual|ivo|iva|ivos|ivas|ivar|ualizar)\b/i, 'atual, ativo'],
+  // Issue 37: left in the owner's console. \b does not see accented letters: (^|\s) does.
+  ['à espera', /(^|\s)à espera\b/iu, 'aguardando'],
+  ['1.ª (ordinal with a dot)', /\d\.[ªº]/u, '1ª'],
+  ['falhado/falhadas', /\bfalhad(o|a|os|as)\b/i, 'com falha'],
+  ['posto (a seat)', /\bpostos?\b/i, 'atendente'],
+  ['alcunha', /\balcunhas?\b/i, 'apelido'],
+  ['introduza/introduzir', /\bintroduz(a|ir)\b/i, 'informe, digite'],
+  ['em direto', /\bem dire(c)?to\b/i, 'ao vivo'],
+  ['terminar sessão', /\bterminar sessão\b/iu, 'sair'],
+  ['carácter', /(^|\s)carácter(es)?\b/iu, 'caractere'],
+  ['eliminar/eliminação', /\belimina(r|ção|do|da)\b/iu, 'excluir, exclusão'],
   [
     'a + infinitive (a carregar)',
     /(^|\b(está|estão|estou) )a (carregar|enviar|traduzir|religar|consultar|iniciar|gravar|ligar)\b/iu,

@@ -19,7 +19,8 @@ export function AppProviders({ children }: { children: ReactNode }) {
   });
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} colorSchemeManager={manager} defaultColorScheme="light">
+      {/* 'auto' follows the system's light or dark setting until the user picks one (stored). */}
+      <MantineProvider theme={theme} colorSchemeManager={manager} defaultColorScheme="auto">
         <LazyNotifications />
         {children}
       </MantineProvider>

@@ -12,6 +12,8 @@ interface Props<T> {
   fetchNextPage: () => unknown;
   /** Pixels rendered beyond the viewport. */
   overscan?: number;
+  /** Told each time rows are rendered (with how many). */
+  onRowsRendered?: (count: number) => void;
 }
 
 /**
@@ -26,6 +28,7 @@ export function PagedVirtualList<T>({
   isFetchingNextPage,
   fetchNextPage,
   overscan = 200,
+  onRowsRendered,
 }: Props<T>) {
   const endReached = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -50,6 +53,7 @@ export function PagedVirtualList<T>({
       endReached={endReached}
       increaseViewportBy={overscan}
       components={components}
+      itemsRendered={onRowsRendered ? (rendered) => onRowsRendered(rendered.length) : undefined}
     />
   );
 }

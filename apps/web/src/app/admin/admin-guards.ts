@@ -1,14 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { readAdminLogin } from '../../features/admin/api/admin-token';
 import { adminStringsReady } from '../../features/admin/admin-locale';
-
-/** Only the /admin/... paths, so a crafted redirect cannot leave the admin area. */
-export function safeAdminRedirect(target: string | null): string {
-  if (!target || !target.startsWith('/admin/') || target.startsWith('/admin/login')) {
-    return '/admin/overview';
-  }
-  return target.startsWith('//') ? '/admin/overview' : target;
-}
+import { safeAdminRedirect } from './admin-redirect';
 
 /**
  * Every /admin path but /admin/login needs the administrator's own login (a seat's login,

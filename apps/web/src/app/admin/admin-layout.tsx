@@ -1,8 +1,8 @@
 import '../../features/admin/mantine-admin-styles';
 import { useEffect } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { AppShell, Badge, Burger, Group, NavLink, Text, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Badge, Burger, Group, NavLink, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { queryClient } from '../../lib/query-client';
@@ -12,6 +12,7 @@ import { ThemeToggle } from '../../components/theme-toggle';
 import { adminExpiredStore, adminLoginStore } from '../../features/admin/api/admin-token';
 import { useAdminLive, useAdminPush } from '../../features/admin/hooks/use-admin-push';
 import { AdminLogoutButton } from '../../features/admin/components/admin-logout-button';
+import classes from './admin-layout.module.css';
 
 export interface AdminRouteHandle {
   /** Key under `routes.` in the admin namespace. */
@@ -58,6 +59,8 @@ function LiveBadge() {
       data-testid="admin-live"
       data-live={live}
       role="status"
+      // Whole in every language: the title gives way first (issue 37).
+      style={{ flexShrink: 0, overflow: 'visible' }}
     >
       {live ? t('live.on') : t('live.off')}
     </Badge>
@@ -84,6 +87,17 @@ function AdminShell() {
   useAdminTitle();
   useLoginEnded();
   useAdminPush(login?.token ?? null);
+  // Below Mantine's `sm` (48em, where the navigation folds into the menu); read at the first
+  // render, so that a phone never renders the desktop header first.
+  const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
+  // Up to Mantine's `md` (62em) the header holds the product's name alone: a tablet in Russian
+  // has no room for "Parley: администрирование" beside the live badge and the account's tools.
+  const narrow = useMediaQuery('(max-width: 61.99em)', false, { getInitialValueInEffect: false });
+  const account = (
+    <Text size="sm" c="dimmed" data-testid="admin-account">
+      {login?.account}
+    </Text>
+  );
 
   return (
     <AppShell
@@ -93,42 +107,55 @@ function AdminShell() {
       data-testid="admin-shell"
     >
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+        <Group h="100%" px={phone ? 'sm' : 'md'} justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap={phone ? 'xs' : 'sm'} wrap="nowrap" style={{ minWidth: 0 }}>
             <Burger
               opened={opened}
               onClick={toggle}
               hiddenFrom="sm"
               size="sm"
               aria-label={t('nav.toggle')}
+              data-testid="admin-nav-toggle"
             />
-            <Title order={1} size="h4">
-              {t('appName')}
+            <Title order={1} size="h4" style={{ whiteSpace: 'nowrap' }} data-testid="admin-title">
+              {narrow ? 'Parley' : t('appName')}
             </Title>
             <LiveBadge />
           </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm" c="dimmed" data-testid="admin-account" visibleFrom="xs">
-              {login?.account}
-            </Text>
-            <LanguageSwitcher />
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+            {!phone && account}
+            {!phone && <LanguageSwitcher />}
             <ThemeToggle />
-            <AdminLogoutButton />
+            {!phone && <AdminLogoutButton />}
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.label')}>
-        {SECTIONS.map((section) => (
-          <NavLink
-            key={section}
-            component={RouterLink}
-            to={`/admin/${section}`}
-            label={t(`routes.${section}`)}
-            active={pathname.startsWith(`/admin/${section}`)}
-            onClick={close}
-            data-testid={`admin-nav-${section}`}
-          />
-        ))}
+        <AppShell.Section grow>
+          {SECTIONS.map((section) => (
+            <NavLink
+              key={section}
+              component={RouterLink}
+              to={`/admin/${section}`}
+              label={t(`routes.${section}`)}
+              active={pathname.startsWith(`/admin/${section}`)}
+              onClick={close}
+              data-testid={`admin-nav-${section}`}
+            />
+          ))}
+        </AppShell.Section>
+        {phone && (
+          // The header has no room for these on a phone: the menu holds them (issue 37).
+          <AppShell.Section data-testid="admin-nav-account">
+            <Stack gap="xs" pt="sm" className={classes.menuAccount}>
+              {account}
+              <Group gap="xs" justify="space-between" wrap="nowrap">
+                <LanguageSwitcher />
+                <AdminLogoutButton />
+              </Group>
+            </Stack>
+          </AppShell.Section>
+        )}
       </AppShell.Navbar>
       <AppShell.Main
         style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +35,12 @@ export function UserList() {
   const openMenu = menu.open;
   const press = useLongPress(menu.openAt);
   const menuMounted = useOpenedOnce(menu.state !== null);
-  useConsoleWarmUp(users.length > 0, i18n.language);
+  // Rows in the DOM (the virtual list renders them after measuring, not with the data).
+  const [rowsShown, setRowsShown] = useState(false);
+  const onRowsRendered = useCallback((count: number) => {
+    if (count > 0) setRowsShown(true);
+  }, []);
+  useConsoleWarmUp(rowsShown, i18n.language);
 
   const renderItem = useCallback(
     (user: SessionItem) => (
@@ -89,6 +94,7 @@ export function UserList() {
             hasNextPage={hasNextPage}
             isFetchingNextPage={isFetchingNextPage}
             fetchNextPage={fetchNextPage}
+            onRowsRendered={onRowsRendered}
           />
         )}
       </div>

@@ -97,3 +97,11 @@ export async function refreshStats(client: QueryClient, at: number): Promise<voi
     }),
   );
 }
+
+/**
+ * An overview was pushed: an open seat dialog's busiest hours and longest waits are read again
+ * (whole: one small call), so they agree with its charts, which follow bucket by bucket.
+ */
+export function refreshSeatStats(client: QueryClient): Promise<void> {
+  return client.invalidateQueries({ queryKey: [...statsKeys.all(), 'seat'] });
+}

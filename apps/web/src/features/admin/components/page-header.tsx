@@ -14,7 +14,8 @@ export function PageHeader({
   action?: ReactNode;
 }) {
   return (
-    <Group justify="space-between" mb="sm" wrap="nowrap">
+    // On a phone the action goes under the heading rather than being cut (issue 37).
+    <Group justify="space-between" mb="sm" gap="xs" data-testid="admin-page-header">
       <Group gap="sm" align="baseline">
         <Title order={2} size="h3">
           {title}

@@ -77,7 +77,7 @@ function SeatHours({ seatId }: { seatId: number }) {
           grid={dark ? theme.colors.dark[4]! : theme.colors.gray[3]!}
         />
         <VisuallyHidden>
-          <table>
+          <table data-testid="seat-busiest-table">
             <caption>{t('stats.seat.busiest')}</caption>
             <thead>
               <tr>
@@ -88,7 +88,7 @@ function SeatHours({ seatId }: { seatId: number }) {
             </thead>
             <tbody>
               {hours.map((h) => (
-                <tr key={h.hour}>
+                <tr key={h.hour} data-hour={h.hour}>
                   <th scope="row">{hourLabel(h.hour)}</th>
                   <td>{formatNumber(h.messages_in, lang)}</td>
                   <td>{formatNumber(h.messages_out, lang)}</td>
@@ -109,7 +109,7 @@ function SeatHours({ seatId }: { seatId: number }) {
           {t('stats.seat.waitingLongest')}
         </Text>
         {query.data.waiting_longest.length === 0 ? (
-          <Text c="dimmed" size="sm">
+          <Text c="dimmed" size="sm" data-testid="seat-none-waiting">
             {t('stats.seat.noneWaiting')}
           </Text>
         ) : (

@@ -4,7 +4,7 @@ import { createStore, useStore } from '../../../lib/create-store';
 import { adminLoginEnded } from '../api/admin-client';
 import { AdminPushConnection, adminRealtimeUrl } from '../api/admin-push';
 import { refetchScopes, setOverview, tzOffsetMin } from '../api/admin-queries';
-import { refreshStats } from '../api/stats-queries';
+import { refreshSeatStats, refreshStats } from '../api/stats-queries';
 
 const onlineStore = createStore(false);
 
@@ -13,7 +13,8 @@ export const useAdminLive = () => useStore(onlineStore);
 
 /**
  * Holds the admin push socket while the admin area is open with a token: pushed overviews go
- * into the overview query (and the charts refetch their current bucket), "lists changed" hints refetch those lists, and each (re)connect
+ * into the overview query (the charts refetch their current bucket, an open seat dialog its hours
+ * and waits), "lists changed" hints refetch those lists, and each (re)connect
  * refetches every admin list shown (nothing is replayed).
  */
 export function useAdminPush(token: string | null): void {
@@ -28,6 +29,7 @@ export function useAdminPush(token: string | null): void {
         onOverview: (overview) => {
           setOverview(client, overview);
           void refreshStats(client, overview.at).catch(() => undefined);
+          void refreshSeatStats(client);
         },
         onChanged: (scopes) => refetchScopes(client, scopes),
         onOnline: (online) => onlineStore.set(online),

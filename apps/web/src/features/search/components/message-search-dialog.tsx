@@ -2,10 +2,10 @@ import '../../../components/mantine-console-styles';
 import { useCallback, useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { SEARCH_WORD_MIN } from '@parley/protocol';
+import { CUSTOMER_SEARCH_MIN, SEARCH_WORD_MIN } from '@parley/protocol';
 import { useOpenChat } from '../../sessions/hooks/use-open-chat';
 import type { AddressBookEntry } from '@parley/protocol';
-import { validSearchWord, type SearchHit } from '../api/search-queries';
+import { searchScope, type SearchHit } from '../api/search-queries';
 import { CustomerMatches } from './customer-matches';
 import { SearchResults } from './search-results';
 
@@ -16,27 +16,29 @@ interface Props {
 
 /**
  * Message search across all the seat's chats, with the customers the word names (by name,
- * remark or number) above the hits. A word shorter than the spec's minimum shows its
- * validation message and sends nothing; a hit opens its chat at that message.
+ * remark or number) above the hits. Customers are searched from CUSTOMER_SEARCH_MIN characters,
+ * message text from the spec's SEARCH_WORD_MIN (a shorter word says so in place of the hits); a
+ * word shorter than both shows the validation message and sends nothing. A hit opens its chat
+ * at that message.
  */
 export function MessageSearchDialog({ opened, onClose }: Props) {
   const { t } = useTranslation('search');
   const openChat = useOpenChat();
   const [input, setInput] = useState('');
-  const [word, setWord] = useState('');
+  const [scope, setScope] = useState<{ word: string; text: boolean } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const valid = validSearchWord(input);
-    if (valid === null) {
-      setError(t('wordTooShort', { count: SEARCH_WORD_MIN }));
+    const next = searchScope(input);
+    if (next === null) {
+      setError(t('wordTooShort', { count: CUSTOMER_SEARCH_MIN }));
       // The previous word's hits would read as answers to this one.
-      setWord('');
+      setScope(null);
       return;
     }
     setError(null);
-    setWord(valid);
+    setScope(next);
   };
 
   const onOpen = useCallback(
@@ -74,7 +76,7 @@ export function MessageSearchDialog({ opened, onClose }: Props) {
                 setInput(e.currentTarget.value);
                 if (error) setError(null);
               }}
-              placeholder={t('placeholder', { count: SEARCH_WORD_MIN })}
+              placeholder={t('placeholder')}
               aria-label={t('title')}
               error={error}
               data-testid="message-search-input"
@@ -84,10 +86,16 @@ export function MessageSearchDialog({ opened, onClose }: Props) {
             </Button>
           </Group>
         </form>
-        {word ? (
+        {scope ? (
           <>
-            <CustomerMatches word={word} onOpen={onOpenCustomer} />
-            <SearchResults word={word} onOpen={onOpen} />
+            <CustomerMatches word={scope.word} onOpen={onOpenCustomer} />
+            {scope.text ? (
+              <SearchResults word={scope.word} onOpen={onOpen} />
+            ) : (
+              <Text size="sm" c="dimmed" data-testid="message-search-text-short">
+                {t('textTooShort', { count: SEARCH_WORD_MIN })}
+              </Text>
+            )}
           </>
         ) : (
           <Text size="sm" c="dimmed">

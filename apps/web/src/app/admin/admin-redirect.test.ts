@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeAdminRedirect } from './admin-guards';
+import { safeAdminRedirect } from './admin-redirect';
 
 describe('the admin redirect', () => {
   it('stays inside the admin area', () => {
