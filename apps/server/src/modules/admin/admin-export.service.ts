@@ -17,6 +17,7 @@ import { auditRepository } from './admin.repository.js';
 import type { AdminConsoleService } from './admin-console.service.js';
 import type { AdminStatsService } from './admin-stats.service.js';
 import { adminStatsRepository } from './admin-stats.repository.js';
+import { ExportGate, EXPORTS_AT_ONCE_DEFAULT } from './export-gate.js';
 
 /** Days of a series read at once: the file grows a month at a time, never whole in memory. */
 const SERIES_CHUNK_DAYS = 31;
@@ -34,11 +35,17 @@ function localTime(timeZone: string, at: number): string {
 
 /** The rows of the CSV exports, produced as they are read (the routes stream them). */
 export class AdminExportService {
+  /** The exports streaming at once (PARLEY_EXPORTS_AT_ONCE). */
+  readonly gate: ExportGate;
+
   constructor(
     private readonly db: Db,
     private readonly stats: AdminStatsService,
     private readonly console: AdminConsoleService,
-  ) {}
+    exportsAtOnce = EXPORTS_AT_ONCE_DEFAULT,
+  ) {
+    this.gate = new ExportGate(exportsAtOnce);
+  }
 
   requireSeat(seatId: number | null) {
     return this.stats.requireSeat(seatId);
