@@ -20,7 +20,7 @@ export interface AdminExportServices {
 }
 
 /** Export work done in one turn of the event loop before the operators' calls get theirs. */
-const SLICE_MS = 4;
+const SLICE_MS = 2;
 /** Lines sent to the socket in one write. */
 const WRITE_BYTES = 64 * 1024;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
