@@ -9,7 +9,8 @@ import { signedHeaders } from '../src/channels/platform/platform-signature.js';
 import { addressKey } from '../src/channels/platform/unverified-budget.js';
 import { loadConfig } from '../src/config.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
-import { createTestApp, type TestApp } from './helper.js';
+import { buildApp } from '../src/app.js';
+import { createTestApp, createTestDatabaseConfig, testAppOf, type TestApp } from './helper.js';
 import { SECRET } from './platform-helpers.js';
 
 // Issue 34: four forged requests from four addresses declared 85, 85, 85 and 1 MB (the whole
@@ -118,14 +119,22 @@ describe('forged bodies cannot hold the door', () => {
   let seat: SeatFixture;
   const GRACE_MS = 1_000;
 
+  const logs: Array<{ msg?: string; unverified?: { key: string; received: number } }> = [];
+
   beforeAll(async () => {
-    t = await createTestApp({
+    const { config, cleanup } = await createTestDatabaseConfig({
       platform: platformConfig({
         unverifiedMinBytesPerS: 64 * 1024,
         unverifiedGraceMs: GRACE_MS,
         unverifiedSlowBanMs: 60_000,
       }),
+      logLevel: 'info',
+      logFormat: 'json',
     });
+    const app = await buildApp(config, {
+      logStream: { write: (line: string) => void logs.push(JSON.parse(line) as never) },
+    });
+    t = testAppOf(app, config, cleanup);
     await t.app.listen({ port: 0, host: '::' });
     port = (t.app.server.address() as AddressInfo).port;
     seat = await createSeat(t, 'slow-seat', 1);
@@ -200,6 +209,14 @@ describe('forged bodies cannot hold the door', () => {
       expect(a.refusals.length).toBeGreaterThanOrEqual(1);
       expect(new Set(a.refusals)).toEqual(new Set(['429 unverified_too_slow']));
     }
+    // Each cut is said in the log, with the address's key and the bytes it had sent.
+    const cuts = logs.filter((l) => l.msg === 'platform body below the minimum rate: cut');
+    expect(cuts.map((l) => l.unverified!.key).sort()).toEqual([
+      '127.0.0.2',
+      '127.0.0.3',
+      '127.0.0.4',
+      '127.0.0.5',
+    ]);
     // The messages are there, once each.
     const stored = await t.db
       .selectFrom('messages')
@@ -216,6 +233,11 @@ describe('forged bodies cannot hold the door', () => {
     expect(slow.cut).toBe(1);
     expect(slow.refusals.length).toBeGreaterThanOrEqual(1);
     expect(new Set(slow.refusals)).toEqual(new Set(['429 unverified_too_slow']));
+    const cut = logs.find(
+      (l) =>
+        l.msg === 'platform body below the minimum rate: cut' && l.unverified!.key.includes(':'),
+    );
+    expect(cut?.unverified).toMatchObject({ key: '0:0:0:0::/64' });
   });
 
   it('keys: IPv4 as it is (also IPv4-mapped), IPv6 by its /64', () => {

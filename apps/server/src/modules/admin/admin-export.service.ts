@@ -19,8 +19,11 @@ import type { AdminStatsService } from './admin-stats.service.js';
 import { adminStatsRepository } from './admin-stats.repository.js';
 import { ExportGate, EXPORTS_AT_ONCE_DEFAULT } from './export-gate.js';
 
-/** Days of a series read at once (a series' rows are a few hundred bytes a day). */
-const SERIES_CHUNK_DAYS = 31;
+/**
+ * Days of a series read at once: a day's statements take a few ms on SQLite's one event loop;
+ * a month's held the operators' calls for a second under load.
+ */
+const SERIES_CHUNK_DAYS = 1;
 /** Audit rows read at once: a statement of a few milliseconds on the event loop (SQLite). */
 const AUDIT_BATCH = 200;
 /** Seats of the per-seat export read (and counted) at once. */
