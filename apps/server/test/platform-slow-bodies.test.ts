@@ -373,5 +373,5 @@ describe('refusals are read', () => {
           : { code: '500005', data: { reason: 'unverified_bytes' } },
       );
     }
-  }, 120_000);
+  }, 180_000);
 });
