@@ -460,6 +460,24 @@ export const ENV = {
     128,
     'the same bound per client address (HTTP 429 `500003` beyond); keep it above the largest message (the largest media cap × 1.4)',
   ),
+  PARLEY_PLATFORM_UNVERIFIED_MIN_KBPS: decimal(
+    0.01,
+    1_000_000,
+    64,
+    'the slowest pace a platform body whose signature is not checked yet may keep, in KB per second: after `PARLEY_PLATFORM_UNVERIFIED_GRACE_S` its read deadline moves a second per this many KB received; a body behind it loses its reservation and its connection (logged), so a trickle cannot hold the bound ([docs/security.md](docs/security.md))',
+  ),
+  PARLEY_PLATFORM_UNVERIFIED_GRACE_S: decimal(
+    0.1,
+    3600,
+    10,
+    'seconds an unverified platform body may take before its minimum pace applies',
+  ),
+  PARLEY_PLATFORM_UNVERIFIED_SLOW_BAN_S: decimal(
+    0.1,
+    86_400,
+    60,
+    'seconds a client address (an IPv6 address by its /64) whose body was cut for its pace is refused (HTTP 429 `500003`, `data.reason` `unverified_too_slow`, with `Retry-After`)',
+  ),
   PARLEY_SANDBOX: onOffAuto(
     'the customer sandbox page `/sandbox` (anyone who reaches the server can play a customer through the bridge): `auto` = on only when the demo workspace was loaded into this database (at the first start or by `demo:load`; decided at start), `on` always, `off` never. A customer number is bound to the first browser that plays it; its media are signed URLs ([docs/api.md](docs/api.md#customer-sandbox))',
   ),
@@ -490,6 +508,12 @@ export const ENV = {
     1000,
     5,
     'batch replies: messages per second per seat (across every instance)',
+  ),
+  PARLEY_EXPORTS_AT_ONCE: integer(
+    1,
+    64,
+    2,
+    "the owner's CSV exports streaming at once in this process; one more is refused with HTTP 503 `500005` (`data.reason` `exports_busy`, `Retry-After`). Each export gives the operators' calls a turn every few milliseconds, but on SQLite they share one event loop, so each export more lengthens those calls' waits",
   ),
 } satisfies Record<string, EnvVar<unknown>>;
 

@@ -61,6 +61,8 @@ export interface Config {
   batchRatePerSecond: number;
   /** Uploaded media files (content-addressed); default `${dataDir}/media`. */
   mediaDir: string;
+  /** CSV exports streaming at once (PARLEY_EXPORTS_AT_ONCE); unset: the default. */
+  exportsAtOnce?: number;
   /** Upload cap per media kind, in bytes (PARLEY_MAX_<KIND>_MB). */
   mediaMaxBytes: Record<MediaKind, number>;
   /** Key of the signed media URLs; null: one generated once and kept in the database. */
@@ -115,6 +117,14 @@ export interface PlatformConfig {
    */
   unverifiedMaxBytes?: number;
   unverifiedPerAddressMaxBytes?: number;
+  /**
+   * The pace of an unverified body: it must average this many bytes per second after a grace
+   * (PARLEY_PLATFORM_UNVERIFIED_MIN_KBPS, _GRACE_S), else it is cut and its address refused
+   * for a while (_SLOW_BAN_S). Unset: the defaults.
+   */
+  unverifiedMinBytesPerS?: number;
+  unverifiedGraceMs?: number;
+  unverifiedSlowBanMs?: number;
 }
 
 /** The push channel (docs/decisions/2026-11-23-realtime-push.md). */
@@ -229,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     deleteForAllWindowMinutes: v.PARLEY_DELETE_FOR_ALL_WINDOW_MINUTES,
     batchRatePerSecond: v.PARLEY_BATCH_RATE_PER_SECOND,
+    exportsAtOnce: v.PARLEY_EXPORTS_AT_ONCE,
     mediaDir: v.PARLEY_MEDIA_DIR ? path.resolve(v.PARLEY_MEDIA_DIR) : path.join(dataDir, 'media'),
     // Bytes are what the server counts.
     mediaMaxBytes: {
@@ -250,6 +261,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unverifiedPerAddressMaxBytes: Math.round(
         v.PARLEY_PLATFORM_UNVERIFIED_PER_ADDRESS_MAX_MB * MB,
       ),
+      unverifiedMinBytesPerS: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_MIN_KBPS * 1024),
+      unverifiedGraceMs: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_GRACE_S * 1000),
+      unverifiedSlowBanMs: Math.round(v.PARLEY_PLATFORM_UNVERIFIED_SLOW_BAN_S * 1000),
     },
     sandbox: v.PARLEY_SANDBOX,
     realtime: {

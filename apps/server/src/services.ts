@@ -171,7 +171,7 @@ export async function createServices(
     adminAuth,
     adminConsole,
     adminStats,
-    adminExport: new AdminExportService(db, adminStats, adminConsole),
+    adminExport: new AdminExportService(db, adminStats, adminConsole, config.exportsAtOnce),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

@@ -4,8 +4,11 @@ import { platformRoutes } from './platform.routes.js';
 import { PlatformService } from './platform.service.js';
 import {
   UnverifiedBudget,
+  UNVERIFIED_GRACE_MS_DEFAULT,
   UNVERIFIED_MAX_BYTES_DEFAULT,
+  UNVERIFIED_MIN_BYTES_PER_S_DEFAULT,
   UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+  UNVERIFIED_SLOW_BAN_MS_DEFAULT,
 } from './unverified-budget.js';
 
 export interface PlatformServices {
@@ -39,8 +42,17 @@ export const platformChannel: ChannelModule<PlatformServices> = {
         perMinute: config.rateLimit.platform,
       },
       new UnverifiedBudget(
-        config.platform.unverifiedMaxBytes ?? UNVERIFIED_MAX_BYTES_DEFAULT,
-        config.platform.unverifiedPerAddressMaxBytes ?? UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+        {
+          totalMax: config.platform.unverifiedMaxBytes ?? UNVERIFIED_MAX_BYTES_DEFAULT,
+          perAddressMax:
+            config.platform.unverifiedPerAddressMaxBytes ??
+            UNVERIFIED_PER_ADDRESS_MAX_BYTES_DEFAULT,
+          minBytesPerS:
+            config.platform.unverifiedMinBytesPerS ?? UNVERIFIED_MIN_BYTES_PER_S_DEFAULT,
+          graceMs: config.platform.unverifiedGraceMs ?? UNVERIFIED_GRACE_MS_DEFAULT,
+          slowBanMs: config.platform.unverifiedSlowBanMs ?? UNVERIFIED_SLOW_BAN_MS_DEFAULT,
+        },
+        (cut) => app.log.warn({ unverified: cut }, 'platform body below the minimum rate: cut'),
       ),
     );
     if (config.platform.url && config.platform.secret) {

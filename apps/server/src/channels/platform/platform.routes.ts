@@ -1,16 +1,13 @@
-import type { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PLATFORM_PATHS } from '@parley/protocol';
 import { sendSuccess } from '../../plugins/errors.js';
 import { rateLimitConfig } from '../../plugins/rate-limit.js';
 import { BodyTooLargeError } from './platform-signature.js';
 import type { PlatformRequestKind, PlatformService } from './platform.service.js';
-import {
-  BudgetRefusal,
-  UNVERIFIED_RETRY_AFTER_S,
-  type Reservation,
-  type UnverifiedBudget,
-} from './unverified-budget.js';
+import { BudgetRefusal, type Reservation, type UnverifiedBudget } from './unverified-budget.js';
 
 /** A receipt or a deletion is a few hundred bytes of JSON. */
 const SMALL_BODY_LIMIT = 64 * 1024;
@@ -30,6 +27,9 @@ export async function platformRoutes(
 ) {
   const reservations = new WeakMap<FastifyRequest, Reservation>();
   const release = async (request: FastifyRequest) => reservations.get(request)?.release();
+  // Refused before their body was read: answered while the body is drained (bounded), so the
+  // client reads the answer before the connection closes instead of a reset.
+  const refusedEarly = new WeakSet<FastifyRequest>();
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', async (request: FastifyRequest, payload: Readable) => {
@@ -41,24 +41,37 @@ export async function platformRoutes(
       }
     });
     scope.addHook('onRequest', async (request, reply) => {
-      platform.admit(request.headers);
-      const limit = request.routeOptions.bodyLimit;
-      const declared = request.headers['content-length'];
-      if (Number(declared ?? 0) > limit) throw new BodyTooLargeError();
-      // Chunked: as much as the route takes; neither header: no body. Reserved before a byte
-      // is read.
-      const chunked = request.headers['transfer-encoding'] !== undefined;
-      const bytes = declared !== undefined ? Number(declared) : chunked ? limit : 0;
       try {
-        reservations.set(request, budget.reserve(request.ip, bytes));
+        platform.admit(request.headers);
+        const limit = request.routeOptions.bodyLimit;
+        const declared = request.headers['content-length'];
+        if (Number(declared ?? 0) > limit) throw new BodyTooLargeError();
+        // Chunked: as much as the route takes; neither header: no body. Reserved before a
+        // byte is read; the socket's bytes read since tell the body's pace.
+        const chunked = request.headers['transfer-encoding'] !== undefined;
+        const bytes = declared !== undefined ? Number(declared) : chunked ? limit : 0;
+        // (An injected request has no real socket, and no pace to keep.)
+        const socket = request.raw.socket as Socket | undefined;
+        const base = socket?.bytesRead;
+        const progress =
+          socket && typeof base === 'number'
+            ? { received: () => socket.bytesRead - base, cut: () => socket.destroy() }
+            : null;
+        reservations.set(request, budget.reserve(request.ip, bytes, progress));
       } catch (err) {
         if (err instanceof BudgetRefusal) {
-          // Answered at once; the connection closes rather than reading what was sent.
-          reply.header('retry-after', String(UNVERIFIED_RETRY_AFTER_S));
-          reply.header('connection', 'close');
+          reply.header('retry-after', String(err.retryAfterS));
         }
+        reply.header('connection', 'close');
+        refusedEarly.add(request);
         throw err;
       }
+    });
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (!refusedEarly.has(request) || typeof payload !== 'string') return payload;
+      const answer = Buffer.from(payload);
+      reply.header('content-length', answer.length);
+      return answerWhileDraining(request.raw, answer, request.routeOptions.bodyLimit);
     });
     scope.addHook('onResponse', release);
     scope.addHook('onRequestAbort', release);
@@ -83,4 +96,38 @@ export async function platformRoutes(
       );
     }
   });
+}
+
+/** How long a refused request's body is drained at most before its connection closes. */
+const DRAIN_MS = 5_000;
+
+/**
+ * The whole answer at once, then the request's body read and dropped until it ends, `maxBytes`
+ * were dropped or DRAIN_MS passed; only then does the answer end and the connection close.
+ * Closing with unread bytes would make the kernel reset the connection, and a client still
+ * sending would lose the answer it had not read yet (Apache's and nginx's lingering close).
+ */
+function answerWhileDraining(request: IncomingMessage, answer: Buffer, maxBytes: number) {
+  const out = new PassThrough();
+  out.write(answer);
+  let dropped = 0;
+  const done = () => {
+    clearTimeout(timer);
+    request.off('data', drop);
+    out.end();
+  };
+  const drop = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > maxBytes) done();
+  };
+  const timer = setTimeout(done, DRAIN_MS).unref();
+  if (request.complete || request.destroyed) {
+    done();
+  } else {
+    request.on('data', drop);
+    request.once('end', done);
+    request.once('close', done);
+    request.resume();
+  }
+  return out;
 }

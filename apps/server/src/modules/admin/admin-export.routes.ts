@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
@@ -11,21 +12,64 @@ import { parseBody } from '../../lib/validate.js';
 import type { AdminAuthService } from './admin-auth.service.js';
 import type { AdminExportService } from './admin-export.service.js';
 import { csvLine } from './csv.js';
+import { ExportsBusy, type ExportGate } from './export-gate.js';
 
 export interface AdminExportServices {
   adminAuth: AdminAuthService;
   adminExport: AdminExportService;
 }
 
-function sendCsv(reply: FastifyReply, name: string, rows: AsyncIterable<unknown[]>) {
+/** Export work done in one turn of the event loop before the operators' calls get theirs. */
+const SLICE_MS = 2;
+/** Lines sent to the socket in one write. */
+const WRITE_BYTES = 64 * 1024;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Streams the rows as CSV while holding a place of the gate (taken before the first byte,
+ * freed when the answer ends or the client goes). The rows are read in chunks that resolve as
+ * promises, so without a pause an export would run to its end before any I/O: every SLICE_MS
+ * it yields a turn of the event loop.
+ */
+function sendCsv(
+  reply: FastifyReply,
+  gate: ExportGate,
+  name: string,
+  rows: () => AsyncIterable<unknown[]>,
+) {
+  let leave: () => void;
+  try {
+    leave = gate.enter();
+  } catch (err) {
+    if (err instanceof ExportsBusy) reply.header('retry-after', String(err.retryAfterS));
+    throw err;
+  }
+  reply.raw.once('close', leave);
   async function* lines() {
-    for await (const row of rows) yield csvLine(row);
+    try {
+      let slice = performance.now();
+      let out = '';
+      for await (const row of rows()) {
+        out += csvLine(row);
+        if (out.length >= WRITE_BYTES) {
+          yield out;
+          out = '';
+        }
+        if (performance.now() - slice >= SLICE_MS) {
+          await nextTurn();
+          slice = performance.now();
+        }
+      }
+      if (out) yield out;
+    } finally {
+      leave();
+    }
   }
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${name}"`)
     .header('cache-control', 'no-store')
-    .send(Readable.from(lines()));
+    .send(Readable.from(lines(), { objectMode: false }));
 }
 
 /**
@@ -34,6 +78,7 @@ function sendCsv(reply: FastifyReply, name: string, rows: AsyncIterable<unknown[
  * checked before the first byte; the rows then stream as the database yields them.
  */
 export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) {
+  const gate = s.adminExport.gate;
   app.get(ADMIN_EXPORT_PATHS.series, async (request, reply) => {
     await s.adminAuth.authenticateHeader(request.headers.authorization);
     const q = parseBody<ReturnType<typeof adminExportSeriesQuery.parse>>(
@@ -42,7 +87,9 @@ export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) 
     );
     await s.adminExport.requireSeat(q.seat_id ?? null);
     const who = q.seat_id ? `seat-${q.seat_id}` : 'all';
-    return sendCsv(reply, `parley-series-${who}-${q.from}-${q.to}.csv`, s.adminExport.series(q));
+    return sendCsv(reply, gate, `parley-series-${who}-${q.from}-${q.to}.csv`, () =>
+      s.adminExport.series(q),
+    );
   });
   app.get(ADMIN_EXPORT_PATHS.seats, async (request, reply) => {
     await s.adminAuth.authenticateHeader(request.headers.authorization);
@@ -50,7 +97,7 @@ export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) 
       adminExportSeatsQuery,
       request.query,
     );
-    return sendCsv(reply, 'parley-seats.csv', s.adminExport.seats(q.tz_offset_min));
+    return sendCsv(reply, gate, 'parley-seats.csv', () => s.adminExport.seats(q.tz_offset_min));
   });
   app.get(ADMIN_EXPORT_PATHS.seatTotals, async (request, reply) => {
     await s.adminAuth.authenticateHeader(request.headers.authorization);
@@ -58,7 +105,9 @@ export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) 
       adminExportSeatTotalsQuery,
       request.query,
     );
-    return sendCsv(reply, `parley-seats-${q.from}-${q.to}.csv`, s.adminExport.seatTotals(q));
+    return sendCsv(reply, gate, `parley-seats-${q.from}-${q.to}.csv`, () =>
+      s.adminExport.seatTotals(q),
+    );
   });
   app.get(ADMIN_EXPORT_PATHS.audit, async (request, reply) => {
     await s.adminAuth.authenticateHeader(request.headers.authorization);
@@ -66,6 +115,6 @@ export function adminExportRoutes(app: FastifyInstance, s: AdminExportServices) 
       adminExportAuditQuery,
       request.query,
     );
-    return sendCsv(reply, 'parley-audit.csv', s.adminExport.audit(q));
+    return sendCsv(reply, gate, 'parley-audit.csv', () => s.adminExport.audit(q));
   });
 }

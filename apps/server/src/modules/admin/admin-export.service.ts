@@ -17,10 +17,15 @@ import { auditRepository } from './admin.repository.js';
 import type { AdminConsoleService } from './admin-console.service.js';
 import type { AdminStatsService } from './admin-stats.service.js';
 import { adminStatsRepository } from './admin-stats.repository.js';
+import { ExportGate, EXPORTS_AT_ONCE_DEFAULT } from './export-gate.js';
 
-/** Days of a series read at once: the file grows a month at a time, never whole in memory. */
-const SERIES_CHUNK_DAYS = 31;
-const AUDIT_BATCH = 500;
+/**
+ * Days of a series read at once: a day's statements take a few ms on SQLite's one event loop;
+ * a month's held the operators' calls for a second under load.
+ */
+const SERIES_CHUNK_DAYS = 1;
+/** Audit rows read at once: a statement of a few milliseconds on the event loop (SQLite). */
+const AUDIT_BATCH = 200;
 /** Seats of the per-seat export read (and counted) at once. */
 const SEAT_BATCH = 200;
 
@@ -34,11 +39,17 @@ function localTime(timeZone: string, at: number): string {
 
 /** The rows of the CSV exports, produced as they are read (the routes stream them). */
 export class AdminExportService {
+  /** The exports streaming at once (PARLEY_EXPORTS_AT_ONCE). */
+  readonly gate: ExportGate;
+
   constructor(
     private readonly db: Db,
     private readonly stats: AdminStatsService,
     private readonly console: AdminConsoleService,
-  ) {}
+    exportsAtOnce = EXPORTS_AT_ONCE_DEFAULT,
+  ) {
+    this.gate = new ExportGate(exportsAtOnce);
+  }
 
   requireSeat(seatId: number | null) {
     return this.stats.requireSeat(seatId);
@@ -68,17 +79,30 @@ export class AdminExportService {
     ];
     const days = daysBetween(q.from, q.to) + 1;
     const single = days === 1;
-    for (let d = 0; d < days; d += SERIES_CHUNK_DAYS) {
+    const now = Date.now();
+    // Read newest first, each part told the chats waiting at its end by the part after it
+    // (else each would count its waits back from now, reading every turn since, in one
+    // statement); sent oldest first. A turn of the event loop between parts: on SQLite each
+    // part's statements run on it.
+    const parts: unknown[][][] = [];
+    let waitingAtEnd: number | null = null;
+    for (
+      let d = Math.floor((days - 1) / SERIES_CHUNK_DAYS) * SERIES_CHUNK_DAYS;
+      d >= 0;
+      d -= SERIES_CHUNK_DAYS
+    ) {
       const from = addDays(q.from, d);
       const to = single ? q.to : addDays(q.from, Math.min(d + SERIES_CHUNK_DAYS, days) - 1);
-      // Chunks of more than one day are read by day, as the whole range would be.
-      const chunk = await this.stats.seriesOf(
+      // Parts of more than one day are read by day, as the whole range would be.
+      const part = await this.stats.seriesPart(
         { timeZone: q.time_zone, from, to, seatId },
-        Date.now(),
+        now,
         !single,
+        waitingAtEnd,
       );
-      for (const b of chunk.buckets) {
-        yield [
+      waitingAtEnd = part.waitingAtStart;
+      parts.unshift(
+        part.series.buckets.map((b) => [
           iso(b.start),
           localTime(q.time_zone, b.start),
           b.messages_in,
@@ -89,9 +113,11 @@ export class AdminExportService {
           b.first_response_p90_ms,
           ...engines.map((e) => b.engine_characters[e] ?? 0),
           b.memory_characters,
-        ];
-      }
+        ]),
+      );
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    for (const part of parts) yield* part;
   }
 
   /** The overview's per-seat table, as the console shows it. */

@@ -42,6 +42,20 @@ export class AdminStatsService {
 
   /** `byDay`: days even for a single day (an export's last month may be one day). */
   async seriesOf(q: SeriesQuery, now = Date.now(), byDay = false): Promise<StatsSeries> {
+    return (await this.seriesPart(q, now, byDay, null)).series;
+  }
+
+  /**
+   * A series, and the chats waiting when its first bucket began. `waitingAtEnd`: the chats
+   * waiting when its last bucket ends, known from the part after it (an export reads its parts
+   * newest first); then nothing after the range is read, so no part scans the turns up to now.
+   */
+  async seriesPart(
+    q: SeriesQuery,
+    now: number,
+    byDay: boolean,
+    waitingAtEnd: number | null,
+  ): Promise<{ series: StatsSeries; waitingAtStart: number }> {
     await this.requireSeat(q.seatId);
     const all = bucketsOf(q.timeZone, q.from, q.to, byDay);
     const first = q.since === undefined ? 0 : all.findIndex((b) => b.end > q.since!);
@@ -54,16 +68,22 @@ export class AdminStatsService {
       bucket: q.from === q.to && !byDay ? 'hour' : 'day',
       seat_id: q.seatId,
     } as const;
-    if (buckets.length === 0) return { ...base, buckets: [] };
+    if (buckets.length === 0) {
+      return { series: { ...base, buckets: [] }, waitingAtStart: waitingAtEnd ?? 0 };
+    }
 
-    // Waits are counted back from now: the turns after the range count too (one more bucket).
+    // Waits are counted back from now: the turns after the range count too (one more bucket),
+    // unless the waiting at the range's end is known.
     const last = buckets[buckets.length - 1]!;
-    const withAfter: Bucket[] = [...buckets, { start: last.end, end: Math.max(now, last.end) + 1 }];
+    const withAfter: Bucket[] =
+      waitingAtEnd === null
+        ? [...buckets, { start: last.end, end: Math.max(now, last.end) + 1 }]
+        : buckets;
     const [messages, waits, translation, waitingNow] = await Promise.all([
       adminStatsRepository.messages(this.db, buckets, q.seatId),
       adminStatsRepository.waits(this.db, withAfter, q.seatId),
       adminStatsRepository.translation(this.db, buckets, q.seatId),
-      adminStatsRepository.waitingNow(this.db, q.seatId),
+      waitingAtEnd ?? adminStatsRepository.waitingNow(this.db, q.seatId),
     ]);
 
     const out: StatsBucket[] = buckets.map((b) => ({
@@ -102,7 +122,7 @@ export class AdminStatsService {
       if (i < out.length && buckets[i]!.start <= now) out[i]!.waiting = Math.max(0, waiting);
       waiting -= net[i]!;
     }
-    return { ...base, buckets: out };
+    return { series: { ...base, buckets: out }, waitingAtStart: waiting };
   }
 
   async seat(
