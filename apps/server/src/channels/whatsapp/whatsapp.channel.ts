@@ -35,6 +35,7 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
       db,
       graphUrl,
       services.messages,
+      services.inbound,
       services.media,
       services.events,
       app.log,

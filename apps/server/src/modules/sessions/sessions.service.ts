@@ -23,6 +23,7 @@ import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
 import { KnownVersions } from '../../lib/known-versions.js';
+import { CHAT_BLOCKED } from './chat-blocked.js';
 import { createChat } from './create-chat.js';
 import { listVersionsRepository } from './list-versions.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
@@ -31,9 +32,7 @@ import { sessionsRepository, type SessionFilter, type SessionKey } from './sessi
 
 type SessionWithGroup = SessionRow & { group_type: string };
 
-function isBlocked(session: SessionWithGroup): boolean {
-  return session.blocked === 1 || session.group_type === 'blocked';
-}
+const isBlocked = (session: SessionWithGroup): boolean => CHAT_BLOCKED.is(session);
 
 /** The user list's keyset: [is_top, latest_time, session_id]. */
 const sessionKey = z.tuple([z.number().int().min(0).max(1), epochMs, id]);
