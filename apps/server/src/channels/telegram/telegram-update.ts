@@ -9,11 +9,7 @@ import { z } from 'zod';
 const NO_CONTROL = /^[^\u0000-\u001f]+$/;
 // eslint-disable-next-line no-control-regex
 const NO_NUL = /^[^\u0000]*$/;
-const fileId = z
-  .string()
-  .min(1)
-  .max(256)
-  .regex(NO_CONTROL);
+const fileId = z.string().min(1).max(256).regex(NO_CONTROL);
 
 /** A name or code as Telegram gives it: PostgreSQL stores no NUL (and no name has one). */
 const plain = z.string().regex(NO_NUL);

@@ -10,11 +10,7 @@ import { cleanName } from '../../modules/messages/receive-rules.js';
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL = /^[^\u0000-\u001f]+$/;
 /** An id Meta gives (a wamid, a media id): no control characters, far under 5,000. */
-const waRef = z
-  .string()
-  .min(1)
-  .max(256)
-  .regex(NO_CONTROL);
+const waRef = z.string().min(1).max(256).regex(NO_CONTROL);
 /** A WhatsApp user's id: their phone number's digits. */
 const waId = z.string().regex(/^[0-9]{5,20}$/);
 
@@ -104,12 +100,13 @@ export const waContact = z.object({
 
 /** The levels around the messages and statuses: their lists are parsed item by item. */
 const list = z.array(z.unknown());
-export const waEnvelope = z.object({ object: z.unknown(), entry: list.optional() });
+const any = z.unknown().optional();
+export const waEnvelope = z.object({ object: any, entry: list.optional() });
 export const waEntry = z.object({ changes: list.optional() });
-export const waChange = z.object({ field: z.unknown(), value: z.unknown() });
+export const waChange = z.object({ field: any, value: any });
 export const waValue = z.object({
-  metadata: z.object({ phone_number_id: z.unknown() }).partial().optional(),
-  contacts: z.unknown(),
-  messages: z.unknown(),
-  statuses: z.unknown(),
+  metadata: z.object({ phone_number_id: any }).optional(),
+  contacts: any,
+  messages: any,
+  statuses: any,
 });
