@@ -31,9 +31,7 @@ afterAll(async () => {
 type Parts = [TestApp['services']['media'], TestApp['services']['events'], InboundLog];
 const WRITERS: Record<string, (...p: Parts) => InboundWriter> = {
   GroupCommitInboundWriter: (...p) => new GroupCommitInboundWriter(t.db, ...p),
-  ...(usingPg
-    ? { BatchInboundWriter: (...p: Parts) => new BatchInboundWriter(t.db, ...p) }
-    : {}),
+  ...(usingPg ? { BatchInboundWriter: (...p: Parts) => new BatchInboundWriter(t.db, ...p) } : {}),
 };
 
 async function script(name: string, make: (...p: Parts) => InboundWriter) {
@@ -53,7 +51,11 @@ async function script(name: string, make: (...p: Parts) => InboundWriter) {
     .select('last_seq')
     .where('seat_id', '=', seat.seatId)
     .execute();
-  const customers = { ana: nextPhone('+4478'), bea: nextPhone('+4478'), blocked: blocked.receiverPhone };
+  const customers = {
+    ana: nextPhone('+4478'),
+    bea: nextPhone('+4478'),
+    blocked: blocked.receiverPhone,
+  };
   const phoneName = new Map(Object.entries(customers).map(([n, p]) => [p, n]));
   const sendPhone = seat.phones[0]!;
   let at = Date.now() - 60_000;

@@ -75,10 +75,12 @@ describe('a signed webhook that does not fit Meta’s shape', () => {
     await deliver(delivery);
     const list = await chatRecord(t, seat, `+${waId}`);
     expect(list.map((m) => m.content)).toEqual(['first', 'second', 'third']);
-    expect(await metric('parley_inbound_messages_cleaned_total', {
-      channel: 'whatsapp',
-      reason: 'nul_stripped',
-    })).toBeGreaterThanOrEqual(1);
+    expect(
+      await metric('parley_inbound_messages_cleaned_total', {
+        channel: 'whatsapp',
+        reason: 'nul_stripped',
+      }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('statuses: 5 and an object as a status id are refused; the messages beside them stored', async () => {
@@ -160,7 +162,10 @@ describe('a signed webhook that does not fit Meta’s shape', () => {
     expect((await chatRecord(t, seat, `+${waId}`)).map((m) => m.content)).toEqual(['kept']);
     for (const payload of [
       { object: 'whatsapp_business_account', entry: 5 },
-      { object: 'whatsapp_business_account', entry: [{ changes: [5, null, { field: 'messages', value: 7 }] }] },
+      {
+        object: 'whatsapp_business_account',
+        entry: [{ changes: [5, null, { field: 'messages', value: 7 }] }],
+      },
       [1, 2],
     ]) {
       const res = await deliverWebhook(t, number, payload);
