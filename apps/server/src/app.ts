@@ -216,6 +216,7 @@ export async function buildApp(
   observePushes(realtime.hub, app.log, metrics);
   services.media.health.log = app.log;
   if (metrics) services.media.health.observe(metrics);
+  if (metrics) services.inbound.observe(metrics);
   registerMetricsRoute(app, metrics, config.ops.metricsToken, { database, hub: realtime.hub });
   await registerApiDocs(app);
   registerLoadLog(app, database, realtime.hub);

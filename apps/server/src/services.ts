@@ -11,6 +11,9 @@ import { MediaService, resolveMediaSecret } from './modules/media/media.service.
 import { BatchWriter } from './modules/messages/batch-writer.js';
 import { GroupCommitWriter } from './modules/messages/group-commit-writer.js';
 import { MessagesService } from './modules/messages/messages.service.js';
+import { BatchInboundWriter } from './modules/messages/batch-inbound-writer.js';
+import { GroupCommitInboundWriter } from './modules/messages/group-commit-inbound-writer.js';
+import type { InboundWriter } from './modules/messages/inbound-writer.js';
 import { QuickRepliesService } from './modules/quick-replies/quick-replies.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { SeatsService } from './modules/seats/seats.service.js';
@@ -27,8 +30,6 @@ import { SeatEvents } from './modules/events/seat-events.js';
 import { ChannelRegistry } from './channels/adapter-registry.js';
 import { createChannelServices, type ChannelServices } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
-import { InboundWriter } from './channels/inbound-writer.js';
-import { BatchInboundWriter } from './channels/batch-inbound-writer.js';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
@@ -104,13 +105,13 @@ export async function createServices(
     dialectOf(db) === 'pg'
       ? new BatchWriter(db, writerParts)
       : new GroupCommitWriter(db, writerParts);
-  const messages = new MessagesService(db, config, media, events, outbox, writer);
-  // Customers' messages likewise: a batch's few statements on PostgreSQL, message by message
-  // on SQLite (no round trips there).
-  const inbound =
+  // Customers' messages likewise, every channel's through this one door: a batch's few
+  // statements on PostgreSQL, message by message on SQLite (no round trips there).
+  const inbound: InboundWriter =
     dialectOf(db) === 'pg'
-      ? new BatchInboundWriter(db, media, events)
-      : new InboundWriter(db, media, events);
+      ? new BatchInboundWriter(db, media, events, log)
+      : new GroupCommitInboundWriter(db, media, events, log);
+  const messages = new MessagesService(db, config, media, events, outbox, writer, inbound);
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);

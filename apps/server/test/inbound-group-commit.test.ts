@@ -7,7 +7,7 @@ import { createTestApp, usingPg, type TestApp } from './helper.js';
 import { platformPost } from './platform-helpers.js';
 import { PushClient } from './ws-client.js';
 
-// Customers' webhooks arriving together share one transaction (channels/inbound-writer.ts):
+// Customers' webhooks arriving together share one transaction (modules/messages/group-commit-inbound-writer.ts):
 // each is answered once its commit is done, a bad one fails alone, and a seat's consoles get
 // every message once with the group list once per commit, not once per message.
 

@@ -1,7 +1,8 @@
 import type { CompiledQuery, LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { InboundWriter, type InboundMessage } from '../src/channels/inbound-writer.js';
+import { GroupCommitInboundWriter } from '../src/modules/messages/group-commit-inbound-writer.js';
+import type { InboundMessage, InboundWriter } from '../src/modules/messages/inbound-writer.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
 import { createServices, type Services } from '../src/services.js';
@@ -75,6 +76,7 @@ function batchOf(w: Awaited<ReturnType<typeof world>>): InboundMessage[] {
   const message = (s: number, customer: string, i: number, customerName?: string) => {
     const seat = w.seats[s]!;
     units.push({
+      channel: 'platform',
       seatId: seat.seatId,
       key: { channel: 'platform', sendPhone: seat.phones[0]!, externalId: `st-${++counter}` },
       sendPhone: seat.phones[0]!,
@@ -156,7 +158,7 @@ const writeAll = (writer: InboundWriter, units: InboundMessage[]) =>
 describe('the inbound group commit’s statements', () => {
   it('writes the rows and events the message-by-message writer writes', async () => {
     const one = await world('inb-one');
-    const byOne = new InboundWriter(traced.db, services.media, services.events);
+    const byOne = new GroupCommitInboundWriter(traced.db, services.media, services.events);
     const oneAnswers = await writeAll(byOne, batchOf(one));
 
     const batched = await world('inb-batch');

@@ -13,7 +13,7 @@ import type { CliIo } from '../lib/cli-args.js';
 import type { AdminCallRegistry } from '../plugins/admin-calls.js';
 import type { CallRegistry } from '../plugins/calls.js';
 import type { ChannelRegistry } from './adapter-registry.js';
-import type { InboundWriter } from './inbound-writer.js';
+import type { InboundWriter } from '../modules/messages/inbound-writer.js';
 
 /** The modules' services a channel builds on (services.ts hands them over). */
 export interface SharedServices {

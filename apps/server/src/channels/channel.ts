@@ -16,7 +16,8 @@ export type { Greeting, GreetingInput };
 export type { ChannelName };
 
 /*
- * And how a customer's message comes in, whatever the channel: MessagesService.receive, with
+ * And how a customer's message comes in, whatever the channel: the inbound door
+ * (InboundWriter, modules/messages/inbound-writer.ts; its hook writes the channel's own rows), with
  * `customerName`, the display name the channel gives the customer (a Telegram profile's
  * names, the platform's `name`), kept on the chat and shown unless the seat set a remark;
  * what a channel learns of a customer later (a profile photo, stored as a media of the seat)

@@ -83,6 +83,20 @@ export class ParleyMetrics {
     registers: [this.registry],
   });
 
+  readonly inboundRefused = new Counter({
+    name: `${PREFIX}inbound_messages_refused_total`,
+    help: "Customers' messages refused at the inbound door, by channel and reason (bad_shape, unknown_type, empty, no_seat, invalid)",
+    labelNames: ['channel', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly inboundCleaned = new Counter({
+    name: `${PREFIX}inbound_messages_cleaned_total`,
+    help: "Customers' messages kept after the receive rules changed them, by channel and reason (nul_stripped, text_cut, name_cleaned)",
+    labelNames: ['channel', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     // Event-loop lag, heap, GC, handles, CPU, open files: prom-client's defaults under their
     // usual names (nodejs_*, process_*), so the common Node.js dashboards read them as they are.

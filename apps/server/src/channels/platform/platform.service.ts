@@ -26,10 +26,10 @@ import {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
 } from './platform-signature.js';
-import type { InboundWriter } from '../inbound-writer.js';
+import type { InboundWriter } from '../../modules/messages/inbound-writer.js';
 import { deliveryRepository } from '../../modules/outbox/delivery.repository.js';
 import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
-import { inboundRepository, type InboundKey } from '../inbound.repository.js';
+import { inboundRepository, type InboundKey } from '../../modules/messages/inbound.repository.js';
 
 export type PlatformRequestKind = 'message' | 'receipt' | 'deletion';
 
@@ -108,7 +108,11 @@ export class PlatformService {
     );
     if (check !== 'ok') throw refused(check === 'stale' ? 'stale_timestamp' : check);
     if (kind === 'message') {
-      const { input, bytes } = await this.readMessage(req);
+      const { input, bytes } = await this.readMessage(req).catch((err: unknown) => {
+        // Not a message of the platform's shape: its answer says why, the log and metric too.
+        if (err instanceof AppError) this.inbound.refuse('platform', 'bad_shape');
+        throw err;
+      });
       return this.receiveMessage(input, bytes);
     }
     const json = parseJson(req.body);
@@ -170,14 +174,27 @@ export class PlatformService {
     bytes: { data: Buffer; fileName?: string; durationMs?: number } | null,
   ) {
     const account = await accountsRepository.findByPhone(this.db, input.account);
-    if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
+    const detail = { account: input.account, id: input.id };
+    if (!account || account.seat_id === null) {
+      this.inbound.refuse('platform', 'no_seat', detail);
+      throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
+    }
     const seatId = account.seat_id;
     const key = inboundKey(input);
     const seen = await inboundRepository.find(this.db, key);
     if (seen) return { msg_id: seen.msg_id, blocked: seen.msg_id === null, duplicate: true };
-    if (input.type === 'text' && bytes) throw invalidField('media', 'a text message takes none');
-    if (input.type !== 'text' && !bytes) throw invalidField('media', 'required');
-    if (input.type === 'text' && !input.content.trim()) throw invalidField('content', 'required');
+    const misfit =
+      input.type === 'text' && bytes
+        ? invalidField('media', 'a text message takes none')
+        : input.type !== 'text' && !bytes
+          ? invalidField('media', 'required')
+          : input.type === 'text' && !input.content.trim()
+            ? invalidField('content', 'required')
+            : null;
+    if (misfit) {
+      this.inbound.refuse('platform', 'bad_shape', detail);
+      throw misfit;
+    }
 
     let mediaId: string | undefined;
     if (bytes) {
@@ -190,6 +207,7 @@ export class PlatformService {
       mediaId = row.media_id;
     }
     const outcome = await this.inbound.write({
+      channel: 'platform',
       seatId,
       key,
       sendPhone: input.account,
@@ -208,6 +226,8 @@ export class PlatformService {
       return { msg_id: stored?.msg_id ?? null, blocked: !stored?.msg_id, duplicate: true };
     }
     if (outcome.kind === 'blocked') return { msg_id: null, blocked: true, duplicate: false };
+    // Refused by the receive rules (logged and counted there).
+    if (outcome.kind === 'refused') throw invalidField('content', outcome.reason);
     // The chat and message events went out with the batch's commit (InboundWriter).
     return { msg_id: outcome.msgId, blocked: false, duplicate: false };
   }

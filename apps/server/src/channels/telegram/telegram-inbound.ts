@@ -1,15 +1,16 @@
-import { inboundRepository, type InboundKey } from '../inbound.repository.js';
+import { inboundRepository, type InboundKey } from '../../modules/messages/inbound.repository.js';
 import { CUSTOMER_NAME_MAX, type MediaKind, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
+import type { InboundWriter } from '../../modules/messages/inbound-writer.js';
 import { telegramRepository } from './telegram.repository.js';
 import { translationRepository } from '../../modules/translation/translation.repository.js';
 import { toListedCode } from '../../translation/languages.js';
 import { BotApi, type TgFileRef, type TgMessage, type TgUpdate } from './bot-api.js';
+import { tgMessage, tgUpdate } from './telegram-update.js';
 
 /**
  * The customer number of a Telegram user in Parley: their private chat id (= user id) in
@@ -79,7 +80,7 @@ export interface InboundLog {
   warn(obj: object, msg: string): void;
 }
 
-export type InboundOutcome = 'stored' | 'duplicate' | 'ignored' | 'blocked';
+export type InboundOutcome = 'stored' | 'duplicate' | 'ignored' | 'blocked' | 'refused';
 
 /** Turns a bot's updates into chats and messages of the seat holding its account. */
 export class TelegramInbound {
@@ -87,17 +88,39 @@ export class TelegramInbound {
     private readonly db: Db,
     private readonly apiUrl: string,
     private readonly messages: MessagesService,
+    /** The door every customer's message comes in by. */
+    private readonly inbound: InboundWriter,
     private readonly media: MediaService,
     private readonly log: InboundLog,
   ) {}
 
+  /**
+   * One update, parsed on its own: a message that does not fit Telegram's shape is refused
+   * (logged and counted) and answered as handled, so the bot's next updates still come.
+   */
   async handle(
     bot: { send_phone: string; token: string },
     update: TgUpdate,
   ): Promise<InboundOutcome> {
-    const msg = update.message;
+    const parsed = tgUpdate.safeParse(update);
+    const msg = parsed.success ? tgMessage.safeParse(parsed.data.message) : null;
+    if (parsed.success && parsed.data.message === undefined) return 'ignored';
+    if (!msg?.success) {
+      this.inbound.refuse('telegram', 'bad_shape', {
+        account: bot.send_phone,
+        update: parsed.success ? parsed.data.update_id : undefined,
+      });
+      return 'refused';
+    }
+    return this.message(bot, msg.data as TgMessage);
+  }
+
+  private async message(
+    bot: { send_phone: string; token: string },
+    msg: TgMessage,
+  ): Promise<InboundOutcome> {
     // Only what a customer writes to the bot in a private chat becomes a chat.
-    if (!msg || msg.chat.type !== 'private' || !msg.from || msg.from.is_bot) return 'ignored';
+    if (msg.chat.type !== 'private' || !msg.from || msg.from.is_bot) return 'ignored';
     const api = new BotApi(this.apiUrl, bot.token);
     const key: InboundKey = {
       channel: 'telegram',
@@ -108,10 +131,7 @@ export class TelegramInbound {
 
     const account = await accountsRepository.findByPhone(this.db, bot.send_phone);
     if (!account || account.seat_id === null) {
-      this.log.warn(
-        { account: bot.send_phone },
-        'telegram message to an account no seat holds: dropped',
-      );
+      this.inbound.refuse('telegram', 'no_seat', { account: bot.send_phone });
       return 'ignored';
     }
     const seatId = account.seat_id;
@@ -133,59 +153,64 @@ export class TelegramInbound {
     if (!picked && !content) return 'ignored'; // a service message (joined, pinned, ...)
 
     const from = msg.from;
-    const outcome = await inTransaction(this.db, async (trx): Promise<InboundOutcome> => {
-      if (!(await inboundRepository.take(trx, key))) return 'duplicate';
-      const result = await this.messages.receive(
-        {
-          sendPhone: bot.send_phone,
-          receiverPhone: customer,
-          content,
-          ...(mediaId ? { mediaId, type } : {}),
-          at: Math.min(msg.date * 1000, Date.now()),
-          customerName: telegramDisplayName(from) ?? undefined,
-          // Telegram's id of it, as an operator's delivered message keeps it: a reply names
-          // either by it (Bot API `reply_to_message_id` / `reply_to_message`).
-          externalId: String(msg.message_id),
-          ...(msg.reply_to_message
-            ? {
-                replyTo: {
-                  externalId: String(msg.reply_to_message.message_id),
-                  inboundId: `${msg.chat.id}:${msg.reply_to_message.message_id}`,
-                },
-              }
-            : {}),
-        },
-        trx,
-      );
-      await telegramRepository.upsert(
-        trx,
-        { sendPhone: bot.send_phone, receiverPhone: customer },
-        {
-          tg_chat_id: String(msg.chat.id),
-          username: from.username ?? null,
-          first_name: from.first_name || null,
-          last_name: from.last_name ?? null,
-          ...(from.language_code ? { language_code: from.language_code } : {}),
-        },
-        Date.now(),
-      );
-      if ('blocked' in result) return 'blocked';
-      await inboundRepository.setMessage(trx, key, result.message.msg_id);
-      // A new chat starts in the language the customer's Telegram app uses.
-      const language = toListedCode(from.language_code);
-      if (result.sessionCreated && language) {
-        await translationRepository.setCustomerLanguage(
+    const outcome = await this.inbound.write({
+      channel: 'telegram',
+      seatId,
+      key,
+      sendPhone: bot.send_phone,
+      receiverPhone: customer,
+      content,
+      type,
+      ...(mediaId ? { mediaId } : {}),
+      at: Math.min(msg.date * 1000, Date.now()),
+      customerName: telegramDisplayName(from) ?? undefined,
+      // Telegram's id of it, as an operator's delivered message keeps it: a reply names
+      // either by it (Bot API `reply_to_message_id` / `reply_to_message`).
+      externalId: String(msg.message_id),
+      ...(msg.reply_to_message
+        ? {
+            replyTo: {
+              externalId: String(msg.reply_to_message.message_id),
+              inboundId: `${msg.chat.id}:${msg.reply_to_message.message_id}`,
+            },
+          }
+        : {}),
+      // Telegram's own rows, in the message's transaction: the customer's profile link, and a
+      // new chat's language as the customer's Telegram app has it.
+      hook: async (trx, written) => {
+        await telegramRepository.upsert(
           trx,
-          result.seatId,
-          result.sessionId,
-          language,
+          { sendPhone: bot.send_phone, receiverPhone: customer },
+          {
+            tg_chat_id: String(msg.chat.id),
+            username: from.username ?? null,
+            first_name: from.first_name || null,
+            last_name: from.last_name ?? null,
+            ...(from.language_code ? { language_code: from.language_code } : {}),
+          },
+          Date.now(),
         );
-      }
-      // receive() published message.created (with the chat) in this transaction.
-      return 'stored';
+        const language = toListedCode(from.language_code);
+        if (written.kind === 'stored' && written.chatCreated && language) {
+          await translationRepository.setCustomerLanguage(
+            trx,
+            written.seatId,
+            written.sessionId,
+            language,
+          );
+        }
+      },
     });
-    if (outcome === 'stored') await this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id);
-    return outcome;
+    if (outcome.kind === 'stored') {
+      await this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id);
+    }
+    return outcome.kind === 'stored'
+      ? 'stored'
+      : outcome.kind === 'blocked'
+        ? 'blocked'
+        : outcome.kind === 'taken'
+          ? 'duplicate'
+          : 'refused';
   }
 
   /** Stores a customer's file, checked by its bytes; null when it cannot be had. */

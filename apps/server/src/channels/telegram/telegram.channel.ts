@@ -45,7 +45,14 @@ export const telegramChannel: ChannelModule<TelegramServices, TelegramJobs> = {
     const telegramPoller = new TelegramPoller(
       db,
       config.telegram,
-      new TelegramInbound(db, config.telegram.apiUrl, services.messages, services.media, app.log),
+      new TelegramInbound(
+        db,
+        config.telegram.apiUrl,
+        services.messages,
+        services.inbound,
+        services.media,
+        app.log,
+      ),
       app.log,
     );
     app.addHook('onReady', async () => telegramPoller.start());

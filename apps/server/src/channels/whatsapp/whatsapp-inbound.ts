@@ -5,64 +5,29 @@ import { AppError } from '../../lib/app-error.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
+import type { InboundOutcome, InboundWriter } from '../../modules/messages/inbound-writer.js';
 import type { SeatEvents } from '../../modules/events/seat-events.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
-import { inboundRepository, type InboundKey } from '../inbound.repository.js';
+import { inboundRepository, type InboundKey } from '../../modules/messages/inbound.repository.js';
 import { OutboundRefused, type OutboundPolicy } from '../../lib/outbound-fetch.js';
 import { GRAPH_ID, GraphApi } from './graph-api.js';
 import { markTokenRefused } from './number-state.js';
 import { whatsappRepository } from './whatsapp.repository.js';
+import {
+  waChange,
+  waContact,
+  waEntry,
+  waEnvelope,
+  waMessage,
+  waStatus,
+  waValue,
+  type WaMessage,
+  type WaStatus,
+} from './whatsapp-webhook.js';
 
-/** The parts of a webhook's `messages` change Parley reads (Cloud API v21.0 webhook reference). */
-export interface WaMessage {
-  from: string;
-  id: string;
-  timestamp?: string;
-  type: string;
-  context?: { from?: string; id?: string };
-  text?: { body?: string };
-  image?: WaMediaPart;
-  audio?: WaMediaPart & { voice?: boolean };
-  video?: WaMediaPart;
-  document?: WaMediaPart & { filename?: string };
-  sticker?: WaMediaPart & { animated?: boolean };
-  location?: { latitude?: number; longitude?: number; name?: string; address?: string };
-  contacts?: Array<{
-    name?: { formatted_name?: string };
-    phones?: Array<{ phone?: string; wa_id?: string }>;
-    emails?: Array<{ email?: string }>;
-  }>;
-  button?: { text?: string };
-  /** A reaction to a message (ours or the customer's, by wamid); `emoji` "" removes it. */
-  reaction?: { message_id?: string; emoji?: string };
-  interactive?: { button_reply?: { title?: string }; list_reply?: { title?: string } };
-}
-
-interface WaMediaPart {
-  id?: string;
-  mime_type?: string;
-  caption?: string;
-}
-
-export interface WaStatus {
-  id: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed' | string;
-  recipient_id?: string;
-  errors?: Array<{ code?: number; title?: string; message?: string }>;
-}
-
-export interface WaChangeValue {
-  metadata?: { phone_number_id?: string };
-  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
-  messages?: WaMessage[];
-  statuses?: WaStatus[];
-}
-
-export interface WaWebhook {
-  object?: string;
-  entry?: Array<{ changes?: Array<{ field?: string; value?: WaChangeValue }> }>;
-}
+/** A webhook's body as it came (JSON.parse'd): each part is parsed on its own (whatsapp-webhook.ts). */
+export type WaWebhook = unknown;
 
 const MEDIA_KINDS: Record<string, { kind: MediaKind; type: MessageType; fallbackName: string }> = {
   image: { kind: 'image', type: 'image', fallbackName: 'image.jpg' },
@@ -99,6 +64,18 @@ export interface InboundLog {
   warn(obj: object, msg: string): void;
 }
 
+/** A list of a webhook's part: its items (absent: none), or null when it is not a list. */
+function listAt(value: unknown): unknown[] | null {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : null;
+}
+
+/** A message ready for the door: its key, and what its write needs. */
+interface Prepared {
+  msg: WaMessage;
+  write: () => Promise<InboundOutcome>;
+}
+
 /** The customer number of a WhatsApp user in Parley: their wa_id (the phone number) with '+'. */
 export const customerNumberOf = (waId: string) => `+${waId}`;
 /** WhatsApp's `to` of a customer number. */
@@ -116,83 +93,151 @@ export class WhatsappInbound {
     /** Where a media URL from GET /{media-id} may lead (Meta's media hosts). */
     private readonly mediaPolicy: OutboundPolicy,
     private readonly messages: MessagesService,
+    /** The door every customer's message comes in by. */
+    private readonly inbound: InboundWriter,
     private readonly media: MediaService,
     private readonly events: SeatEvents,
     private readonly log: InboundLog,
   ) {}
 
+  /**
+   * A delivery: each message and each status parsed and judged alone (one that does not fit is
+   * refused, logged and counted, and the others still go in), the messages handed to the
+   * inbound door together (one commit). Answers once every message has its fate; a failure of
+   * the database throws (500: Meta delivers again, and what was stored is taken once).
+   */
   async handle(number: WhatsappNumberRow, payload: WaWebhook): Promise<void> {
-    if (payload.object !== 'whatsapp_business_account') return;
-    for (const entry of payload.entry ?? []) {
-      for (const change of entry.changes ?? []) {
-        const value = change.value;
-        if (change.field !== 'messages' || !value) continue;
-        // A change of another number (a shared app): not this account's.
-        if (value.metadata?.phone_number_id !== number.phone_number_id) continue;
-        for (const message of value.messages ?? []) {
-          const name = value.contacts?.find((c) => c.wa_id === message.from)?.profile?.name;
-          await this.message(number, message, name ?? null);
+    const refuse = (part: string, raw?: unknown) =>
+      this.inbound.refuse('whatsapp', 'bad_shape', {
+        account: number.send_phone,
+        part,
+        ...(raw && typeof raw === 'object' && 'id' in raw ? { id: String(raw.id) } : {}),
+      });
+    const envelope = waEnvelope.safeParse(payload);
+    if (!envelope.success) return refuse('entry');
+    if (envelope.data.object !== 'whatsapp_business_account') return;
+    const prepared: Prepared[] = [];
+    const statuses: WaStatus[] = [];
+    for (const rawEntry of envelope.data.entry ?? []) {
+      const entry = waEntry.safeParse(rawEntry);
+      if (!entry.success) {
+        refuse('entry');
+        continue;
+      }
+      for (const rawChange of entry.data.changes ?? []) {
+        const change = waChange.safeParse(rawChange);
+        if (!change.success) {
+          refuse('change');
+          continue;
         }
-        for (const status of value.statuses ?? []) await this.status(number, status);
+        if (change.data.field !== 'messages' || !change.data.value) continue;
+        const value = waValue.safeParse(change.data.value);
+        if (!value.success) {
+          refuse('value');
+          continue;
+        }
+        // A change of another number (a shared app): not this account's.
+        if (value.data.metadata?.phone_number_id !== number.phone_number_id) continue;
+        const names = new Map<string, string>();
+        for (const raw of listAt(value.data.contacts) ?? []) {
+          const contact = waContact.safeParse(raw);
+          if (contact.success && contact.data.profile?.name) {
+            names.set(contact.data.wa_id, contact.data.profile.name);
+          }
+        }
+        const messages = listAt(value.data.messages);
+        if (!messages) refuse('messages');
+        for (const raw of messages ?? []) {
+          const msg = waMessage.safeParse(raw);
+          if (!msg.success) {
+            refuse('message', raw);
+            continue;
+          }
+          const ready = await this.prepare(number, msg.data, names.get(msg.data.from) ?? null);
+          if (ready) prepared.push(ready);
+        }
+        const given = listAt(value.data.statuses);
+        if (!given) refuse('statuses');
+        for (const raw of given ?? []) {
+          const status = waStatus.safeParse(raw);
+          if (status.success) statuses.push(status.data);
+          else refuse('status', raw);
+        }
       }
     }
+    // Together through the door: one commit for the delivery, each message judged alone.
+    const fates = await Promise.allSettled(prepared.map((p) => p.write()));
+    for (const status of statuses) await this.status(number, status);
+    // A message the door refused by a check of its own (an AppError) has its fate (logged and
+    // counted there); any other failure is the database's: Meta delivers again.
+    const failed = fates.find(
+      (f): f is PromiseRejectedResult => f.status === 'rejected' && !(f.reason instanceof AppError),
+    );
+    if (failed) throw failed.reason;
   }
 
-  private async message(number: WhatsappNumberRow, msg: WaMessage, profileName: string | null) {
-    if (typeof msg.id !== 'string' || typeof msg.from !== 'string') return;
-    if (!/^[0-9]{5,20}$/.test(msg.from)) return;
+  /**
+   * A message made ready for the door (its media downloaded first: a slow file never holds the
+   * database), or handled here (a reaction, a message seen before, no seat).
+   */
+  private async prepare(
+    number: WhatsappNumberRow,
+    msg: WaMessage,
+    profileName: string | null,
+  ): Promise<Prepared | null> {
     const key: InboundKey = {
       channel: 'whatsapp',
       sendPhone: number.send_phone,
       externalId: msg.id,
     };
-    if (msg.type === 'reaction') return this.reaction(number, msg, key);
-    if (await inboundRepository.find(this.db, key)) return;
+    if (msg.type === 'reaction') {
+      await this.reaction(number, msg, key);
+      return null;
+    }
+    if (await inboundRepository.find(this.db, key)) return null;
     const account = await accountsRepository.findByPhone(this.db, number.send_phone);
     if (!account || account.seat_id === null) {
-      this.log.warn(
-        { account: number.send_phone },
-        'whatsapp message to an account no seat holds: dropped',
-      );
-      return;
+      this.inbound.refuse('whatsapp', 'no_seat', { account: number.send_phone, id: msg.id });
+      return null;
     }
+    const seatId = account.seat_id;
     const at = msg.timestamp ? Math.min(Number(msg.timestamp) * 1000, Date.now()) : Date.now();
-    const content = await this.contentOf(number, account.seat_id, msg);
-    if (!content) return; // a reaction, a system notice: nothing to show as a message
+    const content = await this.contentOf(number, seatId, msg);
     const customer = customerNumberOf(msg.from);
-    await inTransaction(this.db, async (trx) => {
-      if (!(await inboundRepository.take(trx, key))) return;
-      await whatsappRepository.recordContact(trx, {
+    const write = () =>
+      this.inbound.write({
+        channel: 'whatsapp',
+        seatId,
+        key,
         sendPhone: number.send_phone,
-        waId: msg.from,
-        profileName,
+        receiverPhone: customer,
+        content: content.text,
+        type: content.type,
+        ...(content.mediaId ? { mediaId: content.mediaId } : {}),
         at,
-      });
-      const result = await this.messages.receive(
-        {
-          sendPhone: number.send_phone,
-          receiverPhone: customer,
-          content: content.text,
-          ...(content.mediaId ? { mediaId: content.mediaId, type: content.type } : {}),
-          at,
-          externalId: msg.id,
-          account,
-          ...(profileName ? { customerName: profileName } : {}),
-          // A reply names its quote by wamid (ours as delivered, or the customer's).
-          ...(msg.context?.id ? { replyTo: { externalId: msg.context.id } } : {}),
+        ...(profileName ? { customerName: profileName } : {}),
+        // A reply names its quote by wamid (ours as delivered, or the customer's).
+        ...(msg.context?.id ? { replyTo: { externalId: msg.context.id } } : {}),
+        // WhatsApp's own rows, in the message's transaction: the contact (its reply window
+        // opens, blocked or not) and the wamid of a stored message.
+        hook: async (trx, outcome) => {
+          await whatsappRepository.recordContact(trx, {
+            sendPhone: number.send_phone,
+            waId: msg.from,
+            profileName,
+            at,
+          });
+          if (outcome.kind !== 'stored') return;
+          await whatsappRepository.recordMessage(trx, {
+            sendPhone: number.send_phone,
+            wamid: msg.id,
+            msgId: outcome.msgId,
+            direction: 'in',
+            contextWamid: msg.context?.id ?? null,
+          });
         },
-        trx,
-      );
-      if ('blocked' in result) return;
-      await inboundRepository.setMessage(trx, key, result.message.msg_id);
-      await whatsappRepository.recordMessage(trx, {
-        sendPhone: number.send_phone,
-        wamid: msg.id,
-        msgId: result.message.msg_id,
-        direction: 'in',
-        contextWamid: msg.context?.id ?? null,
       });
-    });
+    return { msg, write };
   }
 
   /**
@@ -220,24 +265,28 @@ export class WhatsappInbound {
     });
   }
 
-  /** What the operator sees of a message: text, or a stored media with its caption. */
+  /**
+   * What the operator sees of a message: text, or a stored media with its caption. A type
+   * Parley does not show (system, unsupported, ...) goes to the door as it is, which refuses it
+   * (receive rules); so does one with nothing to show.
+   */
   private async contentOf(
     number: WhatsappNumberRow,
     seatId: number,
     msg: WaMessage,
-  ): Promise<{ text: string; mediaId?: string; type?: MessageType } | null> {
+  ): Promise<{ text: string; mediaId?: string; type: string }> {
     switch (msg.type) {
       case 'text':
-        return msg.text?.body ? { text: msg.text.body } : null;
+        return { text: msg.text?.body ?? '', type: 'text' };
       case 'location':
-        return msg.location ? { text: locationText(msg.location) } : null;
+        return { text: msg.location ? locationText(msg.location) : '', type: 'text' };
       case 'contacts':
-        return msg.contacts?.length ? { text: contactsText(msg.contacts) } : null;
+        return { text: msg.contacts?.length ? contactsText(msg.contacts) : '', type: 'text' };
       case 'button':
-        return msg.button?.text ? { text: msg.button.text } : null;
+        return { text: msg.button?.text ?? '', type: 'text' };
       case 'interactive': {
         const title = msg.interactive?.button_reply?.title ?? msg.interactive?.list_reply?.title;
-        return title ? { text: title } : null;
+        return { text: title ?? '', type: 'text' };
       }
       case 'image':
       case 'sticker':
@@ -246,13 +295,13 @@ export class WhatsappInbound {
       case 'document': {
         const part = msg[msg.type];
         const shape = MEDIA_KINDS[msg.type]!;
-        const caption = (part && 'caption' in part ? part.caption : undefined) ?? '';
+        const caption = part?.caption ?? '';
         const fileName =
           (msg.type === 'document' ? msg.document?.filename : undefined) ?? shape.fallbackName;
         const stored = part?.id
           ? await this.download(number, seatId, part.id, shape.kind, fileName)
           : null;
-        if (!stored) return { text: caption || `[${msg.type}]` };
+        if (!stored) return { text: caption || `[${msg.type}]`, type: 'text' };
         return {
           text: caption,
           mediaId: stored.mediaId,
@@ -260,8 +309,7 @@ export class WhatsappInbound {
         };
       }
       default:
-        // system, unsupported, ...: not a message of its own here (a reaction is its message's).
-        return null;
+        return { text: '', type: msg.type };
     }
   }
 

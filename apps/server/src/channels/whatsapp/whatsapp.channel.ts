@@ -40,6 +40,7 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
         trustedOrigins: config.whatsapp?.mediaOrigins ?? [],
       },
       services.messages,
+      services.inbound,
       services.media,
       services.events,
       app.log,

@@ -8,8 +8,8 @@ import {
 } from '@parley/protocol';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { AppError, notFound } from '../../lib/app-error.js';
-import type { MessageRow, PhoneAccountRow } from '../../db/schema.js';
+import { AppError, invalidField, notFound } from '../../lib/app-error.js';
+import type { MessageRow } from '../../db/schema.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import type { MediaService } from '../media/media.service.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
@@ -19,7 +19,7 @@ import { afterCommit, inTransaction } from '../../lib/tx.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import type { SeatEvents } from '../events/seat-events.js';
 import type { MessageWriter } from './message-writer.js';
-import { receiveOne, type InboundQuote } from './receive-one.js';
+import type { InboundWriter } from './inbound-writer.js';
 
 export type { InboundQuote } from './receive-one.js';
 
@@ -40,6 +40,8 @@ export class MessagesService {
     private readonly outbox: OutboxWriter,
     /** How operators' messages are written on this database (services.ts chooses it). */
     readonly writer: MessageWriter,
+    /** The door customers' messages come in by (services.ts chooses it likewise). */
+    private readonly inbound: InboundWriter,
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
@@ -225,53 +227,51 @@ export class MessagesService {
   }
 
   /**
-   * A customer's message to one of the seat accounts (a channel's inbound, the CLI's
-   * `chat:receive`). The chat is created in the owning seat's Ungrouped group on first contact;
-   * a blocked chat takes nothing. Raises the chat's unread count by one. A message may carry
-   * a media already stored for the owning seat (`mediaId`, else 400001); its type is then the
-   * media's kind unless given (and must fit it); `content` is the caption.
+   * A customer's message to one of the seat accounts without an id of its channel (the CLI's
+   * `chat:receive`), through the inbound door as every channel's: the chat is created in the
+   * owning seat's Ungrouped group on first contact; a blocked chat takes nothing. Raises the
+   * chat's unread count by one. A message may carry a media already stored for the owning seat
+   * (`mediaId`, else 400001); its type is then the media's kind unless given (and must fit
+   * it); `content` is the caption. A message the receive rules refuse is 100001.
    */
-  async receive(
-    input: {
-      sendPhone: string;
-      receiverPhone: string;
-      content: string;
-      mediaId?: string;
-      type?: MessageType;
-      at?: number;
-      /** The channel's id of the message (stored with it). */
-      externalId?: string;
-      /** The account of sendPhone, when the caller has just read it. */
-      account?: PhoneAccountRow;
-      /**
-       * The customer's display name as the channel gives it (InboundCustomer): kept on the
-       * chat; absent or empty leaves the name it has.
-       */
-      customerName?: string;
-      /** A reply: the quoted message, as the channel names it. */
-      replyTo?: InboundQuote;
-    },
-    db: Db = this.db,
-  ): Promise<
+  async receive(input: {
+    sendPhone: string;
+    receiverPhone: string;
+    content: string;
+    mediaId?: string;
+    type?: MessageType;
+    at?: number;
+    /** The customer's display name as the channel gives it: kept on the chat. */
+    customerName?: string;
+  }): Promise<
     | { message: ChatMessage; seatId: number; sessionId: number; sessionCreated: boolean }
     | { blocked: true; seatId: number }
   > {
-    const account = input.account ?? (await accountsRepository.findByPhone(db, input.sendPhone));
+    const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
-    const seatId = account.seat_id;
-    return inTransaction(db, async (trx) => {
-      const got = await receiveOne(trx, this.media, {
-        ...input,
-        seatId,
-        channel: account.channel,
-        at: input.at ?? Date.now(),
-      });
-      if (got.blocked) return { blocked: true as const, seatId };
-      const message = this.present(got.row);
-      // First contact: the chat appears, then its first message.
-      await this.events.messageReceived(trx, seatId, message, got.session, got.sessionCreated);
-      return { message, seatId, sessionId: got.sessionId, sessionCreated: got.sessionCreated };
+    const outcome = await this.inbound.write({
+      ...input,
+      channel: account.channel,
+      seatId: account.seat_id,
+      type: input.type ?? 'text',
+      at: input.at ?? Date.now(),
     });
+    switch (outcome.kind) {
+      case 'stored':
+        return {
+          message: outcome.message,
+          seatId: outcome.seatId,
+          sessionId: outcome.sessionId,
+          sessionCreated: outcome.chatCreated,
+        };
+      case 'blocked':
+        return { blocked: true, seatId: outcome.seatId };
+      case 'refused':
+        throw invalidField(outcome.reason === 'unknown_type' ? 'type' : 'content', outcome.reason);
+      default:
+        // Without a key nothing is taken.
+        throw new Error('a message without a key was found taken');
+    }
   }
 
   /**
@@ -314,7 +314,8 @@ export class MessagesService {
     const account = await accountsRepository.findByPhone(this.db, input.sendPhone);
     if (!account || account.seat_id === null) throw new AppError(ERROR_CODES.TARGET_NOT_FOUND);
     const media = await this.media.storeFile(account.seat_id, input.filePath, input.kind);
-    return this.receive({ ...input, mediaId: media.media_id });
+    const { sendPhone, receiverPhone, content } = input;
+    return this.receive({ sendPhone, receiverPhone, content, mediaId: media.media_id });
   }
 
   /**

@@ -9,6 +9,7 @@ import { createChat } from '../sessions/create-chat.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, storedQuoteOf } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
+import { RECEIVE_RULES } from './receive-rules.js';
 import { MESSAGE_MEDIA, mediaOfMessage } from './send-rules.js';
 
 const ANY_KIND = MESSAGE_MEDIA.file;
@@ -58,8 +59,8 @@ export type ReceivedOne =
  * One customer's message into its chat, in the caller's transaction, without its events: the
  * chat (created on first contact in the seat's Ungrouped group; a blocked chat takes nothing),
  * the message with its quote, and the chat's latest activity, unread count and customer name.
- * The one write of an inbound message: MessagesService.receive and the inbound group commit
- * (channels/inbound-writer.ts) both call it. `ungrouped` caches the seats' Ungrouped groups
+ * The one write of an inbound message by message, under the receive rules (receive-rules.ts):
+ * both inbound writers call it (PostgreSQL's for a batch it cannot write in its statements). `ungrouped` caches the seats' Ungrouped groups
  * across one batch.
  */
 export async function receiveOne(
@@ -75,7 +76,7 @@ export async function receiveOne(
     input.sendPhone,
     input.receiverPhone,
   );
-  if (session && (session.blocked === 1 || session.group_type === 'blocked')) {
+  if (session && RECEIVE_RULES.blocked.is(session)) {
     return { blocked: true };
   }
   let type: MessageType = input.type ?? 'text';
@@ -90,7 +91,7 @@ export async function receiveOne(
   const sessionCreated = !session;
   if (!session) {
     if (!ungrouped.has(seatId)) {
-      ungrouped.set(seatId, await groupsRepository.findByType(trx, seatId, 'ungrouped'));
+      ungrouped.set(seatId, await groupsRepository.findByType(trx, seatId, RECEIVE_RULES.opensIn));
     }
     const group = ungrouped.get(seatId);
     if (!group) throw new Error(`seat ${seatId} has no ungrouped group`);

@@ -2,6 +2,7 @@ import type { MediaKind, MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { forbidden, invalidField, notFound, type AppError } from '../../lib/app-error.js';
 import type { MediaService } from '../media/media.service.js';
+import { CHAT_BLOCKED } from '../sessions/chat-blocked.js';
 
 /**
  * The media kinds each message type takes. A `file` takes any kind: a photo or a recording
@@ -68,8 +69,8 @@ export const SEND_RULES: readonly SendRule[] = [
   },
   // Not to a blocked chat.
   {
-    passes: (c) => c.blocked === 0 && c.group_type !== 'blocked',
-    sql: (c) => `${c.blocked} = 0 and ${c.group_type} <> 'blocked'`,
+    passes: (c) => !CHAT_BLOCKED.is(c),
+    sql: (c) => `not ${CHAT_BLOCKED.sql(c)}`,
     fails: forbidden,
   },
 ];

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
 import type { Database, GroupWithCounts, NewSession, SessionRow } from '../../db/schema.js';
 import { withCounts } from '../groups/groups.repository.js';
+import { RECEIVE_RULES } from '../messages/receive-rules.js';
 import { compiledQuery } from '../../db/compiled-query.js';
 import { COUNT_HOUR_MS } from '../../db/migrations/017-session-counts.js';
 
@@ -529,12 +530,13 @@ export const sessionsRepository = {
   ): Promise<SessionRow | undefined> {
     return db
       .updateTable('sessions')
-      .set((eb) => ({
+      .set(() => ({
         latest_time: last.time,
         last_direction: 'in',
         last_preview: last.preview,
         last_type: last.type,
-        un_read_count: eb('un_read_count', '+', 1),
+        // One more unread: the receive rule (receive-rules.ts), as the batch statement has it.
+        un_read_count: sql<number>`${sql.raw(RECEIVE_RULES.unread.sql('un_read_count', '1'))}`,
         ...(last.customerName ? { customer_name: last.customerName } : {}),
       }))
       .where('id', '=', sessionId)

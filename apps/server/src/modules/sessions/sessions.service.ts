@@ -19,15 +19,14 @@ import { messagesRepository } from '../messages/messages.repository.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { SerializedAnswer } from '../../lib/list-cache.js';
 import { readGroupInfo, type ChatListReader } from './chat-list-reader.js';
+import { CHAT_BLOCKED } from './chat-blocked.js';
 import { createChat } from './create-chat.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository } from './sessions.repository.js';
 
 type SessionWithGroup = SessionRow & { group_type: string };
 
-function isBlocked(session: SessionWithGroup): boolean {
-  return session.blocked === 1 || session.group_type === 'blocked';
-}
+const isBlocked = (session: SessionWithGroup): boolean => CHAT_BLOCKED.is(session);
 
 /** Whether a channel can open a chat with this customer (ChannelRegistry.canOpenChat). */
 export type CanOpenChat = (

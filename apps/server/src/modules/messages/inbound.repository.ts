@@ -1,5 +1,5 @@
-import type { Db } from '../db/database.js';
-import type { ChannelName } from './channel.js';
+import type { Db } from '../../db/database.js';
+import type { ChannelName } from '@parley/protocol';
 
 /** An external message: the channel, the account it came to, the channel's id of it. */
 export interface InboundKey {

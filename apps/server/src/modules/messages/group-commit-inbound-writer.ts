@@ -1,38 +1,28 @@
-import type { ChatMessage, MessageType } from '@parley/protocol';
+import type { ChannelName, ChatMessage } from '@parley/protocol';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { GroupRow, SessionRow } from '../db/schema.js';
-import { isUniqueViolation } from '../lib/db-errors.js';
-import { currentRequestId } from '../lib/request-context.js';
-import { inTransaction } from '../lib/tx.js';
-import type { SeatEvents } from '../modules/events/seat-events.js';
-import type { MediaService } from '../modules/media/media.service.js';
-import { toChatMessage } from '../modules/messages/messages.presenter.js';
-import { receiveOne, type InboundQuote } from '../modules/messages/receive-one.js';
-import { inboundRepository, type InboundKey } from './inbound.repository.js';
+import type { Db } from '../../db/database.js';
+import type { GroupRow, SessionRow } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { currentRequestId } from '../../lib/request-context.js';
+import { inTransaction } from '../../lib/tx.js';
+import type { ParleyMetrics } from '../../metrics/metrics.js';
+import type { SeatEvents } from '../events/seat-events.js';
+import type { MediaService } from '../media/media.service.js';
+import { inboundRepository } from './inbound.repository.js';
+import {
+  InboundVerdicts,
+  type InboundLog,
+  type InboundMessage,
+  type InboundOutcome,
+  type InboundWriter,
+} from './inbound-writer.js';
+import { toChatMessage } from './messages.presenter.js';
+import { judge, type RefusalReason } from './receive-rules.js';
+import { receiveOne } from './receive-one.js';
 
-/** A customer's message checked by its channel (account, shape, media stored), to be written. */
-export interface InboundMessage {
-  seatId: number;
-  /** Taken once: a second message with this key is answered as a duplicate. */
-  key: InboundKey;
-  sendPhone: string;
-  receiverPhone: string;
-  type: MessageType;
-  content: string;
-  mediaId?: string;
-  at: number;
-  /** The customer's display name as the channel gives it (absent or empty: the chat's). */
-  customerName?: string;
-  /** A reply: the quoted message, as the channel names it. */
-  replyTo?: InboundQuote;
-}
-
-export type InboundOutcome =
-  | { kind: 'stored'; msgId: number }
-  | { kind: 'blocked' }
-  /** The same key was taken meanwhile (by another request, or earlier in the batch). */
-  | { kind: 'taken' };
+/** A message as the rules kept it: its type one of Parley's. */
+export type KeptMessage = InboundMessage & { type: ChatMessage['type'] };
 
 /** The most messages one transaction takes. */
 const MAX_BATCH = 64;
@@ -63,7 +53,7 @@ export interface BatchWrite {
 }
 
 export interface Queued {
-  unit: InboundMessage;
+  unit: KeptMessage;
   /** The chat's key: a chat is never written by two batches at once. */
   chat: string;
   requestId: string | null;
@@ -85,7 +75,7 @@ export interface Queued {
  * its own few statements, which cost no round trip) and BatchInboundWriter (PostgreSQL: two
  * batches in flight, a batch's messages in a fixed number of statements).
  */
-export class InboundWriter {
+export class GroupCommitInboundWriter implements InboundWriter {
   private readonly queue: Queued[] = [];
   private readonly busy = new Set<string>();
   /** Batches written at once (SQLite has one writer). */
@@ -93,13 +83,45 @@ export class InboundWriter {
   private running = 0;
   private scheduled = false;
 
+  private readonly verdicts: InboundVerdicts;
+
   constructor(
     protected readonly db: Db,
     protected readonly media: MediaService,
     private readonly events: SeatEvents,
-  ) {}
+    log?: InboundLog,
+  ) {
+    this.verdicts = new InboundVerdicts(log);
+  }
 
-  write(unit: InboundMessage): Promise<InboundOutcome> {
+  refuse(channel: ChannelName, reason: RefusalReason, detail?: Record<string, unknown>): void {
+    this.verdicts.refused(channel, reason, detail);
+  }
+
+  observe(metrics: ParleyMetrics): void {
+    this.verdicts.observe(metrics);
+  }
+
+  /** Judged by the receive rules first (both writers), then queued for a shared commit. */
+  async write(message: InboundMessage): Promise<InboundOutcome> {
+    const detail = { account: message.sendPhone, id: message.key?.externalId };
+    const judged = judge(message);
+    if ('refused' in judged) {
+      this.refuse(message.channel, judged.refused, detail);
+      return { kind: 'refused', reason: judged.refused };
+    }
+    this.verdicts.cleaned(message.channel, judged.cleaned);
+    try {
+      return await this.queued(judged.kept);
+    } catch (err) {
+      // A check of its own refused it (a media of another kind, a quote of another chat): the
+      // caller gets the error, the log and the metric the refusal.
+      if (err instanceof AppError) this.refuse(message.channel, 'invalid', detail);
+      throw err;
+    }
+  }
+
+  private queued(unit: KeptMessage): Promise<InboundOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({
         unit,
@@ -248,31 +270,44 @@ export class InboundWriter {
   }
 
   /**
-   * One message, written as every inbound message is (receiveOne), and its key taken last with what was stored (a concurrent taker of the key waits here until this
-   * transaction ends). A key found taken fails the batch (TakenMeanwhile), whose messages
-   * then run alone.
+   * One message, written as every inbound message is (receiveOne), its key taken last with
+   * what was stored (a concurrent taker of the key waits here until this transaction ends),
+   * then the channel's own rows (its hook). A key found taken fails the batch
+   * (TakenMeanwhile), whose messages then run alone.
    */
   private async writeOne(
     trx: Db,
     { unit, requestId }: Queued,
     ungrouped: Map<number, GroupRow | undefined>,
   ): Promise<{ outcome: InboundOutcome; done?: Written }> {
-    const { seatId } = unit;
+    const { seatId, key } = unit;
+    const externalId = unit.externalId ?? key?.externalId;
     const got = await receiveOne(
       trx,
       this.media,
-      { ...unit, channel: unit.key.channel, externalId: unit.key.externalId },
+      { ...unit, ...(externalId !== undefined ? { externalId } : {}) },
       ungrouped,
     );
     if (got.blocked) {
-      if (!(await inboundRepository.take(trx, unit.key, null))) throw new TakenMeanwhile();
-      return { outcome: { kind: 'blocked' } };
+      if (key && !(await inboundRepository.take(trx, key, null))) throw new TakenMeanwhile();
+      const outcome = { kind: 'blocked' as const, seatId };
+      await unit.hook?.(trx, outcome);
+      return { outcome };
     }
     const { row, session: updated, sessionCreated: chatCreated } = got;
-    if (!(await inboundRepository.take(trx, unit.key, row.id))) throw new TakenMeanwhile();
+    if (key && !(await inboundRepository.take(trx, key, row.id))) throw new TakenMeanwhile();
     const message = toChatMessage(row, this.media.urls);
+    const outcome = {
+      kind: 'stored' as const,
+      msgId: row.id,
+      message,
+      seatId,
+      sessionId: got.sessionId,
+      chatCreated,
+    };
+    await unit.hook?.(trx, outcome);
     return {
-      outcome: { kind: 'stored', msgId: row.id },
+      outcome,
       done: updated ? { seatId, message, row: updated, chatCreated, requestId } : undefined,
     };
   }

@@ -1,16 +1,16 @@
-import type { Db } from '../db/database.js';
-import type { MessageRow, SessionRow } from '../db/schema.js';
-import { previewOf, toChatMessage } from '../modules/messages/messages.presenter.js';
-import { newChatRow } from '../modules/sessions/create-chat.js';
-import { inboundBatchRepository, type FoundChat } from './inbound-batch.repository.js';
+import type { Db } from '../../db/database.js';
+import type { MessageRow, SessionRow } from '../../db/schema.js';
+import { newChatRow } from '../sessions/create-chat.js';
 import {
-  InboundWriter,
+  GroupCommitInboundWriter,
   TakenMeanwhile,
   type BatchWrite,
-  type InboundOutcome,
   type Queued,
   type Written,
-} from './inbound-writer.js';
+} from './group-commit-inbound-writer.js';
+import { inboundBatchRepository, type FoundChat } from './inbound-batch.repository.js';
+import type { InboundOutcome } from './inbound-writer.js';
+import { previewOf, toChatMessage } from './messages.presenter.js';
 
 /** A chat of the batch: its messages in order, as found (absent: new) and as written. */
 interface BatchChat {
@@ -23,7 +23,7 @@ interface BatchChat {
 }
 
 /**
- * InboundWriter on PostgreSQL, where each statement is a round trip: a batch of customers'
+ * The InboundWriter of PostgreSQL, where each statement is a round trip: a batch of customers'
  * text messages costs a fixed number of statements whatever its size (the chats found, new
  * chats opened, the messages inserted, the chats' counts and previews updated, the keys taken;
  * then the events: the seats' group lists read and every event recorded), where it cost four
@@ -32,7 +32,7 @@ interface BatchChat {
  * different chats. A batch with a media or a reply (their own reads) is written message by
  * message; a batch that fails runs again with a savepoint per message, as on SQLite.
  */
-export class BatchInboundWriter extends InboundWriter {
+export class BatchInboundWriter extends GroupCommitInboundWriter {
   protected override readonly inFlight: number = 2;
 
   protected override async writeTogether(trx: Db, batch: Queued[]): Promise<BatchWrite> {
@@ -44,9 +44,11 @@ export class BatchInboundWriter extends InboundWriter {
     const keys = new Set<string>();
     const chats = new Map<string, BatchChat>();
     batch.forEach(({ unit, chat }, i) => {
-      const key = `${unit.key.channel}|${unit.key.sendPhone}|${unit.key.externalId}`;
-      if (keys.has(key)) return (answers[i] = { kind: 'taken' });
-      keys.add(key);
+      if (unit.key) {
+        const key = `${unit.key.channel}|${unit.key.sendPhone}|${unit.key.externalId}`;
+        if (keys.has(key)) return (answers[i] = { kind: 'taken' });
+        keys.add(key);
+      }
       let c = chats.get(chat);
       if (!c) {
         c = {
@@ -64,8 +66,8 @@ export class BatchInboundWriter extends InboundWriter {
     for (const found of await inboundBatchRepository.findChats(trx, [...chats.values()])) {
       byPhones(found.seat_id, found.send_phone, found.receiver_phone)!.found = found;
     }
-    const blocked = (c: BatchChat) =>
-      c.found !== undefined && (c.found.blocked === 1 || c.found.group_type === 'blocked');
+    // The statement judged it by the receive rule's SQL.
+    const blocked = (c: BatchChat) => c.found?.is_blocked === true;
     const open = [...chats.values()].filter((c) => !blocked(c));
     const created = await this.openChats(trx, batch, open);
 
@@ -80,7 +82,7 @@ export class BatchInboundWriter extends InboundWriter {
         seatId: batch[i]!.unit.seatId,
         content: batch[i]!.unit.content,
         at: batch[i]!.unit.at,
-        externalId: batch[i]!.unit.key.externalId,
+        externalId: batch[i]!.unit.externalId ?? batch[i]!.unit.key?.externalId ?? null,
       })),
     );
     const rowOf = new Map(stored.map((i, n) => [i, rows[n]!]));
@@ -100,10 +102,10 @@ export class BatchInboundWriter extends InboundWriter {
       }),
     );
     const taken = [...chats.values()].flatMap((c) =>
-      c.members.map((i) => ({
-        ...batch[i]!.unit.key,
-        msgId: rowOf.get(i)?.id ?? null,
-      })),
+      c.members.flatMap((i) => {
+        const key = batch[i]!.unit.key;
+        return key ? [{ ...key, msgId: rowOf.get(i)?.id ?? null }] : [];
+      }),
     );
     // A key another request took meanwhile: the batch runs again, message by message.
     if ((await inboundBatchRepository.take(trx, taken)) !== taken.length) {
@@ -115,7 +117,7 @@ export class BatchInboundWriter extends InboundWriter {
     const written: (Written | undefined)[] = batch.map(() => undefined);
     for (const c of chats.values()) {
       if (blocked(c)) {
-        for (const i of c.members) answers[i] = { kind: 'blocked' };
+        for (const i of c.members) answers[i] = { kind: 'blocked', seatId: c.seatId };
         continue;
       }
       const chatRows = asEachLeftIt(
@@ -125,18 +127,34 @@ export class BatchInboundWriter extends InboundWriter {
       );
       c.members.forEach((i, j) => {
         const row = rowOf.get(i)!;
-        answers[i] = { kind: 'stored', msgId: row.id };
+        const message = toChatMessage(row, this.media.urls);
+        const chatCreated = j === 0 && c.found === undefined;
+        answers[i] = {
+          kind: 'stored',
+          msgId: row.id,
+          message,
+          seatId: c.seatId,
+          sessionId: row.session_id,
+          chatCreated,
+        };
         const chatRow = chatRows[j];
         // Deleted meanwhile: stored, but no chat to show it in (as message by message).
         if (!chatRow) return;
         written[i] = {
           seatId: c.seatId,
-          message: toChatMessage(row, this.media.urls),
+          message,
           row: chatRow,
-          chatCreated: j === 0 && c.found === undefined,
+          chatCreated,
           requestId: batch[i]!.requestId,
         };
       });
+    }
+    // The channels' own rows, in batch order, once every message has its fate.
+    for (const [i, { unit }] of batch.entries()) {
+      const answer = answers[i]!;
+      if (unit.hook && (answer.kind === 'stored' || answer.kind === 'blocked')) {
+        await unit.hook(trx, answer);
+      }
     }
     return {
       outcomes: answers.map((value) => ({ ok: true, value: value! })),
@@ -155,7 +173,7 @@ export class BatchInboundWriter extends InboundWriter {
     if (fresh.length === 0) return created;
     const seats = [...new Set(fresh.map((c) => c.seatId))];
     const ungrouped = new Map(
-      (await inboundBatchRepository.ungroupedOf(trx, seats)).map((g) => [g.seat_id, g]),
+      (await inboundBatchRepository.opensIn(trx, seats)).map((g) => [g.seat_id, g]),
     );
     const rows = await inboundBatchRepository.insertChats(
       trx,

@@ -1,12 +1,14 @@
-import type { Db } from '../db/database.js';
-import { preparedStatement } from '../db/prepared.js';
-import type { GroupRow, MessageRow, NewSession, SessionRow } from '../db/schema.js';
+import type { Db } from '../../db/database.js';
+import { preparedStatement } from '../../db/prepared.js';
+import type { GroupRow, MessageRow, NewSession, SessionRow } from '../../db/schema.js';
+import { RECEIVE_RULES } from './receive-rules.js';
 
-/** A customer's chat as the batch finds it, with its group's type (blocked or not). */
-export type FoundChat = SessionRow & { group_type: GroupRow['type'] };
+/** A customer's chat as the batch finds it, judged blocked or not by the receive rule. */
+export type FoundChat = SessionRow & { is_blocked: boolean };
 
 /** The chats of these (seat, account, customer) triples, each array one column. */
-const findChatsStatement = preparedStatement<FoundChat>(`select s.*, g.type as group_type
+const findChatsStatement = preparedStatement<FoundChat>(`select s.*,
+    ${RECEIVE_RULES.blocked.sql({ blocked: 's.blocked', group_type: 'g.type' })} as is_blocked
   from unnest($1::integer[], $2::text[], $3::text[]) as v (seat_id, send_phone, receiver_phone)
   join sessions s on s.seat_id = v.seat_id and s.send_phone = v.send_phone
     and s.receiver_phone = v.receiver_phone
@@ -32,7 +34,7 @@ const insertMessagesStatement = preparedStatement<MessageRow>(`insert into messa
  */
 const recordIncomingStatement = preparedStatement<SessionRow>(`update sessions s set
     latest_time = v.at, last_direction = 'in', last_preview = v.preview, last_type = v.type,
-    un_read_count = s.un_read_count + v.n,
+    un_read_count = ${RECEIVE_RULES.unread.sql('s.un_read_count', 'v.n')},
     customer_name = coalesce(v.customer_name, s.customer_name)
   from unnest($1::integer[], $2::integer[], $3::bigint[], $4::text[], $5::text[], $6::text[])
     as v (id, n, at, preview, type, customer_name)
@@ -51,7 +53,7 @@ const takeStatement = preparedStatement<{ n: number }>(`with taken as (
 
 /**
  * PostgreSQL: a batch of customers' text messages in a few statements whatever its size
- * (channels/batch-inbound-writer.ts). Each statement takes its rows as arrays, one per column,
+ * (batch-inbound-writer.ts). Each statement takes its rows as arrays, one per column,
  * so its text is fixed and prepared once.
  */
 export const inboundBatchRepository = {
@@ -63,13 +65,13 @@ export const inboundBatchRepository = {
     ]);
   },
 
-  /** The Ungrouped group of each of these seats (a new customer's chat opens there). */
-  ungroupedOf(db: Db, seatIds: number[]): Promise<GroupRow[]> {
+  /** The group of each of these seats a new customer's chat opens in (the receive rule's). */
+  opensIn(db: Db, seatIds: number[]): Promise<GroupRow[]> {
     return db
       .selectFrom('seat_groups')
       .selectAll()
       .where('seat_id', 'in', seatIds)
-      .where('type', '=', 'ungrouped')
+      .where('type', '=', RECEIVE_RULES.opensIn)
       .execute();
   },
 
@@ -81,7 +83,13 @@ export const inboundBatchRepository = {
   /** The messages, answered in the order given. */
   async insertMessages(
     db: Db,
-    rows: { sessionId: number; seatId: number; content: string; at: number; externalId: string }[],
+    rows: {
+      sessionId: number;
+      seatId: number;
+      content: string;
+      at: number;
+      externalId: string | null;
+    }[],
   ): Promise<MessageRow[]> {
     const stored = await insertMessagesStatement.run(db, [
       rows.map((r) => r.sessionId),
