@@ -1,19 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseAvailability } from '../db/availability.js';
-import { ERROR_CODES } from '@parley/protocol';
+import { ERROR_CODES, RETRY_SAFE_PATHS } from '@parley/protocol';
 import { sendCoded } from './errors.js';
 
 /**
- * After the grace, how long every new request is refused with a coded 503 before the listener
- * closes: a client (or nginx, proxy_next_upstream) told so goes elsewhere instead of finding
- * the port closed under a request it had already written.
+ * After the grace, how long new requests that a balancer may pass elsewhere are refused with a
+ * coded 503 before the listener closes: nginx (proxy_next_upstream http_503, max_fails=1) sends
+ * such a request to the other instance and then sends nothing here for its fail_timeout, so no
+ * new connection waits in the kernel's backlog when the port closes.
  */
 export const REFUSE_BEFORE_CLOSE_MS = 1_000;
+
+/** Past REFUSE_BEFORE_CLOSE_MS, the port closes once no connection came for this long... */
+export const CLOSE_QUIET_MS = 200;
+/** ...or this much later at the latest (taken from PARLEY_SHUTDOWN_TIMEOUT_MS). */
+export const CLOSE_QUIET_MAX_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const RETRY_SAFE = new Set(RETRY_SAFE_PATHS);
+
+/**
+ * What a draining instance refuses: reads (GET, HEAD: the page, media, push sockets) and the
+ * calls safe to send twice, which nginx passes on. Any other call is still served: refused, it
+ * would reach the console as an error, as nginx does not send it twice.
+ */
+function refusable(method: string, url: string): boolean {
+  if (method === 'GET' || method === 'HEAD') return url !== '/healthz';
+  const q = url.indexOf('?');
+  return RETRY_SAFE.has(q === -1 ? url : url.slice(0, q));
+}
 
 export interface Health {
   /** SIGTERM: the health check answers 503 from now on, so a load balancer stops sending here. */
   startDraining(): void;
-  /** After the grace: every new request is answered 503 `500005` with `Connection: close`. */
+  /** After the grace: new reads and retry-safe calls are answered 503 `500005` with `Connection: close`. */
   startRefusing(): void;
   readonly draining: boolean;
   /** From now on the check asks the database too (503 "database unavailable" when away). */
@@ -24,7 +45,7 @@ export function registerHealth(app: FastifyInstance): Health {
   let draining = false;
   let refusing = false;
   app.addHook('onRequest', async (request, reply) => {
-    if (!refusing || request.url === '/healthz') return;
+    if (!refusing || !refusable(request.method, request.url)) return;
     reply.header('connection', 'close').header('retry-after', '1');
     return sendCoded(reply, ERROR_CODES.SERVER_BUSY, undefined, null, 503);
   });
@@ -61,8 +82,8 @@ export function registerHealth(app: FastifyInstance): Health {
 
 /**
  * SIGTERM, as seen from outside (docs/deploy.md, "Stopping and rolling restarts"): /healthz
- * answers 503 for `graceMs` while every request is still served; then new requests are refused
- * with a coded 503 for REFUSE_BEFORE_CLOSE_MS; then the app closes (the listener, push sockets
+ * answers 503 for `graceMs` while every request is still served; then new reads and retry-safe
+ * calls are refused with a coded 503 for REFUSE_BEFORE_CLOSE_MS; then the app closes (the listener, push sockets
  * told to reconnect, background jobs, the database). Answers once closed.
  */
 export async function drainAndClose(
@@ -71,8 +92,20 @@ export async function drainAndClose(
   graceMs: number,
 ): Promise<void> {
   health.startDraining();
-  await new Promise((resolve) => setTimeout(resolve, graceMs));
+  await sleep(graceMs);
+  // Connections still arriving (a client not behind a balancer, an event loop slow to accept
+  // under load) would wait in the kernel's backlog and be reset as the port closes: close only
+  // once none has been accepted for CLOSE_QUIET_MS, or at most CLOSE_QUIET_MAX_MS later.
+  let lastConnection = Date.now();
+  const seen = () => (lastConnection = Date.now());
+  app.server.on('connection', seen);
   health.startRefusing();
-  await new Promise((resolve) => setTimeout(resolve, REFUSE_BEFORE_CLOSE_MS));
+  await sleep(REFUSE_BEFORE_CLOSE_MS);
+  const latest = Date.now() + CLOSE_QUIET_MAX_MS;
+  for (let quiet = Date.now() - lastConnection; quiet < CLOSE_QUIET_MS && Date.now() < latest;) {
+    await sleep(CLOSE_QUIET_MS - quiet);
+    quiet = Date.now() - lastConnection;
+  }
+  app.server.off('connection', seen);
   await app.close();
 }
