@@ -29,6 +29,7 @@ export default defineConfig({
           exclude: [
             'test/instances.test.ts',
             'test/rolling-restart.test.ts',
+            'test/rolling-upgrade.test.ts',
             'test/pg-pool.test.ts',
             'test/transaction-retry.test.ts',
             'test/list-version-notices.test.ts',
@@ -51,7 +52,6 @@ export default defineConfig({
                   'test/main.test.ts',
                   'test/backup.test.ts',
                   'test/graceful-shutdown.test.ts',
-                  'test/graceful-shutdown-drain.test.ts',
                   'test/container-start.test.ts',
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',

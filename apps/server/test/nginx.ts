@@ -19,6 +19,7 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
  */
 export function nginxConfFor(conf: string, upstreams: string[], listen: string): string {
   let servers = 0;
+  let listens = 0;
   const out = conf
     .replace(
       /^(\s*server )parley-(\d+):8080( |;)/gm,
@@ -29,9 +30,12 @@ export function nginxConfFor(conf: string, upstreams: string[], listen: string):
         return `${head}${address}${tail}`;
       },
     )
-    .replace(/^(\s*listen )8080;$/m, `$1${listen};`);
-  const listens = (out.match(/^\s*listen /gm) ?? []).length;
-  if (servers !== upstreams.length || listens !== 1 || out.includes(' 8080;')) {
+    .replace(/^(\s*listen )8080;$/m, (_m, head: string) => {
+      listens += 1;
+      return `${head}${listen};`;
+    });
+  const allListens = (out.match(/^\s*listen /gm) ?? []).length;
+  if (servers !== upstreams.length || listens !== 1 || allListens !== 1 || out.includes(':8080')) {
     throw new Error(
       `deploy/nginx.conf changed shape: ${servers} upstream servers (want ${upstreams.length}), ${listens} listen`,
     );

@@ -15,8 +15,10 @@ import { describeFigures, RollingCluster, type Figures } from './rolling-cluster
 const ADMIN_URL = process.env.PARLEY_TEST_DATABASE_URL!;
 const REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const OPERATORS = Number(process.env.PARLEY_ROLL_OPERATORS ?? 12);
-/** Load before the roll starts (the bench makes it longer). */
+/** Load before each instance is rolled (the bench makes it longer). */
 const WARM_MS = Number(process.env.PARLEY_ROLL_WARM_MS ?? 2_000);
+
+const warm = () => new Promise((r) => setTimeout(r, WARM_MS));
 
 let cluster: RollingCluster | null = null;
 afterEach(async () => {
@@ -44,8 +46,9 @@ async function rollBoth(from: string | undefined, label: string) {
   });
   await cluster.start();
   await cluster.startLoad();
-  await new Promise((r) => setTimeout(r, WARM_MS));
+  await warm();
   await cluster.roll(0);
+  await warm();
   await cluster.roll(1);
   const figures = await cluster.finish();
   console.log(describeFigures(label, figures));
@@ -78,13 +81,13 @@ describe('deploy/nginx.conf, substituted', () => {
 describe('a rolling restart through nginx, on PostgreSQL and Redis', () => {
   it('fails no request, loses or doubles no send, misses no push event; every instance exits 0', async () => {
     await rollBoth(undefined, 'rolling restart');
-  }, 120_000);
+  }, 240_000);
 
   it('upgrade: from the previous release to this build; the old instance serves on the migrated schema until stopped', async () => {
     // Built once and cached (apps/server/.cache): the first run compiles the release's server.
     const previous = previousReleaseMain();
     await rollBoth(previous, 'rolling upgrade');
-  }, 300_000);
+  }, 360_000);
 
   it('an instance killed mid-roll: nginx routes around it; only requests in flight on it may fail', async () => {
     cluster = new RollingCluster({
@@ -94,8 +97,9 @@ describe('a rolling restart through nginx, on PostgreSQL and Redis', () => {
     });
     await cluster.start();
     await cluster.startLoad();
-    await new Promise((r) => setTimeout(r, WARM_MS));
+    await warm();
     await cluster.roll(0);
+    await warm();
     const killedAt = cluster.elapsed();
     await cluster.roll(1, undefined, 'SIGKILL');
     const figures = await cluster.finish();
@@ -113,5 +117,5 @@ describe('a rolling restart through nginx, on PostgreSQL and Redis', () => {
     // The killed instance has no exit code (null: ended by the signal).
     expect(cluster.exits).toEqual([0, null, 0, 0]);
     cluster = null;
-  }, 120_000);
+  }, 240_000);
 });
