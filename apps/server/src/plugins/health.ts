@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseAvailability } from '../db/availability.js';
 import { ERROR_CODES, RETRY_SAFE_PATHS } from '@parley/protocol';
@@ -11,10 +12,13 @@ import { sendCoded } from './errors.js';
  */
 export const REFUSE_BEFORE_CLOSE_MS = 1_000;
 
-/** Past REFUSE_BEFORE_CLOSE_MS, the port closes once no connection came for this long... */
-export const CLOSE_QUIET_MS = 200;
+/**
+ * Past REFUSE_BEFORE_CLOSE_MS, the port closes once the kernel's accept queue is empty and no
+ * connection came for this long...
+ */
+export const CLOSE_QUIET_MS = 100;
 /** ...or this much later at the latest (taken from PARLEY_SHUTDOWN_TIMEOUT_MS). */
-export const CLOSE_QUIET_MAX_MS = 2_000;
+export const CLOSE_QUIET_MAX_MS = 4_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -94,18 +98,46 @@ export async function drainAndClose(
   health.startDraining();
   await sleep(graceMs);
   // Connections still arriving (a client not behind a balancer, an event loop slow to accept
-  // under load) would wait in the kernel's backlog and be reset as the port closes: close only
-  // once none has been accepted for CLOSE_QUIET_MS, or at most CLOSE_QUIET_MAX_MS later.
+  // under load) would wait in the kernel's backlog and be reset as the port closes: close once
+  // that queue is empty and no connection was accepted for CLOSE_QUIET_MS (its request read),
+  // or at most CLOSE_QUIET_MAX_MS later.
   let lastConnection = Date.now();
   const seen = () => (lastConnection = Date.now());
   app.server.on('connection', seen);
   health.startRefusing();
   await sleep(REFUSE_BEFORE_CLOSE_MS);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
   const latest = Date.now() + CLOSE_QUIET_MAX_MS;
-  for (let quiet = Date.now() - lastConnection; quiet < CLOSE_QUIET_MS && Date.now() < latest;) {
-    await sleep(CLOSE_QUIET_MS - quiet);
-    quiet = Date.now() - lastConnection;
+  while (Date.now() < latest) {
+    const quiet = Date.now() - lastConnection >= CLOSE_QUIET_MS;
+    if (quiet && (acceptQueue(port) ?? 0) === 0) break;
+    await sleep(20);
   }
   app.server.off('connection', seen);
   await app.close();
+}
+
+/**
+ * Connections of `port` the kernel completed but the app has not accepted yet (Linux: a
+ * listening socket's rx_queue in /proc/net/tcp and tcp6); null where that is not known.
+ */
+export function acceptQueue(port: number): number | null {
+  let total: number | null = null;
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    total ??= 0;
+    for (const line of text.split('\n').slice(1)) {
+      // sl local_address(ip:port, hex) rem_address st(0A: LISTEN) tx_queue:rx_queue ...
+      const f = line.trim().split(/\s+/);
+      if (f[3] !== '0A' || parseInt(f[1]?.split(':')[1] ?? '', 16) !== port) continue;
+      total += parseInt(f[4]?.split(':')[1] ?? '0', 16);
+    }
+  }
+  return total;
 }
