@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_CLOSE } from '@parley/protocol';
 import { openDatabase } from '../src/db/database.js';
 import { loadConfig } from '../src/config.js';
-import { REFUSE_BEFORE_CLOSE_MS } from '../src/plugins/health.js';
+import { DRAIN_LIMIT_TEXT, REFUSE_BEFORE_CLOSE_MS } from '../src/plugins/health.js';
 import { usingPg } from './helper.js';
 import { seatWithChat, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
@@ -172,8 +172,18 @@ describe('SIGTERM under load, from outside', () => {
     checking = false;
     await checker;
 
-    console.log(`drain (${usingPg ? 'pg' : 'sqlite'}): ${JSON.stringify(counts)}`);
-    expect({ ...counts, odd }).toMatchObject({ reset: 0, other: 0, odd: [] });
+    // Resets only where the instance says it closed past its drain limit with connections
+    // pending (the kernel's queue and connections not yet read, on a machine too loaded to
+    // answer them within it); printed. Otherwise none.
+    const forced = server.output().includes(DRAIN_LIMIT_TEXT);
+    console.log(
+      `drain (${usingPg ? 'pg' : 'sqlite'}): ${JSON.stringify(counts)}` +
+        (forced
+          ? `; closed past the drain limit: ${/"pending":(\d+)/.exec(server.output())?.[1]} pending`
+          : ''),
+    );
+    expect({ ...counts, odd }).toMatchObject({ other: 0, odd: [] });
+    if (!forced) expect(counts.reset).toBe(0);
     expect(once.outcome, JSON.stringify(once.body)).toBe('ok');
     expect(once.body.code).toBe('000000');
     expect(counts.coded503 + counts.refused).toBe(100);

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseAvailability } from '../db/availability.js';
 import { ERROR_CODES, RETRY_SAFE_PATHS } from '@parley/protocol';
@@ -13,10 +14,12 @@ import { sendCoded } from './errors.js';
 export const REFUSE_BEFORE_CLOSE_MS = 1_000;
 
 /**
- * Past REFUSE_BEFORE_CLOSE_MS, the port closes once the kernel's accept queue is empty and no
- * connection came for this long...
+ * Past REFUSE_BEFORE_CLOSE_MS, the port closes once nothing is pending on it (looked at every
+ * CLOSE_POLL_MS)...
  */
-export const CLOSE_QUIET_MS = 100;
+const CLOSE_POLL_MS = 5;
+/** Logged when the port closes with connections or requests still pending on it. */
+export const DRAIN_LIMIT_TEXT = 'drain limit reached: closing the port with connections pending';
 /** ...or this much later at the latest (taken from PARLEY_SHUTDOWN_TIMEOUT_MS). */
 export const CLOSE_QUIET_MAX_MS = 4_000;
 
@@ -41,6 +44,11 @@ export interface Health {
   /** After the grace: new reads and retry-safe calls are answered 503 `500005` with `Connection: close`. */
   startRefusing(): void;
   readonly draining: boolean;
+  /**
+   * Connections accepted whose first request is not read yet, plus requests read and not yet
+   * answered (push sockets, once upgraded, are neither): what closing the port would cut.
+   */
+  readonly pending: number;
   /** From now on the check asks the database too (503 "database unavailable" when away). */
   watchDatabase(database: DatabaseAvailability): void;
 }
@@ -48,6 +56,18 @@ export interface Health {
 export function registerHealth(app: FastifyInstance): Health {
   let draining = false;
   let refusing = false;
+  let inFlight = 0;
+  const fresh = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    fresh.add(socket);
+    socket.once('close', () => fresh.delete(socket));
+  });
+  app.server.on('upgrade', (req: IncomingMessage) => fresh.delete(req.socket));
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    fresh.delete(req.socket);
+    inFlight += 1;
+    res.once('close', () => (inFlight -= 1));
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (!refusing || !refusable(request.method, request.url)) return;
     reply.header('connection', 'close').header('retry-after', '1');
@@ -81,6 +101,9 @@ export function registerHealth(app: FastifyInstance): Health {
     get draining() {
       return draining;
     },
+    get pending() {
+      return fresh.size + inFlight;
+    },
   };
 }
 
@@ -99,45 +122,24 @@ export async function drainAndClose(
   await sleep(graceMs);
   // Connections still arriving (a client not behind a balancer, an event loop slow to accept
   // under load) would wait in the kernel's backlog and be reset as the port closes: close once
-  // that queue is empty and no connection was accepted for CLOSE_QUIET_MS (its request read),
+  // that queue was just emptied, every accepted connection's request was read, and no request is in
+  // flight (its client's next one is refused with a 503 rather than finding the port closed),
   // or at most CLOSE_QUIET_MAX_MS later.
-  let lastConnection = Date.now();
-  const seen = () => (lastConnection = Date.now());
-  app.server.on('connection', seen);
   health.startRefusing();
   await sleep(REFUSE_BEFORE_CLOSE_MS);
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   const latest = Date.now() + CLOSE_QUIET_MAX_MS;
-  while (Date.now() < latest) {
-    const quiet = Date.now() - lastConnection >= CLOSE_QUIET_MS;
-    if (quiet && (acceptQueue(port) ?? 0) === 0) break;
-    await sleep(20);
+  for (;;) {
+    await sleep(CLOSE_POLL_MS);
+    // Just after the event loop's poll phase, which accepted every connection the kernel had
+    // queued: nothing pending now means nothing queued but what arrived since, microseconds.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (health.pending === 0) break;
+    if (Date.now() >= latest) {
+      // An instance too busy to drain in time (clients not behind a balancer, a loaded machine):
+      // the connections not yet read, and those still in the kernel's queue, will be reset.
+      app.log.warn({ pending: health.pending }, DRAIN_LIMIT_TEXT);
+      break;
+    }
   }
-  app.server.off('connection', seen);
   await app.close();
-}
-
-/**
- * Connections of `port` the kernel completed but the app has not accepted yet (Linux: a
- * listening socket's rx_queue in /proc/net/tcp and tcp6); null where that is not known.
- */
-export function acceptQueue(port: number): number | null {
-  let total: number | null = null;
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    total ??= 0;
-    for (const line of text.split('\n').slice(1)) {
-      // sl local_address(ip:port, hex) rem_address st(0A: LISTEN) tx_queue:rx_queue ...
-      const f = line.trim().split(/\s+/);
-      if (f[3] !== '0A' || parseInt(f[1]?.split(':')[1] ?? '', 16) !== port) continue;
-      total += parseInt(f[4]?.split(':')[1] ?? '0', 16);
-    }
-  }
-  return total;
 }
