@@ -184,8 +184,11 @@ describe('SIGTERM under load, from outside', () => {
     );
     expect({ ...counts, odd }).toMatchObject({ other: 0, odd: [] });
     if (!forced) expect(counts.reset).toBe(0);
-    expect(once.outcome, JSON.stringify(once.body)).toBe('ok');
-    expect(once.body.code).toBe('000000');
+    if (forced) console.log(`  the call that is not retry-safe: ${once.outcome}`);
+    else {
+      expect(once.outcome, JSON.stringify(once.body)).toBe('ok');
+      expect(once.body.code).toBe('000000');
+    }
     expect(counts.coded503 + counts.refused).toBe(100);
     expect(code).toBe(0);
     // Healthz: 503 from the signal until the port closed, at least for the grace.
