@@ -33,8 +33,12 @@ COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 # Only what the server runs: its and the protocol's dependencies, no dev tools, no web libraries.
+# npm keeps a package that is both a dev dependency and another one's optional peer
+# (TypeScript): runtime-modules.mjs removes what no runtime dependency reaches.
+COPY scripts/container/runtime-modules.mjs scripts/container/
 RUN npm ci --omit=dev --workspace @parley/server --workspace @parley/protocol \
-  && mkdir -p apps/server/node_modules packages/protocol/node_modules
+  && mkdir -p apps/server/node_modules packages/protocol/node_modules \
+  && node scripts/container/runtime-modules.mjs .
 
 # Everything built: the protocol, the server (TypeScript) and the web console (Vite). The build
 # runs no native module, so its install skips install scripts.

@@ -17,8 +17,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+/** `main`: another build's dist/main.js (the previous release: previous-release.ts). */
+export async function startServer(
+  env: Record<string, string>,
+  main = MAIN,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [main], {
     env: {
       ...process.env,
       PORT: '0',

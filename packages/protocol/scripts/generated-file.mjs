@@ -2,9 +2,12 @@
 // one (exits non-zero when it differs: `npm run lint` runs the checks).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export function writeOrCheck(target, text, regenerate) {
-  const name = `docs/${path.basename(target)}`;
+  const name = path.relative(ROOT, target);
   if (!process.argv.includes('--check')) {
     writeFileSync(target, text);
     console.log(`wrote ${target}`);

@@ -19,4 +19,5 @@ export * from './events.js';
 export * from './platform.js';
 export * from './calls/admin.js';
 export * from './calls/admin-calls.js';
+export * from './calls/retry.js';
 export * from './admin-events.js';

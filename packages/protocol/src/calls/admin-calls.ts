@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import * as admin from './admin.js';
+import type { Retry } from './index.js';
 
 interface AdminCallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
   request: Req;
@@ -7,15 +8,25 @@ interface AdminCallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
   /** False only for login. */
   auth: boolean;
   spec: false;
+  /** Safe to send twice (Retry in ./index.ts). */
+  retrySafe: boolean;
   summary: string;
 }
 function call<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
   request: Req,
   response: Res,
   summary: string,
+  retry: Retry,
   authRequired = true,
 ): AdminCallDef<Req, Res> {
-  return { request, response, summary, auth: authRequired, spec: false };
+  return {
+    request,
+    response,
+    summary,
+    auth: authRequired,
+    spec: false,
+    retrySafe: retry === 'safe',
+  };
 }
 
 /**
@@ -28,107 +39,128 @@ export const ADMIN_CALLS = {
     admin.adminLoginRequest,
     admin.adminLoginResponse,
     'Administrator login with account and password (same hashing, throttle and expiry as seats); returns an admin token.',
+    'safe',
     false,
   ),
   '/v1/admin/logout': call(
     admin.adminLogoutRequest,
     admin.adminLogoutResponse,
     'End the login of the admin token sent, or with all_devices every login of the administrator.',
+    'once',
   ),
   '/v1/admin/me': call(
     admin.adminMeRequest,
     admin.adminMeResponse,
     'The administrator the token belongs to.',
+    'safe',
   ),
   '/v1/admin/seats/list': call(
     admin.adminSeatsListRequest,
     admin.adminSeatsListResponse,
     'Seats with presence, phone accounts, open chats, unread, chats waiting for reply and the oldest wait; by account; keyset-paged.',
+    'safe',
   ),
   '/v1/admin/seats/create': call(
     admin.adminSeatsCreateRequest,
     admin.adminSeatsCreateResponse,
     'Create a seat and its built-in groups. An account already taken: 500002.',
+    'once',
   ),
   '/v1/admin/seats/update': call(
     admin.adminSeatsUpdateRequest,
     admin.adminSeatsUpdateResponse,
     "Change a seat's nickname.",
+    'once',
   ),
   '/v1/admin/seats/resetPassword': call(
     admin.adminSeatsResetPasswordRequest,
     admin.adminSeatsResetPasswordResponse,
     "Set a seat's password; its logins end and its push sockets close.",
+    'once',
   ),
   '/v1/admin/seats/freeze': call(
     admin.adminSeatsFreezeRequest,
     admin.adminSeatsFreezeResponse,
     'Freeze (logins refused with 200002, current logins end, push sockets close at once) or unfreeze a seat.',
+    'once',
   ),
   '/v1/admin/accounts/list': call(
     admin.adminAccountsListRequest,
     admin.adminAccountsListResponse,
     'Phone accounts with their seat, chats and channel (Telegram poll status); by send_phone; keyset-paged.',
+    'safe',
   ),
   '/v1/admin/accounts/create': call(
     admin.adminAccountsCreateRequest,
     admin.adminAccountsCreateResponse,
     'Register a phone account (platform or sandbox), optionally assigned to a seat. Taken: 500002; bad number: 400005.',
+    'once',
   ),
   '/v1/admin/accounts/update': call(
     admin.adminAccountsUpdateRequest,
     admin.adminAccountsUpdateResponse,
     "Change a phone account's label.",
+    'once',
   ),
   '/v1/admin/accounts/assign': call(
     admin.adminAccountsAssignRequest,
     admin.adminAccountsAssignResponse,
     'Assign a phone account to a seat or move it to another; its chats move with it.',
+    'once',
   ),
   '/v1/admin/accounts/setChannel': call(
     admin.adminAccountsSetChannelRequest,
     admin.adminAccountsSetChannelResponse,
     "Set a phone account's channel: platform, sandbox, a Telegram bot (token checked with Telegram first) or a WhatsApp Business number (checked with the Graph API first).",
+    'once',
   ),
   '/v1/admin/accounts/telegramStatus': call(
     admin.adminAccountsTelegramStatusRequest,
     admin.adminAccountsTelegramStatusResponse,
     'The Telegram bot of an account and its long-poll state and last error; null when none is bound.',
+    'safe',
   ),
   '/v1/admin/accounts/whatsappStatus': call(
     admin.adminAccountsWhatsappStatusRequest,
     admin.adminAccountsWhatsappStatusResponse,
     'The WhatsApp number bound to an account: the webhook URL and verify token for Meta, its verified name and quality rating, and the last Graph API error; null when none is bound. Never the token or the app secret.',
+    'safe',
   ),
   '/v1/admin/overview': call(
     admin.adminOverviewRequest,
     admin.adminOverviewResponse,
     'The live overview per seat and in total: messages today, waiting chats, median first response (24 h), outbox, translation usage. Pushed as admin.overview on the admin socket.',
+    'safe',
   ),
   '/v1/admin/outbox/list': call(
     admin.adminOutboxListRequest,
     admin.adminOutboxListResponse,
     'Deliveries pending or failed in the outbox, with their error; newest first; keyset-paged.',
+    'safe',
   ),
   '/v1/admin/outbox/retry': call(
     admin.adminOutboxRetryRequest,
     admin.adminOutboxRetryResponse,
     'Try a failed delivery again now. Not failed (pending or done): 409001.',
+    'once',
   ),
   '/v1/admin/audit/list': call(
     admin.adminAuditListRequest,
     admin.adminAuditListResponse,
     'The audit log of administrator actions (who, what, when, before/after), newest first, filtered; keyset-paged.',
+    'safe',
   ),
   '/v1/admin/stats/series': call(
     admin.adminStatsSeriesRequest,
     admin.adminStatsSeriesResponse,
     "The charts' series over local days of a time zone (hours for one day, else days), for every seat or one: messages in and out, chats waiting, first-response median and p90, translation characters by engine and from memory. With since: only the buckets ending after it.",
+    'safe',
   ),
   '/v1/admin/stats/seat': call(
     admin.adminStatsSeatRequest,
     admin.adminStatsSeatResponse,
     "One seat's busiest local hours over the range and its chats waiting longest now (ages and counts only, never contents).",
+    'safe',
   ),
 } as const;
 

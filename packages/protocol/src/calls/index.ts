@@ -9,6 +9,15 @@ import * as telegram from './telegram.js';
 import * as whatsapp from './whatsapp.js';
 import * as mediaCalls from './media.js';
 
+/**
+ * Whether a call may run twice with the same effect as once (`safe`): a read, a call that sets
+ * a state, or a send stored once per client id (client_msg_id, batch_id). A load balancer passes
+ * only these to another instance when the first failed after the request was sent
+ * (deploy/nginx.conf's retry location is generated from it: scripts/gen-nginx-retry.mjs).
+ * `once`: creates, deletes, logs out, costs an engine's quota, or is audited per call.
+ */
+export type Retry = 'safe' | 'once';
+
 interface CallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
   request: Req;
   response: Res;
@@ -16,23 +25,34 @@ interface CallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
   auth: boolean;
   /** True for the spec's 22 paths; false for Parley's documented extensions. */
   spec: boolean;
+  /** Safe to send twice (RETRY): a load balancer may pass it to another instance after a failure. */
+  retrySafe: boolean;
   summary: string;
 }
 function call<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
   request: Req,
   response: Res,
   summary: string,
+  retry: Retry,
   authRequired = true,
 ): CallDef<Req, Res> {
-  return { request, response, summary, auth: authRequired, spec: true };
+  return {
+    request,
+    response,
+    summary,
+    auth: authRequired,
+    spec: true,
+    retrySafe: retry === 'safe',
+  };
 }
 /** A call the spec does not list, needed by a feature it does (search, address book, ...). */
 function extension<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
   request: Req,
   response: Res,
   summary: string,
+  retry: Retry,
 ): CallDef<Req, Res> {
-  return { request, response, summary, auth: true, spec: false };
+  return { request, response, summary, auth: true, spec: false, retrySafe: retry === 'safe' };
 }
 
 /** Every call of the spec's section 7 (22 paths), keyed by path. */
@@ -41,164 +61,196 @@ export const CALLS = {
     auth.loginRequest,
     auth.loginResponse,
     'Log in with account and password; returns user info with a token.',
+    'safe',
     false,
   ),
   '/v1/seat/chat/token_login': call(
     auth.tokenLoginRequest,
     auth.tokenLoginResponse,
     'Exchange a token (single sign-on hand-off) for the user info.',
+    'safe',
     false,
   ),
   '/v1/seat/chat/getGroupList': call(
     groups.getGroupListRequest,
     groups.getGroupListResponse,
     "The seat's groups with unread counts and the totals of both time tabs.",
+    'safe',
   ),
   '/v1/seat/chat/getGroupInfo': call(
     sessions.getGroupInfoRequest,
     sessions.getGroupInfoResponse,
     'The chats of one group, filtered by time tab and reply filter; pinned first, then latest activity; keyset-paged.',
+    'safe',
   ),
   '/v1/seat/chat/getChatRecord': call(
     messages.getChatRecordRequest,
     messages.getChatRecordResponse,
     'Messages of one chat, newest page first; page to older ones with before_id.',
+    'safe',
   ),
   '/v1/seat/chat/doGroup': call(
     groups.doGroupRequest,
     groups.doGroupResponse,
     'Create (add), rename (edit) or delete (del) a custom group; deleting moves its chats to Ungrouped.',
+    'once',
   ),
   '/v1/seat/chat/delSession': call(
     sessions.delSessionRequest,
     sessions.delSessionResponse,
     'Remove a chat from the console.',
+    'once',
   ),
   '/v1/seat/chat/addSession': call(
     sessions.addSessionRequest,
     sessions.addSessionResponse,
     'Start a chat with a customer number from one of the seat’s accounts, sending a greeting.',
+    'safe',
   ),
   '/v1/seat/chat/moveSessionGroup': call(
     sessions.moveSessionGroupRequest,
     sessions.moveSessionGroupResponse,
     'Move a chat to another group.',
+    'safe',
   ),
   '/v1/seat/chat/sessionDoTop': call(
     sessions.sessionDoTopRequest,
     sessions.sessionDoTopResponse,
     'Pin or unpin a chat.',
+    'safe',
   ),
   '/v1/seat/chat/block': call(
     sessions.blockRequest,
     sessions.blockResponse,
     'Block a customer: the chat moves to the disabled Blocked group.',
+    'safe',
   ),
   '/v1/seat/chat/unblock': call(
     sessions.unblockRequest,
     sessions.unblockResponse,
     'Unblock a customer: the chat moves back to Ungrouped.',
+    'safe',
   ),
   '/v1/seat/chat/message': call(
     messages.messageRequest,
     messages.messageResponse,
     'Send a message; stored once per client_msg_id.',
+    'safe',
   ),
   '/v1/seat/chat/batch_message': call(
     messages.batchMessageRequest,
     messages.batchMessageResponse,
     'Send one message to many chats (chosen chats and/or whole groups) at a safe pace; sent once per chat per batch_id; answers the batch status.',
+    'safe',
   ),
   '/v1/seat/chat/oneClickRead': call(
     groups.oneClickReadRequest,
     groups.oneClickReadResponse,
     'Mark every chat (or every chat of a group) read.',
+    'safe',
   ),
   '/v1/seat/chat/del_message': call(
     messages.delMessageRequest,
     messages.delMessageResponse,
     'Delete a message only for me, or for all.',
+    'once',
   ),
   '/v1/seat/chat/quickReplyList': call(
     quickReplies.quickReplyListRequest,
     quickReplies.quickReplyListResponse,
     "The seat's quick replies and materials.",
+    'safe',
   ),
   '/v1/seat/chat/quickReplyDoType': call(
     quickReplies.quickReplyDoTypeRequest,
     quickReplies.quickReplyDoTypeResponse,
     'Create, edit or delete a quick reply or material.',
+    'once',
   ),
   '/v1/seat/chat/set_remark': call(
     sessions.setRemarkRequest,
     sessions.setRemarkResponse,
     'Set the remark of a chat’s customer.',
+    'safe',
   ),
   '/v1/seat/chat/get_remark': call(
     sessions.getRemarkRequest,
     sessions.getRemarkResponse,
     'Get the remark of a chat’s customer.',
+    'safe',
   ),
   '/v1/seat/chat/translate/text_v2': call(
     translation.translateTextRequest,
     translation.translateTextResponse,
     'Translate one or many texts of a chat through the configured engines (with fallback), served from the shared translation memory when known. Errors: 422001 (no configured engine offers the pair) and 501002 (no engine configured), both "Translation error" with the pair asked and what each engine offers in data; 500005 "Translation failed" (engines unreachable, busy or out of quota); data says why.',
+    'once',
   ),
   '/v1/seat/tg/userInfo': call(
     telegram.tgUserInfoRequest,
     telegram.tgUserInfoResponse,
     'Telegram profile of a chat’s customer; null for a chat of a non-Telegram account or while no profile is known.',
+    'safe',
   ),
   // Parley extensions: calls behind features the spec names but whose calls it does not show.
   '/v1/seat/wa/window': extension(
     whatsapp.waWindowRequest,
     whatsapp.waWindowResponse,
     "A WhatsApp chat's 24-hour window (when free-form replies stop being accepted) and, once closed, the number's approved templates from the Graph API; null for a chat of another channel.",
+    'safe',
   ),
   '/v1/seat/wa/templates': extension(
     whatsapp.waTemplatesRequest,
     whatsapp.waTemplatesResponse,
     "The approved templates of one of the seat's accounts on WhatsApp, from the Graph API (addSession's greeting there is a template); null for an account on another channel; another seat's account answers 400003.",
+    'safe',
   ),
   '/v1/seat/wa/sendTemplate': extension(
     whatsapp.waSendTemplateRequest,
     whatsapp.waSendTemplateResponse,
     "Send one of the number's approved templates, its placeholders filled, to a WhatsApp chat of the seat (past the 24-hour window WhatsApp accepts nothing else); stored once per client_msg_id as the text the customer gets, delivered through the outbox. Errors: 100001 with data.reason `template_unknown` (no approved template of that name and language), `template_parameters` (not one value per placeholder) or `not_whatsapp` (a chat of another channel); 400001 for a chat that is not the seat's.",
+    'safe',
   ),
   '/v1/seat/chat/batch_status': extension(
     messages.batchStatusRequest,
     messages.batchStatusResponse,
     'Progress and per-chat result of a batch reply.',
+    'safe',
   ),
   '/v1/seat/chat/searchMessage': extension(
     messages.searchMessageRequest,
     messages.searchMessageResponse,
     'Messages of all the seat’s chats containing a word of at least 6 characters, newest first; keyset-paged.',
+    'safe',
   ),
   '/v1/seat/chat/addressBook': extension(
     sessions.addressBookRequest,
     sessions.addressBookResponse,
     'Every customer the seat chats with, across its accounts, by number; searchable by number, remark or the channel’s name of the customer; with session_id, only that chat if it is the seat’s (an empty list otherwise).',
+    'safe',
   ),
   '/v1/seat/chat/translate/languages': extension(
     translation.translationLanguagesRequest,
     translation.translationLanguagesResponse,
     'The translation engine in use and the languages or pairs it offers, and what each configured engine offers. Errors: 501002 "Translation error" (no engine configured), 500005 "Failed to get language list" (no engine could tell).',
+    'safe',
   ),
   '/v1/seat/chat/logout': extension(
     auth.logoutRequest,
     auth.logoutResponse,
     'End the login of the token sent (logout), or with all_devices every login of the seat (this one included). The ended tokens answer 400002 from then on and their push sockets close.',
+    'once',
   ),
   '/v1/seat/chat/markUnread': extension(
     sessions.markUnreadRequest,
     sessions.markUnreadResponse,
     'Mark one of the seat’s chats unread: its unread count becomes at least 1, and the counts of its group, its time tab and the total follow (session.updated and groups.changed are pushed). Another seat’s chat answers 400001.',
+    'safe',
   ),
   '/v1/seat/chat/set_customer_language': extension(
     translation.setCustomerLanguageRequest,
     translation.setCustomerLanguageResponse,
     'Remember (or clear) the customer language of one of the seat’s chats; shown as customer_language in the chat item.',
+    'safe',
   ),
 } as const;
 
