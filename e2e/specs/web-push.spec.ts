@@ -99,6 +99,13 @@ test.describe('an installable console with Web Push', () => {
       expect(manifest.icons.map((i) => i.sizes)).toEqual(
         expect.arrayContaining(['192x192', '512x512']),
       );
+
+      // Settings: this device's switch, off until the operator turns it on.
+      await page.getByTestId('user-menu').click();
+      const toggle = page.getByRole('switch', { name: 'Notifications on this device' });
+      await expect(toggle).toBeVisible();
+      await expect(toggle).toBeEnabled();
+      await expect(toggle).not.toBeChecked();
     } finally {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
