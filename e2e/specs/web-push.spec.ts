@@ -54,6 +54,8 @@ const shownIn = (worker: Worker) =>
   }) as Promise<Shown[]>;
 
 test.describe('an installable console with Web Push', () => {
+  // Blocked elsewhere (playwright.config.ts): these specs are about the worker.
+  test.use({ serviceWorkers: 'allow' });
   // A fresh seat and a customer's chat are made through the CLI: slow on a loaded machine.
   test.describe.configure({ timeout: 180_000 });
 
