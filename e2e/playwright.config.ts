@@ -28,6 +28,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     actionTimeout: 10_000,
     navigationTimeout: 20_000,
+    // The console's service worker (Web Push, offline start) only where a spec asks for it
+    // (web-push.spec.ts): a worker answering navigations and assets would hide them from
+    // page.route and change what a reload shows while a spec holds the server down.
+    serviceWorkers: 'block',
   },
   projects: [
     {

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { checkMantineCss } from './scripts/check-mantine-css.mjs';
 import { precompress } from './scripts/precompress.mjs';
 import { screenChunks } from './scripts/screen-chunks.mjs';
+import { serviceWorker } from './scripts/service-worker.mjs';
 
 const backend = process.env.PARLEY_API ?? 'http://localhost:8080';
 
@@ -37,7 +38,7 @@ const screens = screenChunks({
 
 export default defineConfig({
   logLevel: report ? 'info' : 'warn',
-  plugins: [react(), screens.plugin, checkMantineCss(), precompress()],
+  plugins: [react(), screens.plugin, checkMantineCss(), serviceWorker(), precompress()],
   server: {
     port: 5173,
     proxy: {

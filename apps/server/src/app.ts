@@ -8,6 +8,7 @@ import { LISTEN_TEXT } from './start-banner.js';
 import { EventsPruner } from './jobs/events-pruner.js';
 import { registerRealtime, type Realtime } from './realtime/realtime.routes.js';
 import { RecordingEventBus } from './realtime/recording-event-bus.js';
+import { pushRoutes } from './modules/push/push.routes.js';
 import { ListVersionFeed } from './lib/list-version-feed.js';
 import { watchListChanges } from './lib/sqlite-list-changes.js';
 import { listVersionsRepository } from './modules/sessions/list-versions.repository.js';
@@ -184,6 +185,10 @@ export async function buildApp(
   await mediaRoutes(app, services.auth, services.media);
   searchRoutes(calls, services.search);
   addressBookRoutes(calls, services.addressBook);
+  pushRoutes(calls, services.push);
+  // Customers' messages notified to the seats' devices once committed, off the request.
+  bus.watch((seatId, events) => services.push.committed(seatId, events));
+  app.addHook('preClose', async () => services.push.idle());
   const adminCalls = new AdminCallRegistry(app, services.adminAuth, config.rateLimit.public);
   // Each channel: its inbound routes or polling, its calls, its outbound adapter, its jobs.
   const channelJobs: Record<string, unknown> = {};

@@ -95,6 +95,31 @@ function url(schemes: readonly string[], meaning: string, shown = 'unset') {
   } satisfies EnvVar<string | null>;
 }
 
+/** Where browsers' Web Push subscriptions live: Chrome (FCM), Firefox, Safari, Edge. */
+const DEFAULT_PUSH_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'push.apple.com',
+  'notify.windows.com',
+];
+
+/** A comma-separated list of host names (lower case); `fallback` when unset. */
+function hostList(fallback: string[], meaning: string): EnvVar<string[]> {
+  return {
+    schema: z.preprocess(
+      (raw) =>
+        given(raw)
+          ?.split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      z.array(z.string().regex(/^[a-z0-9.-]+$/, 'is not a host name')).default(fallback),
+    ),
+    type: 'a comma-separated list of host names',
+    shown: fallback.length > 0 ? fallback.join(',') : 'unset',
+    meaning,
+  };
+}
+
 /** `on`/`1`/`true`, `off`/`0`/`false` or `auto` (unset). */
 function onOffAuto(meaning: string): EnvVar<'auto' | 'on' | 'off'> {
   const words: Record<string, 'auto' | 'on' | 'off'> = {
@@ -416,6 +441,17 @@ export const ENV = {
     meaning:
       "the address at which the outside world reaches this server (behind a proxy: the proxy's), used for the addresses the console shows to paste elsewhere: a WhatsApp number's webhook URL (Meta needs https); unset, they are built from the request's own address",
   } satisfies EnvVar<string | null>,
+  PARLEY_PUSH_HOSTS: hostList(
+    DEFAULT_PUSH_HOSTS,
+    "the Web Push services the server sends notifications to (a host or a parent domain each): a browser's subscription at any other host is refused (422002). The default holds Chrome's, Firefox's, Safari's and Edge's",
+  ),
+  PARLEY_PUSH_PRIVATE_HOSTS: hostList(
+    [],
+    'push services of PARLEY_PUSH_HOSTS allowed to resolve to a private or loopback address (a push service inside your network); every other push host must resolve to public addresses only',
+  ),
+  PARLEY_PUSH_CA_FILE: text(
+    'a PEM file of extra certificate authorities trusted for the push services (one inside your network with its own CA)',
+  ),
   PARLEY_TELEGRAM_POLLING: oneOf(
     ['on', 'off'],
     'on',

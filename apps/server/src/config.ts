@@ -77,6 +77,8 @@ export interface Config {
   publicUrl?: string | null;
   /** The WhatsApp channel; unset: Meta's own Graph API (channels/whatsapp). */
   whatsapp?: WhatsappConfig;
+  /** Web Push (modules/push); unset: the browsers' own push services only. */
+  push?: PushConfig;
   platform: PlatformConfig;
   /** The customer sandbox: `auto` = on when the demo workspace was loaded into this database. */
   sandbox: DemoMode;
@@ -143,6 +145,16 @@ export interface RealtimeConfig {
    * (PARLEY_ALLOWED_ORIGINS, comma-separated). Unset: the server's own only.
    */
   allowedOrigins?: string[];
+}
+
+/** Web Push: which push services notifications may go to (modules/push/push-endpoint.ts). */
+export interface PushConfig {
+  /** Hosts (or parent domains) of the allowed push services. */
+  hosts: string[];
+  /** Of those, the ones allowed to resolve to private addresses. */
+  privateHosts: string[];
+  /** Extra CA certificates (PEM file) for them; null: the system's. */
+  caFile: string | null;
 }
 
 /** The WhatsApp channel (numbers bound to phone accounts; docs/channels/whatsapp.md). */
@@ -282,6 +294,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: (pollTimeoutSeconds + 30) * 1000,
     },
     publicUrl: v.PARLEY_PUBLIC_URL,
+    push: {
+      hosts: v.PARLEY_PUSH_HOSTS,
+      privateHosts: v.PARLEY_PUSH_PRIVATE_HOSTS,
+      caFile: v.PARLEY_PUSH_CA_FILE,
+    },
     whatsapp: {
       graphUrl: v.PARLEY_WHATSAPP_GRAPH_URL ?? 'https://graph.facebook.com',
       messagesPerSecond: v.PARLEY_WHATSAPP_MESSAGES_PER_SECOND,

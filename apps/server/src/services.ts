@@ -32,6 +32,9 @@ import { createChannelServices, type ChannelServices } from './channels/registry
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
+import { PushService, resolveVapidKeys } from './modules/push/push.service.js';
+import { PushEndpoints } from './modules/push/push-endpoint.js';
+import type { TranslationLanguageCode } from '@parley/protocol';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
 import { AdminExportService } from './modules/admin/admin-export.service.js';
@@ -74,6 +77,8 @@ export interface CoreServices {
   adminConsole: AdminConsoleService;
   adminStats: AdminStatsService;
   adminExport: AdminExportService;
+  /** Web Push: the seats' devices and the notification of customers' messages. */
+  push: PushService;
 }
 
 export async function createServices(
@@ -118,6 +123,37 @@ export async function createServices(
   const adminStats = new AdminStatsService(db);
   const accounts = new AccountsService(db, audit, channels, events);
   const adminAuth = new AdminAuthService(db, config, audit);
+  const translation = new TranslationService(
+    db,
+    createProviders(config.translation).map((p) =>
+      translationMeter ? meteredProvider(p, translationMeter) : p,
+    ),
+    log,
+    events,
+    translationMeter,
+  );
+  const push = new PushService(
+    db,
+    await resolveVapidKeys(db),
+    new PushEndpoints(config.push),
+    pushSubject(config.publicUrl),
+    async (seatId, session, text, target) => {
+      const source = (session.customer_language as TranslationLanguageCode | null) ?? 'auto';
+      if (source === target) return null;
+      const answer = await translation.translateTexts(seatId, {
+        session_id: session.session_id,
+        texts: [text],
+        source_lang: source,
+        target_lang: target,
+        direction: 'incoming',
+      });
+      return answer.translations[0]?.text ?? null;
+    },
+    log,
+  );
+  auth.onRevoked((revocation) => {
+    push.revoked(revocation).catch((err: unknown) => log?.warn({ err }, 'push subscriptions'));
+  });
   const shared = {
     messages,
     inbound,
@@ -134,15 +170,7 @@ export async function createServices(
     seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
     accounts,
     groups,
-    translation: new TranslationService(
-      db,
-      createProviders(config.translation).map((p) =>
-        translationMeter ? meteredProvider(p, translationMeter) : p,
-      ),
-      log,
-      events,
-      translationMeter,
-    ),
+    translation,
     sessions: new SessionsService(
       db,
       groups,
@@ -173,6 +201,15 @@ export async function createServices(
     adminConsole,
     adminStats,
     adminExport: new AdminExportService(db, adminStats, adminConsole, config.exportsAtOnce),
+    push,
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
+}
+
+/** VAPID's contact (RFC 8292): the server's https address, else a mailbox that names none. */
+function pushSubject(publicUrl: string | null | undefined): string {
+  if (publicUrl?.startsWith('https://') && !publicUrl.startsWith('https://localhost')) {
+    return publicUrl;
+  }
+  return 'mailto:push@parley.invalid';
 }

@@ -21,6 +21,7 @@ ensureTranslateDefaults();
 // console's code (a visit to /login logs out first).
 onStorageClear(clearStoredOutboxes);
 onStorageClear(clearSoundMuted);
+onStorageClear(() => void import('./lib/push-device').then((m) => m.forgetPushSubscription()));
 configureApi({
   onExpired: (reason) => void expiredGuard.trigger(reason),
   onError: (message, code) =>

@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   MEDIA_STORAGE_FULL: '507001',
   /** The media store cannot be written (read-only or no permission): nothing was stored. */
   MEDIA_STORAGE_READ_ONLY: '507002',
+  /** A Web Push endpoint the server will not send to (not https, not a push service, private). */
+  PUSH_ENDPOINT_REFUSED: '422002',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -76,6 +78,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '409001': 'Only a failed delivery can be retried',
   '507001': 'Storage is full, tell your administrator',
   '507002': 'Storage cannot be written, tell your administrator',
+  '422002': 'This browser’s push service cannot be used for notifications',
 };
 
 /**

@@ -202,6 +202,17 @@ export interface MediaTable {
   created_at: number;
 }
 
+export interface PushSubscriptionsTable {
+  endpoint_hash: string;
+  seat_id: number;
+  token_hash: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  translate_to: string | null;
+  created_at: number;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -423,6 +434,7 @@ export interface Database {
   whatsapp_contacts: WhatsappContactsTable;
   whatsapp_messages: WhatsappMessagesTable;
   whatsapp_template_sends: WhatsappTemplateSendsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }
 
 /** A WhatsApp Business number bound to a phone account (migration 035). */

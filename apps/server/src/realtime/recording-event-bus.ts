@@ -22,7 +22,7 @@ export class RecordingEventBus implements EventBus {
 
   constructor(private notify: SeatNotifier = () => undefined) {}
 
-  /** Also told of each seat's committed events (the admin console's live overview). */
+  /** Also told of each seat's committed events (the admin console's live overview, Web Push). */
   watch(watcher: SeatNotifier): () => void {
     this.watchers.add(watcher);
     return () => this.watchers.delete(watcher);
@@ -35,7 +35,7 @@ export class RecordingEventBus implements EventBus {
 
   recorded(seatId: number, events?: readonly LoggedEvent[]): void {
     this.notify(seatId, events);
-    this.watchers.forEach((watcher) => watcher(seatId));
+    this.watchers.forEach((watcher) => watcher(seatId, events));
   }
 
   async publish<T extends EventType>(

@@ -8,6 +8,7 @@ import * as translation from './translation.js';
 import * as telegram from './telegram.js';
 import * as whatsapp from './whatsapp.js';
 import * as mediaCalls from './media.js';
+import * as push from './push.js';
 
 /**
  * Whether a call may run twice with the same effect as once (`safe`): a read, a call that sets
@@ -252,6 +253,26 @@ export const CALLS = {
     'Remember (or clear) the customer language of one of the seat’s chats; shown as customer_language in the chat item.',
     'safe',
   ),
+  '/v1/seat/push/key': extension(
+    push.pushKeyRequest,
+    push.pushKeyResponse,
+    "The server's VAPID public key, the applicationServerKey of the browser's Web Push subscription.",
+  ),
+  '/v1/seat/push/subscribe': extension(
+    push.pushSubscribeRequest,
+    push.pushSubscribeResponse,
+    "Notify this device (a browser's Web Push subscription) of customers' messages while the console is closed or in the background; refused (422002) for an endpoint that is not https, not a known push service, or at a private address.",
+  ),
+  '/v1/seat/push/unsubscribe': extension(
+    push.pushUnsubscribeRequest,
+    push.pushUnsubscribeResponse,
+    "Stop notifying this device (one of the seat's own subscriptions; another's is not found).",
+  ),
+  '/v1/seat/push/test': extension(
+    push.pushTestRequest,
+    push.pushTestResponse,
+    "Send a test notification to one of the seat's subscribed devices.",
+  ),
 } as const;
 
 export type CallPath = keyof typeof CALLS;
@@ -274,4 +295,5 @@ export {
   telegram,
   whatsapp,
   mediaCalls,
+  push,
 };

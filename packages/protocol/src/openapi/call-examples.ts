@@ -898,4 +898,80 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       ),
     ],
   }),
+  '/v1/seat/push/key': () => ({
+    success: [
+      {
+        summary: "The server's VAPID public key",
+        request: {},
+        response: { public_key: RFC8291.asPublic },
+      },
+    ],
+    refusals: [noToken()],
+  }),
+  '/v1/seat/push/subscribe': () => ({
+    success: [
+      {
+        summary: "A browser's subscription at its push service (Chrome's FCM)",
+        request: { endpoint: FCM_ENDPOINT, keys: RFC8291.keys, translate_to: 'EN-GB' },
+        response: { subscribed: true },
+        // The example world reaches no push service; test/web-push.test.ts subscribes.
+        replayed: false,
+      },
+    ],
+    refusals: [
+      refusal(
+        'An endpoint that is not https',
+        { endpoint: 'http://push.example.com/send/1', keys: RFC8291.keys },
+        '422002',
+        { reason: 'not_https' },
+      ),
+      refusal(
+        'An endpoint at a private address',
+        { endpoint: 'https://10.0.0.7/send/1', keys: RFC8291.keys },
+        '422002',
+        { reason: 'private_address' },
+      ),
+      refusal(
+        'A host that is not a known push service',
+        { endpoint: 'https://push.example.com/send/1', keys: RFC8291.keys },
+        '422002',
+        { reason: 'host_not_allowed' },
+      ),
+    ],
+  }),
+  '/v1/seat/push/unsubscribe': () => ({
+    success: [
+      {
+        summary: 'This device is no longer notified (0: it was not subscribed)',
+        request: { endpoint: FCM_ENDPOINT },
+        response: { removed: 0 },
+      },
+    ],
+    refusals: [noToken()],
+  }),
+  '/v1/seat/push/test': () => ({
+    success: [
+      {
+        summary: 'A test notification to this device',
+        request: { endpoint: FCM_ENDPOINT },
+        response: { sent: true },
+        replayed: false,
+      },
+    ],
+    refusals: [
+      refusal('A device this seat has not subscribed', { endpoint: FCM_ENDPOINT }, '400001'),
+    ],
+  }),
 };
+
+/** The keys of RFC 8291's example (appendix A): a user agent's, and an application server's. */
+const RFC8291 = {
+  keys: {
+    p256dh:
+      'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
+    auth: 'BTBZMqHH6r4Tts7J_aSIgg',
+  },
+  asPublic:
+    'BP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A8',
+};
+const FCM_ENDPOINT = 'https://fcm.googleapis.com/fcm/send/example-registration-id';

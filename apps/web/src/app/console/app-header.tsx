@@ -9,11 +9,17 @@ import { ReadButton } from '../../features/session-actions/components/read-butto
 import { OperatorButton } from '../../features/operator/components/operator-button';
 import { OfflineIndicator } from '../../features/realtime/components/offline-indicator';
 import { SoundToggle } from '../../features/realtime/components/sound-toggle';
+import { lazyComponent } from '../../lib/lazy-component';
 import { MessageSearchButton } from '../../features/search/components/message-search-button';
 import { TranslationSettingsButton } from '../../features/translation/components/translation-settings-button';
 import { setGroupsDrawer, useConsole } from '../../stores/console.store';
 import { useConsoleWidth } from './use-console-width';
 import classes from './app-header.module.css';
+
+/** Web Push's switch: fetched with the operator dialog that shows it, not with the header. */
+const PushToggle = lazyComponent(
+  async () => (await import('../../features/realtime/components/push-toggle')).PushToggle,
+);
 
 /**
  * The console's header. Narrower than 1280 px its buttons show their icons alone (named for
@@ -75,7 +81,14 @@ export function AppHeader() {
           <ThemeToggle />
         </span>
         <div className={classes.operator} data-header-item>
-          <OperatorButton settings={<SoundToggle />} />
+          <OperatorButton
+            settings={
+              <>
+                <SoundToggle />
+                <PushToggle />
+              </>
+            }
+          />
         </div>
       </div>
     </header>

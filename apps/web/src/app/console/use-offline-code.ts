@@ -19,6 +19,10 @@ export function useOfflineCode(): void {
       const fetchAll = () =>
         [NotificationsContainer, ExpiredDialog, ConfirmModal].forEach((c) => c.preload());
       preloadOpenChat();
+      // The app shell's service worker (offline start, Web Push), after the first screen.
+      void import('../../lib/push-device')
+        .then((m) => m.startServiceWorker())
+        .catch(() => undefined);
       if ('requestIdleCallback' in window) window.requestIdleCallback(fetchAll);
       else fetchAll();
     }, PREFETCH_AFTER_MS);
