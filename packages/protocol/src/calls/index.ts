@@ -257,21 +257,25 @@ export const CALLS = {
     push.pushKeyRequest,
     push.pushKeyResponse,
     "The server's VAPID public key, the applicationServerKey of the browser's Web Push subscription.",
+    'safe',
   ),
   '/v1/seat/push/subscribe': extension(
     push.pushSubscribeRequest,
     push.pushSubscribeResponse,
     "Notify this device (a browser's Web Push subscription) of customers' messages while the console is closed or in the background; refused (422002) for an endpoint that is not https, not a known push service, or at a private address.",
+    'safe',
   ),
   '/v1/seat/push/unsubscribe': extension(
     push.pushUnsubscribeRequest,
     push.pushUnsubscribeResponse,
     "Stop notifying this device (one of the seat's own subscriptions; another's is not found).",
+    'once',
   ),
   '/v1/seat/push/test': extension(
     push.pushTestRequest,
     push.pushTestResponse,
     "Send a test notification to one of the seat's subscribed devices.",
+    'once',
   ),
 } as const;
 
