@@ -1,11 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ERROR_CODES } from '@parley/protocol';
 import type { PushConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
+import { checkedLookup, nonPublicRange } from '../../lib/outbound-fetch.js';
 
 /**
  * Where Web Push traffic may go (OWASP's SSRF rules, for the push services only): an https URL
@@ -13,9 +13,7 @@ import { AppError } from '../../lib/app-error.js';
  * public unicast addresses only unless PARLEY_PUSH_PRIVATE_HOSTS names that host. Checked when
  * a subscription is stored (a coded refusal) and again at every connection (`agent`'s lookup),
  * so a name that later resolves to a private address is never sent to (DNS rebinding).
- *
- * Written apart from the outbound-fetch guard of the media downloads so the two can be joined
- * into one module later; the rules are the same.
+ * The address rules and the checked lookup are the outbound-fetch guard's (lib/outbound-fetch.ts).
  */
 export type EndpointRefusal = 'not_https' | 'host_not_allowed' | 'private_address';
 
@@ -35,14 +33,7 @@ export function refused(reason: EndpointRefusal): AppError {
 }
 
 /** A public unicast address (not private, loopback, link-local, CGNAT, multicast, ...). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) {
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  }
-  return ip.range() === 'unicast';
-}
+export const isPublicAddress = (address: string): boolean => nonPublicRange(address) === null;
 
 const matches = (host: string, list: string[]) =>
   list.some((h) => host === h || host.endsWith(`.${h}`));
@@ -57,7 +48,14 @@ export class PushEndpoints {
   ) {
     this.agent = new Agent({
       keepAlive: true,
-      lookup: this.guardedLookup,
+      // Every connection's addresses checked as they are resolved (DNS rebinding).
+      lookup: checkedLookup((hostname, addresses) => {
+        const host = hostname.toLowerCase();
+        if (matches(host, this.config.hosts) && this.addressesAllowed(host, addresses)) return null;
+        return Object.assign(new Error(`push host ${hostname} resolves to a refused address`), {
+          code: 'EPUSHREFUSED',
+        });
+      }, resolve),
       ...(config.caFile ? { ca: readFileSync(config.caFile) } : {}),
     });
   }
@@ -95,25 +93,4 @@ export class PushEndpoints {
     if (matches(host, this.config.privateHosts)) return true;
     return addresses.every((a) => isPublicAddress(a.address));
   }
-
-  /** net.connect's lookup: resolves as usual, and fails the connection on a refused address. */
-  private readonly guardedLookup: LookupFunction = (hostname, options, callback) => {
-    this.resolve(hostname, { ...options, all: true }, (err, list) => {
-      if (err) return callback(err, '', 0);
-      const host = hostname.toLowerCase();
-      if (!matches(host, this.config.hosts) || !this.addressesAllowed(host, list)) {
-        return callback(
-          Object.assign(new Error(`push host ${hostname} resolves to a refused address`), {
-            code: 'EPUSHREFUSED',
-          }),
-          '',
-          0,
-        );
-      }
-      if (options.all)
-        return (callback as never as (e: null, l: LookupAddress[]) => void)(null, list);
-      const first = list[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
 }
