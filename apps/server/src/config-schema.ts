@@ -79,6 +79,26 @@ function text(meaning: string, opts: { minLength?: number; shown?: string } = {}
 }
 
 /** A URL of these schemes (trailing slashes dropped); null when unset. */
+/** One origin of a list setting (scheme://host[:port]), as URL.origin writes it. */
+function origin(example: string) {
+  return z.string().transform((raw, ctx) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(raw);
+    } catch {
+      // not a URL
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is not an origin (scheme://host[:port], e.g. ${example})`,
+      });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+}
+
 function url(schemes: readonly string[], meaning: string, shown = 'unset') {
   return {
     schema: z.preprocess(
@@ -330,27 +350,7 @@ export const ENV = {
           .split(',')
           .map((o: string) => o.trim())
           .filter(Boolean),
-      z.array(
-        z.union([
-          z.literal('*'),
-          z.string().transform((raw, ctx) => {
-            let url: URL | null = null;
-            try {
-              url = new URL(raw);
-            } catch {
-              // not a URL
-            }
-            if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
-              ctx.addIssue({
-                code: 'custom',
-                message: 'is not an origin (scheme://host[:port], e.g. https://chat.example.com)',
-              });
-              return z.NEVER;
-            }
-            return url.origin;
-          }),
-        ]),
-      ),
+      z.array(z.union([z.literal('*'), origin('https://chat.example.com')])),
     ),
     type: 'a comma-separated list of origins, or `*`',
     shown: 'unset',
@@ -374,24 +374,7 @@ export const ENV = {
           .split(',')
           .map((o: string) => o.trim())
           .filter(Boolean),
-      z.array(
-        z.string().transform((raw, ctx) => {
-          let url: URL | null = null;
-          try {
-            url = new URL(raw);
-          } catch {
-            // not a URL
-          }
-          if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
-            ctx.addIssue({
-              code: 'custom',
-              message: 'is not an origin (scheme://host[:port], e.g. http://127.0.0.1:8081)',
-            });
-            return z.NEVER;
-          }
-          return url.origin;
-        }),
-      ),
+      z.array(origin('http://127.0.0.1:8081')),
     ),
     type: 'a comma-separated list of origins',
     shown: 'unset',

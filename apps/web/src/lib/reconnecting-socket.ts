@@ -67,6 +67,11 @@ export abstract class ReconnectingSocket<Frame> {
   stop(): void {
     this.stopped = true;
     window.removeEventListener('online', this.reconnectNow);
+    this.closeCurrent();
+  }
+
+  /** Timers cleared and the current socket closed without its close handler. */
+  private closeCurrent(): void {
     this.clearTimers();
     const ws = this.ws;
     this.ws = null;
@@ -89,13 +94,7 @@ export abstract class ReconnectingSocket<Frame> {
    */
   protected reopen(): void {
     if (this.stopped) return;
-    this.clearTimers();
-    const ws = this.ws;
-    this.ws = null;
-    if (ws) {
-      ws.onclose = null;
-      ws.close();
-    }
+    this.closeCurrent();
     this.open();
   }
 
@@ -141,13 +140,7 @@ export abstract class ReconnectingSocket<Frame> {
 
   private dropped(closeCode: number | null, delay?: number): void {
     if (this.stopped) return;
-    this.clearTimers();
-    const ws = this.ws;
-    this.ws = null;
-    if (ws) {
-      ws.onclose = null;
-      ws.close();
-    }
+    this.closeCurrent();
     this.setOnline(false);
     const wait = delay ?? reconnectDelayMs(closeCode, this.attempt);
     if (delay === undefined && closeCode !== SERVICE_RESTART) this.attempt++;

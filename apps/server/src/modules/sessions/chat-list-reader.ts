@@ -101,21 +101,26 @@ export async function readGroupInfo(
 
 const cacheKey = (seatId: number, input: GroupInfoInput) => `${seatId}:${JSON.stringify(input)}`;
 
-/**
- * SQLite: the seat's version first (one primary-key read, no round trip), then the page only
- * when it moved.
- */
-export class VersionThenPageReader implements ChatListReader {
-  private readonly pages: ListCache;
+/** A reader's database, its URLs and its cache of answers under the seats' list versions. */
+abstract class CachingReader implements ChatListReader {
+  protected readonly pages: ListCache;
 
   constructor(
-    private readonly db: Db,
-    private readonly urls: MediaUrls,
+    protected readonly db: Db,
+    protected readonly urls: MediaUrls,
     versions: KnownVersions,
   ) {
     this.pages = new ListCache(versions);
   }
 
+  abstract answer(seatId: number, input: GroupInfoInput): Promise<SerializedAnswer>;
+}
+
+/**
+ * SQLite: the seat's version first (one primary-key read, no round trip), then the page only
+ * when it moved.
+ */
+export class VersionThenPageReader extends CachingReader {
   answer(seatId: number, input: GroupInfoInput): Promise<SerializedAnswer> {
     return this.pages.answer(
       seatId,
@@ -130,17 +135,7 @@ export class VersionThenPageReader implements ChatListReader {
  * PostgreSQL: the version, the total and the page in one statement (page-in-one.repository),
  * the page read only when the version moved: round trips are most of a read's cost there.
  */
-export class PageInOneReader implements ChatListReader {
-  private readonly pages: ListCache;
-
-  constructor(
-    private readonly db: Db,
-    private readonly urls: MediaUrls,
-    versions: KnownVersions,
-  ) {
-    this.pages = new ListCache(versions);
-  }
-
+export class PageInOneReader extends CachingReader {
   answer(seatId: number, input: GroupInfoInput): Promise<SerializedAnswer> {
     return this.pages.answerInOne(seatId, cacheKey(seatId, input), async (held, now) => {
       const { filter, after } = listRead(seatId, input, now);
