@@ -93,10 +93,17 @@ test.describe('an installable console with Web Push', () => {
       const manifest = (await (await page.request.get('/manifest.webmanifest')).json()) as {
         name: string;
         start_url: string;
+        handle_links: string;
         theme_color: string;
         icons: { sizes: string }[];
       };
-      expect(manifest).toMatchObject({ name: 'Parley', start_url: '/home/chat' });
+      // A chat link opened while the console is installed lands in its window (Chromium reads
+      // handle_links and launch_handler without an error above).
+      expect(manifest).toMatchObject({
+        name: 'Parley',
+        start_url: '/home/chat',
+        handle_links: 'preferred',
+      });
       expect(manifest.theme_color).toMatch(/^#/);
       expect(manifest.icons.map((i) => i.sizes)).toEqual(
         expect.arrayContaining(['192x192', '512x512']),
