@@ -51,6 +51,13 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
     client_msg_id: 'tpl-send-1',
     template: { name: 'hello_world', language: 'en_US' },
   },
+  '/v1/seat/push/key': {},
+  '/v1/seat/push/subscribe': {
+    endpoint: 'https://fcm.googleapis.com/fcm/send/device-1',
+    keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+  },
+  '/v1/seat/push/unsubscribe': { endpoint: 'https://fcm.googleapis.com/fcm/send/device-1' },
+  '/v1/seat/push/test': { endpoint: 'https://fcm.googleapis.com/fcm/send/device-1' },
 };
 
 const IMPLEMENTED: CallPath[] = [

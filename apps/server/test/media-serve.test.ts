@@ -199,7 +199,12 @@ describe('serving: only to the seat that owns the media', () => {
     const first = await resolveMediaSecret(t.db, { mediaSecret: null });
     expect(first).toHaveLength(43);
     expect(await resolveMediaSecret(t.db, { mediaSecret: null })).toBe(first);
-    const stored = await t.db.selectFrom('server_settings').selectAll().execute();
+    // Other settings live beside it (the Web Push keys): the media secret is one row.
+    const stored = await t.db
+      .selectFrom('server_settings')
+      .selectAll()
+      .where('key', '=', 'media_url_secret')
+      .execute();
     expect(stored).toEqual([
       { key: 'media_url_secret', value: first, created_at: expect.any(Number) },
     ]);
