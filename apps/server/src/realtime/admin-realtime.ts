@@ -23,6 +23,8 @@ const HELLO_TIMEOUT_MS = 10_000;
 /** How often the overview's fingerprint is read while an admin console is open (changes made by other processes and instances). */
 export const ADMIN_POLL_MS = 2_000;
 const OPEN = 1;
+/** A heartbeat this many intervals after the last one is late (see heartbeat()). */
+const LATE_BEAT = 1.25;
 
 interface AdminConnection {
   socket: PushSocket;
@@ -220,12 +222,16 @@ export function registerAdminRealtime(
     }
   };
   let checking = false;
+  let lastBeat = 0;
   const heartbeat = async () => {
-    await adminConsole
-      .markSeen(hub.seatIds())
-      .catch((err: unknown) => app.log.error({ err }, 'seat presence failed'));
+    // A beat that fires late found the event loop held (a loaded machine, a long synchronous
+    // task): the pongs answering the last ping may be waiting unread behind it, so it pings
+    // again and drops nobody. A dead peer is still dropped at the next beat on time.
+    const now = Date.now();
+    const late = lastBeat !== 0 && now - lastBeat > heartbeatMs * LATE_BEAT;
+    lastBeat = now;
     for (const c of [...conns]) {
-      if (!c.alive) {
+      if (!c.alive && !late) {
         c.socket.terminate();
         conns.delete(c);
         continue;
@@ -234,6 +240,11 @@ export function registerAdminRealtime(
       c.socket.ping();
       send(c.socket, { kind: 'ping', at: Date.now() });
     }
+    // After the pings: a write waiting for the database never holds the verdict back into
+    // the next beat, which would judge the ping just sent.
+    await adminConsole
+      .markSeen(hub.seatIds())
+      .catch((err: unknown) => app.log.error({ err }, 'seat presence failed'));
     if (checking || conns.size === 0) return;
     checking = true;
     try {
