@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChat, createSeat, PASSWORD } from './fixtures.js';
 import { buildApp } from '../src/app.js';
-import { createTestApp, testAppOf, type TestApp } from './helper.js';
+import { createTestApp, testAppOf, usingPg, type TestApp } from './helper.js';
 import { PushClient } from './ws-client.js';
 import { adminCall, createAdmin } from './admin-helpers.js';
 import {
@@ -405,6 +405,50 @@ describe('presence from any authenticated activity (issue 37)', () => {
     expect(presenceIntervalMs(20_000)).toBe(20_000);
     expect(presenceIntervalMs(600_000)).toBe(PRESENCE_WRITE_MAX_MS);
   });
+
+  // PostgreSQL: another transaction holds the seat's row, so the presence write waits on it.
+  it.runIf(usingPg)(
+    'a call is answered while its presence write still waits for the database (never on the request path)',
+    async () => {
+      const seat = await createSeat(t, 'locked-presence-op');
+      await settled();
+      await setLastSeen(seat.seatId, 1);
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holder = t.db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('seats')
+          .select('id')
+          .where('id', '=', seat.seatId)
+          .forUpdate()
+          .execute();
+        locked();
+        await released;
+      });
+      await isLocked;
+      // A fresh instance writes the seat at its first call.
+      const second = await buildApp(t.config);
+      await second.ready();
+      const other = testAppOf(second, t.config);
+      try {
+        expect((await other.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe(
+          '000000',
+        );
+        // Answered, and the write has not landed: it waits behind the lock.
+        expect(await lastSeen(seat.seatId)).toBe(1);
+        release();
+        await holder;
+        await other.services.auth.presence.settled();
+        expect(await lastSeen(seat.seatId)).toBeGreaterThan(1);
+      } finally {
+        release();
+        await holder;
+        await second.close();
+      }
+    },
+  );
 
   it("a frozen seat's refused calls and login are not activity: it stays last seen before, not online", async () => {
     const seat = await createSeat(t, 'frozen-api-op');
