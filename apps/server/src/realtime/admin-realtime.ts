@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { helloFault } from './hello-fault.js';
+import { lateBeats } from './late-beat.js';
 import { checkOrigin } from './origin.js';
 import { AppError } from '../lib/app-error.js';
 import type { AdminAuthService } from '../modules/admin/admin-auth.service.js';
@@ -23,8 +24,6 @@ const HELLO_TIMEOUT_MS = 10_000;
 /** How often the overview's fingerprint is read while an admin console is open (changes made by other processes and instances). */
 export const ADMIN_POLL_MS = 2_000;
 const OPEN = 1;
-/** A heartbeat this many intervals after the last one is late (see heartbeat()). */
-const LATE_BEAT = 1.25;
 
 interface AdminConnection {
   socket: PushSocket;
@@ -222,14 +221,10 @@ export function registerAdminRealtime(
     }
   };
   let checking = false;
-  let lastBeat = 0;
+  const isLate = lateBeats(heartbeatMs);
   const heartbeat = async () => {
-    // A beat that fires late found the event loop held (a loaded machine, a long synchronous
-    // task): the pongs answering the last ping may be waiting unread behind it, so it pings
-    // again and drops nobody. A dead peer is still dropped at the next beat on time.
-    const now = Date.now();
-    const late = lastBeat !== 0 && now - lastBeat > heartbeatMs * LATE_BEAT;
-    lastBeat = now;
+    // A late beat drops nobody: the pongs may be waiting unread behind a held loop.
+    const late = isLate();
     for (const c of [...conns]) {
       if (!c.alive && !late) {
         c.socket.terminate();
