@@ -206,6 +206,10 @@ export async function buildApp(
   // a console reads its own writes whatever the database's notice takes.
   realtime.hub.onNotified = (seatId) => services.listVersions.changed(seatId);
   calls.onCalled = (seatId) => services.listVersions.changed(seatId);
+  // Presence writes are left to run (never awaited by a request); the last ones end before
+  // the database closes.
+  services.auth.presence.onError = (err) => app.log.error({ err }, 'seat presence failed');
+  app.addHook('preClose', () => services.auth.presence.settled());
   if (database.sqlite) watchListChanges(database.sqlite, services.listVersions);
   if (database.dialect === 'pg' && config.databaseUrl) {
     const feed = new ListVersionFeed(

@@ -64,8 +64,13 @@ export class AdminPushClient {
     });
   }
 
-  static async open(baseUrl: string, hello: { token: string; tz_offset_min?: number }) {
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + ADMIN_REALTIME_PATH);
+  /** `autoPong` false: a console that never answers the server's pings (a dead one). */
+  static async open(
+    baseUrl: string,
+    hello: { token: string; tz_offset_min?: number },
+    options: { autoPong?: boolean } = {},
+  ) {
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + ADMIN_REALTIME_PATH, options);
     const client = new AdminPushClient(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());

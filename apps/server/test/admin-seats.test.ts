@@ -1,9 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChat, createSeat, PASSWORD } from './fixtures.js';
-import { createTestApp, type TestApp } from './helper.js';
+import { buildApp } from '../src/app.js';
+import { createTestApp, testAppOf, usingPg, type TestApp } from './helper.js';
 import { PushClient } from './ws-client.js';
 import { adminCall, createAdmin } from './admin-helpers.js';
+import {
+  PRESENCE_WRITE_MAX_MS,
+  presenceIntervalMs,
+  SeatPresence,
+} from '../src/modules/seats/seat-presence.js';
 
 let t: TestApp;
 let base: string;
@@ -157,6 +163,13 @@ describe('seats/list', () => {
     const seat = await createSeat(t, 'online-op');
     const listed = async () =>
       (await adminCall(t, '/v1/admin/seats/list', { keyword: 'online-op' }, token)).data.list[0]!;
+    // Last seen an hour ago (after its login's presence write ended): not online.
+    await t.services.auth.presence.settled();
+    await t.db
+      .updateTable('seats')
+      .set({ last_seen_at: Date.now() - 3_600_000 })
+      .where('id', '=', seat.seatId)
+      .execute();
     expect((await listed()).online).toBe(false);
     const socket = await PushClient.open(base, { token: seat.token });
     sockets.push(socket);
@@ -282,10 +295,11 @@ describe('presence', () => {
     ) as { last_seen_at: number | null; online: boolean };
 
   // A console opens its push socket as it signs in: from then on the owner sees it (online,
-  // last seen now), not "never signed in" until the next heartbeat; a login alone (no socket)
-  // is not "online" (the test above).
+  // last seen now), not "never signed in" until the next heartbeat.
   it('its push socket opening moves last_seen_at at once and makes it online (heartbeat 10 min away)', async () => {
     const seat = await createSeat(t, 'seen-by-socket');
+    // Its login's presence write has ended (a later one would land over the null below).
+    await t.services.auth.presence.settled();
     await t.db
       .updateTable('seats')
       .set({ last_seen_at: null })
@@ -300,6 +314,169 @@ describe('presence', () => {
       .poll(async () => (await listed('seen-by-socket')).last_seen_at ?? 0)
       .toBeGreaterThanOrEqual(before);
     expect((await listed('seen-by-socket')).online).toBe(true);
+  });
+});
+
+describe('presence from any authenticated activity (issue 37)', () => {
+  const listed = async (account: string) =>
+    (await adminCall(t, '/v1/admin/seats/list', { keyword: account }, token)).data.list.find(
+      (s: { account: string }) => s.account === account,
+    ) as { last_seen_at: number | null; online: boolean };
+  const overviewRow = async (seatId: number) =>
+    (await adminCall(t, '/v1/admin/overview', { tz_offset_min: 0 }, token)).data.seats.find(
+      (s: { seat_id: number }) => s.seat_id === seatId,
+    )!;
+  const lastSeen = async (seatId: number) => {
+    const row = await t.db
+      .selectFrom('seats')
+      .select('last_seen_at')
+      .where('id', '=', seatId)
+      .executeTakeFirstOrThrow();
+    return row.last_seen_at === null ? null : Number(row.last_seen_at);
+  };
+  const setLastSeen = (seatId: number, at: number | null) =>
+    t.db.updateTable('seats').set({ last_seen_at: at }).where('id', '=', seatId).execute();
+  /** The presence writes this instance started have ended (they are never awaited by a call). */
+  const settled = () => t.services.auth.presence.settled();
+
+  it('a seat that only uses the API (no console, no socket) is last seen now and online, in the list and the overview', async () => {
+    const created = await adminCall(
+      t,
+      '/v1/admin/seats/create',
+      { account: 'api-only-op', password: PASSWORD },
+      token,
+    );
+    expect(created.data).toMatchObject({ last_seen_at: null, online: false });
+    const seatId = created.data.seat_id;
+    const before = Date.now();
+    const login = await t.call('/v1/seat/chat/login', {
+      account: 'api-only-op',
+      password: PASSWORD,
+    });
+    expect(login.code).toBe('000000');
+    await settled();
+    const afterLogin = await listed('api-only-op');
+    expect(afterLogin.online).toBe(true);
+    expect(afterLogin.last_seen_at).toBeGreaterThanOrEqual(before);
+    expect((await overviewRow(seatId)).online).toBe(true);
+
+    // A call with its token is activity too: on another instance (a fresh app on the same
+    // database), which has not written this seat yet, the first call is seen at once.
+    await setLastSeen(seatId, null);
+    expect(await listed('api-only-op')).toMatchObject({ last_seen_at: null, online: false });
+    const second = await buildApp(t.config);
+    await second.ready();
+    const other = testAppOf(second, t.config);
+    try {
+      const called = Date.now();
+      expect((await other.call('/v1/seat/chat/getGroupList', {}, login.data.token)).code).toBe(
+        '000000',
+      );
+      await other.services.auth.presence.settled();
+      const seen = await listed('api-only-op');
+      expect(seen.last_seen_at).toBeGreaterThanOrEqual(called);
+      expect(seen.online).toBe(true);
+      expect((await overviewRow(seatId)).online).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('writes a seat at most once per interval per instance: no write for 20 calls within it', async () => {
+    const seat = await createSeat(t, 'busy-api-op');
+    // The login wrote it on this instance; whatever a call would write lands over this mark.
+    await settled();
+    await setLastSeen(seat.seatId, 1);
+    for (let i = 0; i < 20; i++) {
+      expect((await t.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe('000000');
+    }
+    await settled();
+    expect(await lastSeen(seat.seatId)).toBe(1);
+
+    // The rule itself, on the real database: once per interval.
+    const presence = new SeatPresence(t.db, 1_000);
+    await presence.seen(seat.seatId, 10_000);
+    expect(await lastSeen(seat.seatId)).toBe(10_000);
+    await presence.seen(seat.seatId, 10_999);
+    expect(await lastSeen(seat.seatId)).toBe(10_000);
+    await presence.seen(seat.seatId, 11_000);
+    expect(await lastSeen(seat.seatId)).toBe(11_000);
+    // The production interval: the heartbeat, at most a minute.
+    expect(presenceIntervalMs(20_000)).toBe(20_000);
+    expect(presenceIntervalMs(600_000)).toBe(PRESENCE_WRITE_MAX_MS);
+  });
+
+  // PostgreSQL: another transaction holds the seat's row, so the presence write waits on it.
+  it.runIf(usingPg)(
+    'a call is answered while its presence write still waits for the database (never on the request path)',
+    async () => {
+      const seat = await createSeat(t, 'locked-presence-op');
+      await settled();
+      await setLastSeen(seat.seatId, 1);
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holder = t.db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('seats')
+          .select('id')
+          .where('id', '=', seat.seatId)
+          .forUpdate()
+          .execute();
+        locked();
+        await released;
+      });
+      await isLocked;
+      // A fresh instance writes the seat at its first call.
+      const second = await buildApp(t.config);
+      await second.ready();
+      const other = testAppOf(second, t.config);
+      try {
+        expect((await other.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe(
+          '000000',
+        );
+        // Answered, and the write has not landed: it waits behind the lock.
+        expect(await lastSeen(seat.seatId)).toBe(1);
+        release();
+        await holder;
+        await other.services.auth.presence.settled();
+        expect(await lastSeen(seat.seatId)).toBeGreaterThan(1);
+      } finally {
+        release();
+        await holder;
+        await second.close();
+      }
+    },
+  );
+
+  it("a frozen seat's refused calls and login are not activity: it stays last seen before, not online", async () => {
+    const seat = await createSeat(t, 'frozen-api-op');
+    await settled();
+    expect(
+      (await adminCall(t, '/v1/admin/seats/freeze', { seat_id: seat.seatId, frozen: true }, token))
+        .code,
+    ).toBe('000000');
+    await setLastSeen(seat.seatId, 1);
+    // Another instance has not written the seat yet: it would write at its first activity.
+    const second = await buildApp(t.config);
+    await second.ready();
+    const other = testAppOf(second, t.config);
+    try {
+      expect((await other.call('/v1/seat/chat/getGroupList', {}, seat.token)).code).toBe('200002');
+      expect(
+        (await other.call('/v1/seat/chat/login', { account: 'frozen-api-op', password: PASSWORD }))
+          .code,
+      ).toBe('200002');
+      await other.services.auth.presence.settled();
+    } finally {
+      await second.close();
+    }
+    expect(await listed('frozen-api-op')).toMatchObject({ last_seen_at: 1, online: false });
+    // A token still trusted from a cache elsewhere moves nothing once the seat is frozen.
+    const presence = new SeatPresence(t.db, 1_000);
+    await presence.seen(seat.seatId, 50_000);
+    expect(await lastSeen(seat.seatId)).toBe(1);
   });
 });
 

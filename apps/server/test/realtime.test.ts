@@ -356,6 +356,25 @@ describe('heartbeat', () => {
     expect((await dead.waitForClose()).code).toBe(1006);
     expect(t.app.parley.realtime.hub.lowestSent(seat.seatId)).toBeNull();
   });
+
+  // The server and this test share one event loop, as a loaded server shares its core.
+  it('keeps a socket through a held event loop: the late beat drops nobody', async () => {
+    const seat = await createSeat(t, 'rt-held');
+    const client = await PushClient.open(base, { token: seat.token });
+    clients.push(client);
+    await client.waitFor('ready');
+    const pings = () => client.frames.filter((f) => f.kind === 'ping').length;
+    const pinged = pings();
+    // Held as the ping arrives: its pong is sent, unread by the server when the next beat is due.
+    await client.until(() => (pings() > pinged ? true : undefined), 'a ping');
+    const release = Date.now() + 3 * t.config.realtime.heartbeatMs;
+    while (Date.now() < release) {
+      // a synchronous task holding the loop
+    }
+    const heldAt = pings();
+    await client.until(() => (pings() >= heldAt + 3 ? true : undefined), 'three more pings');
+    expect(client.closed).toBeNull();
+  });
 });
 
 describe('token', () => {

@@ -10,6 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { helloFault } from './hello-fault.js';
+import { lateBeats } from './late-beat.js';
 import { checkOrigin } from './origin.js';
 import { AppError } from '../lib/app-error.js';
 import type { AdminAuthService } from '../modules/admin/admin-auth.service.js';
@@ -220,12 +221,12 @@ export function registerAdminRealtime(
     }
   };
   let checking = false;
+  const isLate = lateBeats(heartbeatMs);
   const heartbeat = async () => {
-    await adminConsole
-      .markSeen(hub.seatIds())
-      .catch((err: unknown) => app.log.error({ err }, 'seat presence failed'));
+    // A late beat drops nobody: the pongs may be waiting unread behind a held loop.
+    const late = isLate();
     for (const c of [...conns]) {
-      if (!c.alive) {
+      if (!c.alive && !late) {
         c.socket.terminate();
         conns.delete(c);
         continue;
@@ -234,6 +235,11 @@ export function registerAdminRealtime(
       c.socket.ping();
       send(c.socket, { kind: 'ping', at: Date.now() });
     }
+    // After the pings: a write waiting for the database never holds the verdict back into
+    // the next beat, which would judge the ping just sent.
+    await adminConsole
+      .markSeen(hub.seatIds())
+      .catch((err: unknown) => app.log.error({ err }, 'seat presence failed'));
     if (checking || conns.size === 0) return;
     checking = true;
     try {

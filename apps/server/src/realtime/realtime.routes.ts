@@ -10,6 +10,7 @@ import { hashToken, type AuthService } from '../modules/auth/auth.service.js';
 import { seatsRepository } from '../modules/seats/seats.repository.js';
 import { PollingFanOut, RedisFanOut, type FanOut } from './fan-out.js';
 import { RealtimeHub, send, type Connection } from './hub.js';
+import { lateBeats } from './late-beat.js';
 import type { RecordingEventBus } from './recording-event-bus.js';
 
 /** A socket must say hello (token, last event id) this soon after opening. */
@@ -144,10 +145,13 @@ export async function registerRealtime(
       checking = false;
     }
   };
+  const isLate = lateBeats(heartbeatMs);
   const heartbeat = async () => {
+    // A late beat drops nobody: the pongs may be waiting unread behind a held loop.
+    const late = isLate();
     const conns = hub.connections();
     for (const conn of conns) {
-      if (!conn.alive) {
+      if (!conn.alive && !late) {
         conn.socket.terminate();
         hub.leave(conn);
         continue;

@@ -70,9 +70,13 @@ export const adminSeat = z.object({
   account: z.string(),
   nickname: z.string(),
   frozen: z.boolean(),
-  /** A push socket of the seat is open now. */
+  /**
+   * Not frozen, and seen within two push heartbeats and a second (any authenticated activity:
+   * a login, a call or media fetch with its token, its push socket) or a push socket of the
+   * seat open now.
+   */
   online: z.boolean(),
-  /** The last time the seat was seen (a call or a socket); null: never signed in. */
+  /** The last time the seat was seen (a login, a call or a socket); null: never signed in. */
   last_seen_at: epochMs.nullable(),
   /** The seat's phone accounts (send_phone), in the order they were added. */
   phone_accounts: z.array(z.string()),
@@ -228,6 +232,7 @@ export const overviewSeat = overviewFigures.extend({
   seat_id: id,
   account: z.string(),
   nickname: z.string(),
+  /** As the seats list's `online`: not frozen, and seen within two push heartbeats and a second (any authenticated activity) or a push socket open now. */
   online: z.boolean(),
   frozen: z.boolean(),
 });

@@ -51,7 +51,10 @@ const NO_CHANNEL_STATUS: AccountChannelStatus = { accountFields: async () => new
  */
 export class AdminConsoleService {
   private presence: Presence = () => new Set();
-  /** A seat seen this recently (push heartbeat, on any instance) counts as online. */
+  /**
+   * A seat seen this recently (any authenticated activity or its socket's heartbeat, on any
+   * instance: SeatPresence writes at most once a heartbeat) counts as online.
+   */
   private onlineWindowMs = 60_000;
 
   constructor(

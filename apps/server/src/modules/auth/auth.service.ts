@@ -6,6 +6,7 @@ import { AppError } from '../../lib/app-error.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
+import { presenceIntervalMs, SeatPresence } from '../seats/seat-presence.js';
 import { toUserInfo } from './auth.presenter.js';
 import { authRepository } from './auth.repository.js';
 import { REVOCATION_CHECK_MS, REVOCATION_TRUST_MS, TokenCache } from './token-cache.js';
@@ -35,13 +36,17 @@ export class AuthService {
   /** The count of ended logins last read, and when that read started (0: never). */
   private revocationCount: number | null = null;
   private revocationsReadAt = 0;
+  /** Every authentication of a seat (a call, a media fetch, its socket, a login) is presence. */
+  readonly presence: SeatPresence;
 
   constructor(
     private readonly db: Db,
     private readonly config: Config,
     /** Shared with SeatsService, which forgets a seat's tokens when it freezes the seat. */
     readonly tokens = new TokenCache(),
-  ) {}
+  ) {
+    this.presence = new SeatPresence(db, presenceIntervalMs(config.realtime.heartbeatMs));
+  }
 
   /** Called after logins end here (the push channel closes their sockets at once). */
   onRevoked(listener: (revocation: Revocation) => void): () => void {
@@ -117,6 +122,7 @@ export class AuthService {
       created_at: now,
       expires_at: expiresAt,
     });
+    void this.presence.seen(seat.id, now);
     const accounts = await accountsRepository.listBySeat(this.db, seat.id);
     return toUserInfo(seat, accounts, token, expiresAt);
   }
@@ -193,7 +199,10 @@ export class AuthService {
     const now = Date.now();
     const trusted = now - this.revocationsReadAt <= REVOCATION_TRUST_MS;
     const cached = trusted ? this.tokens.get(tokenHash, now) : null;
-    if (cached) return { ...cached, tokenHash };
+    if (cached) {
+      void this.presence.seen(cached.seatId, now);
+      return { ...cached, tokenHash };
+    }
     // A logout or a revocation seen while the row is read must not be cached over.
     const generation = this.tokens.generation;
     const row = await authRepository.findToken(this.db, tokenHash);
@@ -203,6 +212,7 @@ export class AuthService {
     }
     const valid = { seatId: row.seat_id, account: row.account, expiresAt: row.expires_at };
     this.tokens.set(tokenHash, valid, now, generation);
+    void this.presence.seen(valid.seatId, now);
     return { ...valid, tokenHash };
   }
 }

@@ -38,6 +38,15 @@ export const seatsRepository = {
     if (ids.length === 0) return;
     await db.updateTable('seats').set({ last_seen_at: now }).where('id', 'in', ids).execute();
   },
+  /** A seat's activity (SeatPresence): a frozen seat is not moved by a token cached elsewhere. */
+  async seen(db: Db, id: number, now: number) {
+    await db
+      .updateTable('seats')
+      .set({ last_seen_at: now })
+      .where('id', '=', id)
+      .where('frozen', '=', 0)
+      .execute();
+  },
   async setNickname(db: Db, id: number, nickname: string) {
     await db.updateTable('seats').set({ nickname }).where('id', '=', id).execute();
   },
