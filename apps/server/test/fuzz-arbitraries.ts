@@ -15,6 +15,7 @@ interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  format?: string;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
@@ -132,12 +133,30 @@ function fromJsonSchema(s: JsonSchema, fields: FieldArbitraries): fc.Arbitrary<u
       });
     case 'string': {
       const lengths = { minLength: s.minLength ?? 0, maxLength: s.maxLength };
+      // A URL field (a Web Push endpoint): URLs, the service then judges where they lead.
+      if (s.format === 'uri') {
+        return fc
+          .webUrl({ validSchemes: ['https', 'http'] })
+          .filter((v) => v.length <= (lengths.maxLength ?? v.length));
+      }
       if (!s.pattern) return text(lengths);
-      return fc
-        .stringMatching(new RegExp(s.pattern))
-        .filter(
-          (v) => v.length >= lengths.minLength && v.length <= (lengths.maxLength ?? v.length),
-        );
+      const pattern = new RegExp(s.pattern);
+      const fits = (v: string) =>
+        v.length >= lengths.minLength && v.length <= (lengths.maxLength ?? v.length);
+      // A pattern of one character class (`^[A-Za-z0-9_-]+$`, base64url) with a length: its
+      // characters drawn to that length. Filtering random matches by length would almost
+      // never pass for a long exact length (a Web Push key is 87 characters) and never end.
+      const onlyClass = /^\^(\[[^\]]+\])[+*]\$$/.exec(s.pattern);
+      if (onlyClass && lengths.minLength > 1) {
+        return fc
+          .array(fc.stringMatching(new RegExp(`^${onlyClass[1]}$`)), {
+            minLength: lengths.minLength,
+            maxLength: lengths.maxLength ?? lengths.minLength + 10,
+          })
+          .map((chars) => chars.join(''))
+          .filter((v) => fits(v) && pattern.test(v));
+      }
+      return fc.stringMatching(pattern).filter(fits);
     }
     case 'integer': {
       const min = s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : s.minimum;
