@@ -5,9 +5,10 @@
  * and a match never starts or ends inside a word. Case is ignored; a kept name keeps the case it
  * was written with, a fixed translation is written as the owner wrote it.
  *
- * Cost: terms are indexed by their first character, so a text is scanned once and each word
- * start tries only the terms that begin with its letter (plus the patterns that begin with a
- * wildcard): 10,000 entries cost little more than 10.
+ * Cost: names and fixed translations sit in a trie (by lower-cased character), so each place of
+ * a text walks at most the longest term's length whatever their number; patterns are indexed by
+ * their first character (those beginning with a wildcard are tried at every word start).
+ * 10,000 entries cost little more than 10.
  */
 export type GlossaryKind = 'keep' | 'pattern' | 'fixed';
 
@@ -49,7 +50,7 @@ export function patternSource(pattern: string): string {
 }
 
 function escapeRegex(c: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(c) ? `\\${c}` : c;
+  return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
 }
 
 /** The pattern's first character when it is a literal one (its index key), else null. */
@@ -61,19 +62,23 @@ function literalStart(pattern: string): string | null {
 }
 
 interface Literal {
-  lower: string;
-  length: number;
   replacement: string | null;
   wordStart: boolean;
   wordEnd: boolean;
 }
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  /** The term ending here (the last one added of its lower-cased spelling). */
+  term: Literal | null;
+}
+const node = (): TrieNode => ({ next: new Map(), term: null });
 interface Pattern {
   regex: RegExp;
 }
 
 export function glossaryMatcher(terms: GlossaryTerm[]): GlossaryMatcher | null {
   if (terms.length === 0) return null;
-  const literals = new Map<string, Literal[]>();
+  const root = node();
   const patterns = new Map<string, Pattern[]>();
   const wildStart: Pattern[] = [];
   for (const t of terms) {
@@ -88,18 +93,21 @@ export function glossaryMatcher(terms: GlossaryTerm[]): GlossaryMatcher | null {
       }
       continue;
     }
-    const key = keyOf(t.term[0]!);
-    const list = literals.get(key) ?? [];
-    list.push({
-      lower: t.term.toLowerCase(),
-      length: t.term.length,
+    // One code unit at a time, each lower-cased: the text is walked the same way.
+    let at = root;
+    for (const unit of t.term.split('')) {
+      for (const c of unit.toLowerCase()) {
+        let next = at.next.get(c);
+        if (!next) at.next.set(c, (next = node()));
+        at = next;
+      }
+    }
+    at.term = {
       replacement: t.kind === 'fixed' ? t.translation : null,
       wordStart: isWord(t.term[0]),
       wordEnd: isWord(t.term[t.term.length - 1]),
-    });
-    literals.set(key, list);
+    };
   }
-  for (const list of literals.values()) list.sort((a, b) => b.length - a.length);
 
   return {
     find(text) {
@@ -109,13 +117,13 @@ export function glossaryMatcher(terms: GlossaryTerm[]): GlossaryMatcher | null {
         const before = text[i - 1];
         const key = keyOf(text[i]!);
         let best: { end: number; replacement: string } | null = null;
-        for (const l of literals.get(key) ?? []) {
-          if (best && l.length <= best.end - i) break;
-          if (l.wordStart && isWord(before)) continue;
-          const end = i + l.length;
-          if (l.wordEnd && isWord(text[end])) continue;
-          if (text.slice(i, end).toLowerCase() !== l.lower) continue;
-          best = { end, replacement: l.replacement ?? text.slice(i, end) };
+        // The trie walked from here: the longest term that ends on a word boundary wins.
+        let at: TrieNode | undefined = root;
+        for (let j = i; at && j < text.length; j++) {
+          for (const c of text[j]!.toLowerCase()) at = at?.next.get(c);
+          const l = at?.term;
+          if (!l || (l.wordStart && isWord(before)) || (l.wordEnd && isWord(text[j + 1]))) continue;
+          best = { end: j + 1, replacement: l.replacement ?? text.slice(i, j + 1) };
         }
         if (!isWord(before)) {
           for (const p of [...(patterns.get(key) ?? []), ...wildStart]) {

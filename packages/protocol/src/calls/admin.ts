@@ -632,6 +632,8 @@ export const adminExportAuditQuery = z.object({
 
 /** Entries of a workspace's glossary: an import past it is refused whole with 500003. */
 export const GLOSSARY_MAX = 10_000;
+/** Patterns among them: each is tried at every word start of a text, so they are fewer. */
+export const GLOSSARY_PATTERNS_MAX = 100;
 /** A term (or a fixed translation) is a word or a short phrase: DeepL takes 1,024 bytes. */
 export const GLOSSARY_TERM_MAX = 100;
 /** Engines of one pair, in fallback order. */
@@ -742,7 +744,10 @@ export const adminGlossaryListResponse = paged(glossaryEntry).extend({
   max_entries: z.number().int().positive(),
 });
 
-/** One entry added. The same kind, term (case-insensitively) and pair again: 500002. */
+/**
+ * One entry added. The same kind, term (case-insensitively) and pair again: 500002; past
+ * GLOSSARY_MAX entries or GLOSSARY_PATTERNS_MAX patterns: 500003.
+ */
 export const adminGlossaryAddRequest = glossaryEntryInput;
 export const adminGlossaryAddResponse = z.object({
   entry: glossaryEntry,
@@ -754,7 +759,7 @@ export const adminGlossaryDeleteResponse = z.object({ version: z.number().int() 
 
 /**
  * Entries added at once (a list kept elsewhere); ones already there are skipped. Past
- * GLOSSARY_MAX in all: 500003, nothing added.
+ * GLOSSARY_MAX entries (or GLOSSARY_PATTERNS_MAX patterns) in all: 500003, nothing added.
  */
 export const adminGlossaryImportRequest = z.object({
   entries: z.array(glossaryEntryInput).min(1).max(GLOSSARY_MAX),

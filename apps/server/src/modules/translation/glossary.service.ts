@@ -1,6 +1,7 @@
 import {
   ERROR_CODES,
   GLOSSARY_MAX,
+  GLOSSARY_PATTERNS_MAX,
   baseLanguage,
   type AdminCallRequest,
   type AdminCallResponse,
@@ -252,6 +253,12 @@ export class GlossaryService {
       // The version row first: its lock makes concurrent changes take turns (the count holds).
       const version = await glossaryRepository.bumpVersion(trx);
       if ((await glossaryRepository.count(trx)) >= GLOSSARY_MAX) throw full();
+      if (
+        input.kind === 'pattern' &&
+        (await glossaryRepository.count(trx, 'pattern')) >= GLOSSARY_PATTERNS_MAX
+      ) {
+        throw full();
+      }
       const row = await glossaryRepository.insert(trx, rowOf(input, Date.now()));
       if (!row) throw new AppError(ERROR_CODES.DATA_EXISTS);
       const entry = present(row);
@@ -314,6 +321,13 @@ export class GlossaryService {
         );
         const fresh = [...rows.keys()].filter((k) => !known.has(k)).length;
         if (have + fresh > GLOSSARY_MAX) throw full();
+      }
+      const patterns = [...rows.values()].filter((r) => r.kind === 'pattern').length;
+      if (
+        patterns > 0 &&
+        (await glossaryRepository.count(trx, 'pattern')) + patterns > GLOSSARY_PATTERNS_MAX
+      ) {
+        throw full();
       }
       const added = await glossaryRepository.insertMany(trx, [...rows.values()]);
       await this.audit.record(
