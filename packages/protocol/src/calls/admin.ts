@@ -521,6 +521,8 @@ export const statsBucket = z.object({
   engine_characters: z.record(z.string(), count),
   /** Characters asked for translation in the bucket that the shared memory answered. */
   memory_characters: count,
+  /** Glossary terms kept or fixed in the texts translated in the bucket. */
+  glossary_hits: count,
 });
 export type StatsBucket = z.infer<typeof statsBucket>;
 

@@ -612,6 +612,7 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
         { kind: 'fixed', term: 'order', translation: 'pedido' },
         '100001',
         {
+          msg: 'Parameter error: source_lang',
           data: {
             fields: [
               { path: 'source_lang', message: 'required' },
@@ -721,6 +722,7 @@ function statsSeries(w: ExampleWorld): StatsSeries {
       first_response_p90_ms: h === 10 ? 6 * MINUTE : null,
       engine_characters: (h === 10 ? { libretranslate: 120 } : {}) as Record<string, number>,
       memory_characters: h === 10 ? 40 : 0,
+      glossary_hits: h === 10 ? 3 : 0,
     })),
   };
 }
