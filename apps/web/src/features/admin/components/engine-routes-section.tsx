@@ -51,6 +51,7 @@ export function EngineRoutesSection() {
           value={source}
           onChange={setSource}
           searchable
+          allowDeselect={false}
           w={170}
           data-testid="route-source"
         />
@@ -60,6 +61,7 @@ export function EngineRoutesSection() {
           value={target}
           onChange={setTarget}
           searchable
+          allowDeselect={false}
           w={170}
           data-testid="route-target"
         />
@@ -68,6 +70,7 @@ export function EngineRoutesSection() {
           data={configured}
           value={engines}
           onChange={setEngines}
+          searchable
           w={300}
           data-testid="route-engines"
         />

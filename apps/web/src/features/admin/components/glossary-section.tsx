@@ -148,6 +148,7 @@ export function GlossarySection() {
               value={source}
               onChange={setSource}
               searchable
+              allowDeselect={false}
               w={150}
               data-testid="glossary-source"
             />
@@ -173,7 +174,8 @@ export function GlossarySection() {
         </Button>
       </Group>
       <ActionAlert error={add.error ?? remove.error} />
-      <div style={{ height: 360 }}>
+      {/* The table fills a column of fixed height (AdminTable scrolls within it). */}
+      <Stack h={360} gap={0}>
         <AdminTable
           label={t('glossary.title')}
           testId="glossary-table"
@@ -189,7 +191,7 @@ export function GlossarySection() {
           empty={t('glossary.empty')}
           minWidth={640}
         />
-      </div>
+      </Stack>
     </Stack>
   );
 }
