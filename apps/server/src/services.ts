@@ -31,6 +31,8 @@ import { ChannelRegistry } from './channels/adapter-registry.js';
 import { createChannelServices, type ChannelServices } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { AuditService } from './modules/admin/audit.service.js';
+import { EngineRoutesService } from './modules/translation/engine-routes.service.js';
+import { GlossaryService } from './modules/translation/glossary.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { PushService, resolveVapidKeys } from './modules/push/push.service.js';
 import { PushEndpoints } from './modules/push/push-endpoint.js';
@@ -57,6 +59,9 @@ export interface CoreServices {
   quickReplies: QuickRepliesService;
   batches: BatchesService;
   translation: TranslationService;
+  /** The workspace's glossary and the engines chosen per language pair (issue 36). */
+  glossary: GlossaryService;
+  engineRoutes: EngineRoutesService;
   media: MediaService;
   search: SearchService;
   addressBook: AddressBookService;
@@ -123,14 +128,19 @@ export async function createServices(
   const adminStats = new AdminStatsService(db);
   const accounts = new AccountsService(db, audit, channels, events);
   const adminAuth = new AdminAuthService(db, config, audit);
+  const providers = createProviders(config.translation).map((p) =>
+    translationMeter ? meteredProvider(p, translationMeter) : p,
+  );
+  const glossary = new GlossaryService(db, audit, log);
+  const engineRoutes = new EngineRoutesService(db, audit, providers);
   const translation = new TranslationService(
     db,
-    createProviders(config.translation).map((p) =>
-      translationMeter ? meteredProvider(p, translationMeter) : p,
-    ),
+    providers,
     log,
     events,
     translationMeter,
+    glossary,
+    engineRoutes,
   );
   const push = new PushService(
     db,
@@ -171,6 +181,8 @@ export async function createServices(
     accounts,
     groups,
     translation,
+    glossary,
+    engineRoutes,
     sessions: new SessionsService(
       db,
       groups,

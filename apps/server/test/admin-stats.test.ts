@@ -417,6 +417,7 @@ describe('CSV exports', () => {
       'characters_deepl',
       'characters_libretranslate',
       'memory_characters',
+      'glossary_hits',
     ]);
     expect(rows).toHaveLength(24);
     expect(rows[9]).toEqual([
@@ -431,6 +432,7 @@ describe('CSV exports', () => {
       '50',
       '100',
       '30',
+      '0',
     ]);
     expect(rows[3]![6]).toBe('');
   });

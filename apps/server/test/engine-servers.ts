@@ -105,6 +105,11 @@ function send(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
+  if (status === 204) {
+    res.writeHead(204, headers);
+    res.end();
+    return;
+  }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
@@ -150,16 +155,270 @@ const DEEPL_TARGETS = [
   'ZH-HANT',
 ];
 
-/** DeepL API v2: POST /v2/translate (JSON), GET /v2/languages, `DeepL-Auth-Key` auth. */
+/** Languages DeepL's glossaries take (v3 reference: the enum of a dictionary's languages). */
+const GLOSSARY_LANGS = [
+  'ar',
+  'bg',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'es',
+  'et',
+  'fi',
+  'fr',
+  'he',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'lv',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sv',
+  'th',
+  'tr',
+  'uk',
+  'vi',
+  'zh',
+];
+
+interface LocalDictionary {
+  source_lang: string;
+  target_lang: string;
+  entries: Map<string, string>;
+  creation_time: string;
+}
+interface LocalGlossary {
+  glossary_id: string;
+  name: string;
+  dictionaries: LocalDictionary[];
+  creation_time: string;
+}
+
+/** TSV or CSV entries as the v3 reference describes them (source first, one per line). */
+function parseEntries(entries: unknown, format: unknown): Map<string, string> | string {
+  if (typeof entries !== 'string') return "Missing or invalid argument: 'entries'";
+  if (format !== 'tsv' && format !== 'csv') return "Value for 'entries_format' not supported.";
+  const out = new Map<string, string>();
+  for (const line of entries.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const parts = format === 'tsv' ? line.split('\t') : line.split(',');
+    if (parts.length < 2 || !parts[0]!.trim() || !parts[1]!.trim()) {
+      return `Invalid glossary entries: ${JSON.stringify(line.slice(0, 40))}`;
+    }
+    if (Buffer.byteLength(parts[0]!) > 1024 || Buffer.byteLength(parts[1]!) > 1024) {
+      return 'Glossary entry too long';
+    }
+    if (out.has(parts[0]!)) return `Duplicate source entry ${JSON.stringify(parts[0])}`;
+    out.set(parts[0]!, parts[1]!);
+  }
+  return out;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * DeepL API v2 (POST /v2/translate, GET /v2/languages) and the v3 multilingual glossaries
+ * (https://developers.deepl.com/api-reference/multilingual-glossaries, as published in 2025:
+ * POST/GET /v3/glossaries, GET/PATCH/DELETE /v3/glossaries/{id}, PUT/DELETE
+ * /v3/glossaries/{id}/dictionaries, GET /v3/glossaries/{id}/entries), `DeepL-Auth-Key` auth. A
+ * translation with `glossary_id` needs `source_lang` and uses the glossary's dictionary of the
+ * pair: each source phrase (whole words, any case) stands as its target phrase.
+ */
 export class LocalDeepl extends LocalEngine {
+  readonly glossaries = new Map<string, LocalGlossary>();
+  private nextGlossary = 1;
+  /** Answer glossary calls with this status (an account that cannot have glossaries). */
+  refuseGlossaries: number | null = null;
+
   constructor(readonly authKey = 'local-key:fx') {
     super();
+  }
+
+  override reset() {
+    super.reset();
+    this.glossaries.clear();
+    this.refuseGlossaries = null;
+  }
+
+  private info(g: LocalGlossary) {
+    return {
+      glossary_id: g.glossary_id,
+      name: g.name,
+      dictionaries: g.dictionaries.map((d) => ({
+        source_lang: d.source_lang,
+        target_lang: d.target_lang,
+        entry_count: d.entries.size,
+      })),
+      creation_time: g.creation_time,
+    };
+  }
+
+  /** A dictionary of a request body, or the 400 message. */
+  private dictionary(body: unknown): LocalDictionary | string {
+    const d = body as {
+      source_lang?: unknown;
+      target_lang?: unknown;
+      entries?: unknown;
+      entries_format?: unknown;
+    };
+    const source = String(d?.source_lang ?? '').toLowerCase();
+    const target = String(d?.target_lang ?? '').toLowerCase();
+    if (!GLOSSARY_LANGS.includes(source)) return "Value for 'source_lang' not supported.";
+    if (!GLOSSARY_LANGS.includes(target) || target === source) {
+      return "Value for 'target_lang' not supported.";
+    }
+    const entries = parseEntries(d.entries, d.entries_format);
+    if (typeof entries === 'string') return entries;
+    return {
+      source_lang: source,
+      target_lang: target,
+      entries,
+      creation_time: new Date().toISOString(),
+    };
+  }
+
+  private glossaryAnswer(req: SeenRequest): [number, unknown] {
+    if (this.refuseGlossaries !== null) {
+      return [this.refuseGlossaries, { message: 'Glossaries are not available' }];
+    }
+    const body = req.body as { name?: unknown; dictionaries?: unknown };
+    if (req.path === '/v3/glossaries') {
+      if (req.method === 'GET') {
+        return [200, { glossaries: [...this.glossaries.values()].map((g) => this.info(g)) }];
+      }
+      if (req.method !== 'POST') return [405, { message: 'Method not allowed' }];
+      if (typeof body?.name !== 'string' || !body.name) {
+        return [400, { message: "Missing or invalid argument: 'name'" }];
+      }
+      if (!Array.isArray(body.dictionaries) || body.dictionaries.length === 0) {
+        return [400, { message: "Missing or invalid argument: 'dictionaries'" }];
+      }
+      const dictionaries: LocalDictionary[] = [];
+      for (const raw of body.dictionaries) {
+        const d = this.dictionary(raw);
+        if (typeof d === 'string') return [400, { message: d }];
+        dictionaries.push(d);
+      }
+      const g = {
+        glossary_id: `local-glossary-${this.nextGlossary++}`,
+        name: body.name,
+        dictionaries,
+        creation_time: new Date().toISOString(),
+      };
+      this.glossaries.set(g.glossary_id, g);
+      return [201, this.info(g)];
+    }
+    const m = /^\/v3\/glossaries\/([^/]+)(\/dictionaries|\/entries)?$/.exec(req.path);
+    const g = m ? this.glossaries.get(decodeURIComponent(m[1]!)) : undefined;
+    if (!m || !g) return [404, { message: 'Glossary not found' }];
+    const pairOf = () => ({
+      source: (req.query.get('source_lang') ?? '').toLowerCase(),
+      target: (req.query.get('target_lang') ?? '').toLowerCase(),
+    });
+    if (m[2] === '/entries' && req.method === 'GET') {
+      const { source, target } = pairOf();
+      const d = g.dictionaries.find((x) => x.source_lang === source && x.target_lang === target);
+      if (!d) return [404, { message: 'Dictionary not found' }];
+      const entries = [...d.entries].map(([a, b]) => `${a}\t${b}`).join('\n');
+      return [
+        200,
+        {
+          dictionaries: [
+            { source_lang: source, target_lang: target, entries, entries_format: 'tsv' },
+          ],
+        },
+      ];
+    }
+    if (m[2] === '/dictionaries') {
+      if (req.method === 'PUT') {
+        const d = this.dictionary(req.body);
+        if (typeof d === 'string') return [400, { message: d }];
+        g.dictionaries = g.dictionaries.filter(
+          (x) => !(x.source_lang === d.source_lang && x.target_lang === d.target_lang),
+        );
+        g.dictionaries.push(d);
+        return [
+          200,
+          { source_lang: d.source_lang, target_lang: d.target_lang, entry_count: d.entries.size },
+        ];
+      }
+      if (req.method === 'DELETE') {
+        const { source, target } = pairOf();
+        const before = g.dictionaries.length;
+        g.dictionaries = g.dictionaries.filter(
+          (x) => !(x.source_lang === source && x.target_lang === target),
+        );
+        return g.dictionaries.length < before
+          ? [204, null]
+          : [404, { message: 'Dictionary not found' }];
+      }
+      return [405, { message: 'Method not allowed' }];
+    }
+    if (req.method === 'GET') return [200, this.info(g)];
+    if (req.method === 'DELETE') {
+      this.glossaries.delete(g.glossary_id);
+      return [204, null];
+    }
+    if (req.method === 'PATCH') {
+      if (body?.name !== undefined) {
+        if (typeof body.name !== 'string' || !body.name) {
+          return [400, { message: "Missing or invalid argument: 'name'" }];
+        }
+        g.name = body.name;
+      }
+      if (body?.dictionaries !== undefined) {
+        // The reference: 0 or 1 dictionary; its entries are merged into the pair's.
+        if (!Array.isArray(body.dictionaries) || body.dictionaries.length > 1) {
+          return [400, { message: "Invalid argument: 'dictionaries'" }];
+        }
+        for (const raw of body.dictionaries) {
+          const d = this.dictionary(raw);
+          if (typeof d === 'string') return [400, { message: d }];
+          const had = g.dictionaries.find(
+            (x) => x.source_lang === d.source_lang && x.target_lang === d.target_lang,
+          );
+          if (had) for (const [a, b] of d.entries) had.entries.set(a, b);
+          else g.dictionaries.push(d);
+        }
+      }
+      return [200, this.info(g)];
+    }
+    return [405, { message: 'Method not allowed' }];
+  }
+
+  /** The glossary's dictionary of the pair applied to a text (whole words, any case). */
+  private applyGlossary(text: string, id: string, source: string, target: string) {
+    const d = this.glossaries
+      .get(id)
+      ?.dictionaries.find((x) => x.source_lang === source && x.target_lang === target);
+    if (!d) return text;
+    const terms = [...d.entries.keys()].sort((a, b) => b.length - a.length);
+    if (terms.length === 0) return text;
+    const re = new RegExp(
+      `(?<![\\p{L}\\p{N}])(?:${terms.map(escapeRe).join('|')})(?![\\p{L}\\p{N}])`,
+      'giu',
+    );
+    return text.replace(re, (m) =>
+      d.entries.get(terms.find((t) => t.toLowerCase() === m.toLowerCase())!)!,
+    );
   }
 
   protected answer(req: SeenRequest): [number, unknown] {
     if (req.headers.authorization !== `DeepL-Auth-Key ${this.authKey}`) {
       return [403, { message: 'Authorization failure, check auth_key' }];
     }
+    if (req.path.startsWith('/v3/glossaries')) return this.glossaryAnswer(req);
     if (req.method === 'GET' && req.path === '/v2/languages') {
       const type = req.query.get('type') ?? 'source';
       const list = type === 'target' ? DEEPL_TARGETS : DEEPL_SOURCES;
@@ -170,7 +429,12 @@ export class LocalDeepl extends LocalEngine {
     if (!(req.headers['content-type'] ?? '').includes('application/json')) {
       return [415, { message: 'Unsupported media type' }];
     }
-    const body = req.body as { text?: unknown; target_lang?: unknown; source_lang?: unknown };
+    const body = req.body as {
+      text?: unknown;
+      target_lang?: unknown;
+      source_lang?: unknown;
+      glossary_id?: unknown;
+    };
     if (
       !Array.isArray(body.text) ||
       body.text.length === 0 ||
@@ -188,12 +452,23 @@ export class LocalDeepl extends LocalEngine {
       return [400, { message: "Value for 'source_lang' not supported." }];
     }
     const to = target.split('-')[0]!.toLowerCase();
+    const glossaryId = typeof body.glossary_id === 'string' ? body.glossary_id : null;
+    if (glossaryId !== null) {
+      if (source === null) {
+        return [
+          400,
+          { message: 'Use of a glossary requires the source_lang parameter to be set.' },
+        ];
+      }
+      if (!this.glossaries.has(glossaryId)) return [404, { message: 'Glossary not found' }];
+    }
     return [
       200,
       {
         translations: (body.text as string[]).map((text) => {
           const from = source?.toLowerCase() ?? detect(text);
-          return { detected_source_language: from.toUpperCase(), text: phrasebook(text, from, to) };
+          const own = glossaryId ? this.applyGlossary(text, glossaryId, from, to) : text;
+          return { detected_source_language: from.toUpperCase(), text: phrasebook(own, from, to) };
         }),
       },
     ];

@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   MEDIA_STORAGE_READ_ONLY: '507002',
   /** A Web Push endpoint the server will not send to (not https, not a push service, private). */
   PUSH_ENDPOINT_REFUSED: '422002',
+  /** Administrator console: an engine chosen for a language pair is not configured here. */
+  TRANSLATION_ENGINE_NOT_CONFIGURED: '422003',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -79,6 +81,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '507001': 'Storage is full, tell your administrator',
   '507002': 'Storage cannot be written, tell your administrator',
   '422002': 'This browser’s push service cannot be used for notifications',
+  '422003': 'This translation engine is not configured on this server',
 };
 
 /**

@@ -347,7 +347,7 @@ export interface AuditLogTable {
   actor_type: 'admin' | 'cli';
   actor: string;
   action: string;
-  target_type: 'admin' | 'seat' | 'account' | 'outbox';
+  target_type: 'admin' | 'seat' | 'account' | 'outbox' | 'glossary' | 'engine_route';
   target_id: number;
   target: string;
   before: string | null;
@@ -369,6 +369,38 @@ export interface TranslationSlotsTable {
   engine: string;
   characters: Generated<number>;
   memory_characters: Generated<number>;
+  /** Glossary terms kept or fixed in the texts sent (migration 044). */
+  glossary_hits: Generated<number>;
+}
+
+/** Migration 044: the workspace's glossary. */
+export interface GlossaryEntriesTable {
+  id: Generated<number>;
+  kind: 'keep' | 'pattern' | 'fixed';
+  term: string;
+  term_key: string;
+  translation: string | null;
+  /** Base languages of a fixed translation; '' for the other kinds. */
+  source_lang: string;
+  target_lang: string;
+  created_at: number;
+}
+
+/** Migration 044: the engines of a language pair ('auto' source: detected), in order. */
+export interface EngineRoutesTable {
+  id: Generated<number>;
+  source_lang: string;
+  target_lang: string;
+  engines: string;
+  updated_at: number;
+}
+
+/** Migration 044: one row (id 1), the glossary's version and what DeepL holds of it. */
+export interface GlossaryStateTable {
+  id: number;
+  version: number;
+  deepl_glossary_id: string | null;
+  deepl_state: string | null;
 }
 
 /**
@@ -403,6 +435,9 @@ export interface Database {
   audit_log: AuditLogTable;
   translation_usage: TranslationUsageTable;
   translation_slots: TranslationSlotsTable;
+  glossary_entries: GlossaryEntriesTable;
+  engine_routes: EngineRoutesTable;
+  glossary_state: GlossaryStateTable;
   chat_turns: ChatTurnsTable;
   seats: SeatsTable;
   tokens: TokensTable;

@@ -42,6 +42,8 @@ const SCOPES_OF: Record<string, AdminChangeScope[]> = {
   seat: ['seats', 'audit'],
   account: ['accounts', 'seats', 'audit'],
   outbox: ['outbox', 'audit'],
+  glossary: ['translation', 'audit'],
+  engine_route: ['translation', 'audit'],
 };
 
 export interface AdminRealtime {

@@ -3,8 +3,13 @@ import { failureOf, parseJson, requestWithRetry, type HttpPolicy } from './http.
 import { LISTED_CODES, toListedCode } from './languages.js';
 import {
   Cached,
+  GlossaryRefusedError,
   TranslationProviderError,
   chunk,
+  type EngineGlossary,
+  type EngineGlossaryState,
+  type GlossaryDictionary,
+  type TranslateOptions,
   type ProviderLanguages,
   type ProviderTranslation,
   type SourceLanguage,
@@ -31,9 +36,17 @@ interface DeeplLanguage {
   language: string;
 }
 
-/** DeepL API v2 (https://developers.deepl.com/docs/api-reference/translate). */
+/**
+ * DeepL API v2 (https://developers.deepl.com/docs/api-reference/translate), with the v3
+ * multilingual glossaries (https://developers.deepl.com/api-reference/multilingual-glossaries):
+ * one glossary, one dictionary per language pair, edited in place as the workspace's changes.
+ */
 export class DeeplProvider implements TranslationProvider {
   readonly name = 'deepl';
+  readonly glossary: EngineGlossary = {
+    sync: (known, name, dictionaries, signal) =>
+      this.syncGlossary(known, name, dictionaries, signal),
+  };
   private readonly baseUrl: string;
   private readonly languageList: Cached<{ sources: string[]; targets: string[] }>;
 
@@ -64,12 +77,13 @@ export class DeeplProvider implements TranslationProvider {
     source: SourceLanguage,
     target: TranslationLanguageCode,
     signal?: AbortSignal,
+    options: TranslateOptions = {},
   ): Promise<ProviderTranslation[]> {
     const out: ProviderTranslation[] = [];
     const batches = chunk(texts, (t) => Buffer.byteLength(t) + 16, MAX_TEXTS, MAX_BYTES);
     // One call after another, so a burst of chunks does not trip the rate limit.
     for (const batch of batches) {
-      out.push(...(await this.translateBatch(batch, source, target, signal)));
+      out.push(...(await this.translateBatch(batch, source, target, signal, options)));
     }
     return out;
   }
@@ -78,7 +92,8 @@ export class DeeplProvider implements TranslationProvider {
     texts: string[],
     source: SourceLanguage,
     target: TranslationLanguageCode,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    options: TranslateOptions,
   ): Promise<ProviderTranslation[]> {
     const body = {
       text: texts,
@@ -86,6 +101,7 @@ export class DeeplProvider implements TranslationProvider {
       ...(source === 'auto' ? {} : { source_lang: deeplSourceCode(source) }),
       // Pieces between protected tokens keep their own case and punctuation.
       preserve_formatting: true,
+      ...(options.glossaryId ? { glossary_id: options.glossaryId } : {}),
     };
     const res = await requestWithRetry(
       this.name,
@@ -96,6 +112,13 @@ export class DeeplProvider implements TranslationProvider {
     );
     if (res.status === 456) {
       throw new TranslationProviderError(this.name, 'quota_exceeded', 'quota exceeded (HTTP 456)');
+    }
+    if (
+      options.glossaryId &&
+      (res.status === 400 || res.status === 404) &&
+      /glossar/i.test(res.body)
+    ) {
+      throw new GlossaryRefusedError(this.name, `HTTP ${res.status}: ${res.body.slice(0, 200)}`);
     }
     if (res.status === 400 && /lang/i.test(res.body)) {
       throw new TranslationProviderError(this.name, 'unsupported_pair', res.body.slice(0, 200));
@@ -116,6 +139,92 @@ export class DeeplProvider implements TranslationProvider {
         typeof t.detected_source_language === 'string' ? t.detected_source_language : null;
       return { text: t.text, detectedSource: toListedCode(detected) };
     });
+  }
+
+  private async glossaryCall(method: string, path: string, body?: unknown, signal?: AbortSignal) {
+    return requestWithRetry(
+      this.name,
+      `${this.baseUrl}${path}`,
+      {
+        method,
+        headers: this.headers(body !== undefined),
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      },
+      this.policy,
+      signal,
+    );
+  }
+
+  private async syncGlossary(
+    known: EngineGlossaryState | null,
+    name: string,
+    dictionaries: GlossaryDictionary[],
+    signal?: AbortSignal,
+  ): Promise<EngineGlossaryState | null> {
+    const dictionary = (d: GlossaryDictionary) => ({
+      source_lang: d.source.toLowerCase(),
+      target_lang: d.target.toLowerCase(),
+      // TSV: terms hold no tab nor newline (the admin call refuses control characters).
+      entries: d.entries.map(([a, b]) => `${a}\t${b}`).join('\n'),
+      entries_format: 'tsv',
+    });
+    const pairs = dictionaries.map((d) => `${d.source}>${d.target}`);
+    let current = known;
+    if (current) {
+      const path = `/v3/glossaries/${encodeURIComponent(current.id)}`;
+      const res = await this.glossaryCall('GET', path, undefined, signal);
+      if (res.status === 404) current = null;
+      else if (res.status !== 200) throw failureOf(this.name, res.status, res.body);
+    }
+    if (dictionaries.length === 0) {
+      if (current) {
+        const path = `/v3/glossaries/${encodeURIComponent(current.id)}`;
+        const res = await this.glossaryCall('DELETE', path, undefined, signal);
+        if (res.status !== 204 && res.status !== 404)
+          throw failureOf(this.name, res.status, res.body);
+      }
+      return null;
+    }
+    if (!current) {
+      const res = await this.glossaryCall(
+        'POST',
+        '/v3/glossaries',
+        { name, dictionaries: dictionaries.map(dictionary) },
+        signal,
+      );
+      if (res.status !== 200 && res.status !== 201)
+        throw failureOf(this.name, res.status, res.body);
+      const id = (parseJson(this.name, res.body) as { glossary_id?: unknown }).glossary_id;
+      if (typeof id !== 'string') {
+        throw new TranslationProviderError(this.name, 'bad_response', 'no glossary_id');
+      }
+      return { id, pairs };
+    }
+    const path = `/v3/glossaries/${encodeURIComponent(current.id)}`;
+    // Each dictionary replaced whole (PUT), a pair no longer used removed, the name updated.
+    for (const d of dictionaries) {
+      const res = await this.glossaryCall('PUT', `${path}/dictionaries`, dictionary(d), signal);
+      if (res.status !== 200 && res.status !== 201)
+        throw failureOf(this.name, res.status, res.body);
+    }
+    for (const pair of current.pairs.filter((p) => !pairs.includes(p))) {
+      const [source, target] = pair.split('>') as [string, string];
+      const query = new URLSearchParams({
+        source_lang: source.toLowerCase(),
+        target_lang: target.toLowerCase(),
+      });
+      const res = await this.glossaryCall(
+        'DELETE',
+        `${path}/dictionaries?${query}`,
+        undefined,
+        signal,
+      );
+      if (res.status !== 204 && res.status !== 404)
+        throw failureOf(this.name, res.status, res.body);
+    }
+    const res = await this.glossaryCall('PATCH', path, { name }, signal);
+    if (res.status !== 200) throw failureOf(this.name, res.status, res.body);
+    return { id: current.id, pairs };
   }
 
   private async fetchLanguages(type: 'source' | 'target', signal?: AbortSignal) {

@@ -14,11 +14,12 @@ export function meteredProvider(
 ): TranslationProvider {
   return {
     name: provider.name,
+    ...(provider.glossary ? { glossary: provider.glossary } : {}),
     languages: (signal) => provider.languages(signal),
-    async translate(texts, source, target, signal) {
+    async translate(texts, source, target, signal, options) {
       const characters = texts.reduce((sum, t) => sum + t.length, 0);
       try {
-        const answer = await provider.translate(texts, source, target, signal);
+        const answer = await provider.translate(texts, source, target, signal, options);
         meter.engineCall(provider.name, characters, true);
         return answer;
       } catch (err) {

@@ -1,3 +1,5 @@
+import type { GlossaryMatcher } from './glossary.js';
+
 /**
  * Tokens no engine may alter: they are cut out of the text, only the runs between them are
  * translated, and the text is put back together around them. Engines given a whole sentence
@@ -26,8 +28,22 @@ const PROTECTED = new RegExp(
 
 export type Segment = { keep: true; text: string } | { keep: false; text: string };
 
-/** The text cut into protected tokens (and the spaces around them) and translatable runs. */
-export function segment(text: string): Segment[] {
+/** Counts what a glossary matched while a text was cut (the owner's figures). */
+export interface GlossaryCount {
+  hits: number;
+}
+
+/**
+ * The text cut into protected tokens (and the spaces around them) and translatable runs. With a
+ * glossary, its hits are protected too and stand as their replacement (a kept name as it is, a
+ * fixed translation as the owner wrote it). Where a hit and a token overlap, the one that holds
+ * the other wins; a hit cutting into a token (a name inside a URL) is dropped: the token stays.
+ */
+export function segment(
+  text: string,
+  glossary?: GlossaryMatcher | null,
+  count?: GlossaryCount,
+): Segment[] {
   const out: Segment[] = [];
   const push = (keep: boolean, piece: string) => {
     if (!piece) return;
@@ -35,11 +51,26 @@ export function segment(text: string): Segment[] {
     if (last && last.keep === keep) last.text += piece;
     else out.push({ keep, text: piece } as Segment);
   };
+  const tokens = [...text.matchAll(PROTECTED)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    replacement: m[0],
+  }));
+  const hits = (glossary?.find(text) ?? []).filter((h) =>
+    tokens.every(
+      (t) => t.end <= h.start || t.start >= h.end || (t.start >= h.start && t.end <= h.end),
+    ),
+  );
+  if (count) count.hits += hits.length;
+  const cuts = [
+    ...hits,
+    ...tokens.filter((t) => hits.every((h) => t.end <= h.start || t.start >= h.end)),
+  ].sort((a, b) => a.start - b.start);
   let at = 0;
-  for (const m of text.matchAll(PROTECTED)) {
-    pushRun(text.slice(at, m.index), push);
-    push(true, m[0]);
-    at = m.index + m[0].length;
+  for (const cut of cuts) {
+    pushRun(text.slice(at, cut.start), push);
+    push(true, cut.replacement);
+    at = cut.end;
   }
   pushRun(text.slice(at), push);
   return out;

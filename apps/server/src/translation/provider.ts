@@ -17,9 +17,44 @@ export interface ProviderLanguages {
   pairs: { source: TranslationLanguageCode; target: TranslationLanguageCode }[] | null;
 }
 
+/** Fixed translations of one pair (base codes, EN, DE) an engine's own glossary holds. */
+export interface GlossaryDictionary {
+  source: string;
+  target: string;
+  entries: [term: string, translation: string][];
+}
+
+/** Where an engine's glossary stands: its id and the pairs it holds (`EN>DE`). */
+export interface EngineGlossaryState {
+  id: string;
+  pairs: string[];
+}
+
+/** An engine that keeps a glossary of its own (DeepL's v3 glossaries). */
+export interface EngineGlossary {
+  /**
+   * Makes the engine's glossary hold exactly these dictionaries, named `name`: edits the one it
+   * had (`known`) when it still exists, else creates one; null when there is nothing to hold
+   * (a glossary it had is deleted). Throws TranslationProviderError.
+   */
+  sync(
+    known: EngineGlossaryState | null,
+    name: string,
+    dictionaries: GlossaryDictionary[],
+    signal?: AbortSignal,
+  ): Promise<EngineGlossaryState | null>;
+}
+
+export interface TranslateOptions {
+  /** The engine's own glossary to apply (EngineGlossary); needs an explicit source. */
+  glossaryId?: string;
+}
+
 /** A translation engine: DeepL, LibreTranslate, Apertium APY. */
 export interface TranslationProvider {
   readonly name: string;
+  /** Present when the engine applies fixed translations itself (DeepL). */
+  readonly glossary?: EngineGlossary;
   /**
    * One translation per text, in order, in as few requests as the engine's API allows.
    * Throws TranslationProviderError. All or nothing: DeepL and LibreTranslate answer a request
@@ -31,6 +66,7 @@ export interface TranslationProvider {
     source: SourceLanguage,
     target: TranslationLanguageCode,
     signal?: AbortSignal,
+    options?: TranslateOptions,
   ): Promise<ProviderTranslation[]>;
   languages(signal?: AbortSignal): Promise<ProviderLanguages>;
 }
@@ -44,6 +80,14 @@ export class TranslationProviderError extends Error {
   ) {
     super(`${engine}: ${message}`);
     this.name = 'TranslationProviderError';
+  }
+}
+
+/** The engine would not use the glossary it was given (gone, or not for this pair). */
+export class GlossaryRefusedError extends TranslationProviderError {
+  constructor(engine: string, message: string) {
+    super(engine, 'bad_response', message);
+    this.name = 'GlossaryRefusedError';
   }
 }
 

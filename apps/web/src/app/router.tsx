@@ -45,7 +45,7 @@ export const createAppRouter = () =>
       lazy: async () => (await adminRoutes()).adminRoutes.layout(),
       children: [
         { index: true, loader: () => redirect('/admin/overview') },
-        ...(['overview', 'seats', 'accounts', 'audit'] as const).map((section) => ({
+        ...(['overview', 'seats', 'accounts', 'translation', 'audit'] as const).map((section) => ({
           path: section,
           handle: { adminTitle: section },
           lazy: async () => (await adminRoutes()).adminRoutes.screen(section),

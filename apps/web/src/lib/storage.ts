@@ -24,6 +24,8 @@ export interface TranslationHistoryEntry {
   lang: string;
   /** When it was translated (epoch ms); dropped after cacheTime minutes. */
   at: number;
+  /** The engine that made it (null: nothing to translate; absent in older entries). */
+  engine?: string | null;
 }
 
 export interface TranslateSettings {

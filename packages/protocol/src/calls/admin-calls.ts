@@ -162,6 +162,48 @@ export const ADMIN_CALLS = {
     "One seat's busiest local hours over the range and its chats waiting longest now (ages and counts only, never contents).",
     'safe',
   ),
+  '/v1/admin/glossary/list': call(
+    admin.adminGlossaryListRequest,
+    admin.adminGlossaryListResponse,
+    "The workspace's glossary (terms never translated, patterns, fixed translations per pair), oldest first; keyset-paged; with its version.",
+    'safe',
+  ),
+  '/v1/admin/glossary/add': call(
+    admin.adminGlossaryAddRequest,
+    admin.adminGlossaryAddResponse,
+    'Add a glossary entry; it applies to the next translation on every engine. Already there: 500002; glossary full: 500003.',
+    'once',
+  ),
+  '/v1/admin/glossary/delete': call(
+    admin.adminGlossaryDeleteRequest,
+    admin.adminGlossaryDeleteResponse,
+    'Remove a glossary entry. Unknown: 400001.',
+    'once',
+  ),
+  '/v1/admin/glossary/import': call(
+    admin.adminGlossaryImportRequest,
+    admin.adminGlossaryImportResponse,
+    'Add many glossary entries at once; ones already there are skipped. Past the glossary limit: 500003, nothing added.',
+    'once',
+  ),
+  '/v1/admin/engine_routes/list': call(
+    admin.adminEngineRoutesListRequest,
+    admin.adminEngineRoutesListResponse,
+    'The configured translation engines and the engines chosen per language pair.',
+    'safe',
+  ),
+  '/v1/admin/engine_routes/set': call(
+    admin.adminEngineRoutesSetRequest,
+    admin.adminEngineRoutesSetResponse,
+    'Choose the engines (in fallback order) of a language pair. An engine not configured here: 422003.',
+    'once',
+  ),
+  '/v1/admin/engine_routes/delete': call(
+    admin.adminEngineRoutesDeleteRequest,
+    admin.adminEngineRoutesDeleteResponse,
+    'Forget the engines of a pair: it is served by the configured order again. Unknown: 400001.',
+    'once',
+  ),
 } as const;
 
 export type AdminCallPath = keyof typeof ADMIN_CALLS;

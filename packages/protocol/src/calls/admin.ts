@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { epochMs, id, phone, queryEpochMs, queryId } from '../entities.js';
 import { DEFAULT_CHANNEL, channelName, plainChannelName } from '../channels.js';
 import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
+import { baseLanguage, translationLanguage } from './translation.js';
 
 /**
  * The workspace owner's console: administrators are their own accounts (not seats) with their
@@ -297,9 +298,21 @@ export const auditAction = z.enum([
   'account.assign',
   'account.set_channel',
   'outbox.retry',
+  'glossary.add',
+  'glossary.delete',
+  'glossary.import',
+  'engine_route.set',
+  'engine_route.delete',
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
-export const auditTargetType = z.enum(['admin', 'seat', 'account', 'outbox']);
+export const auditTargetType = z.enum([
+  'admin',
+  'seat',
+  'account',
+  'outbox',
+  'glossary',
+  'engine_route',
+]);
 export const auditEntry = z.object({
   audit_id: id,
   at: epochMs,
@@ -508,6 +521,8 @@ export const statsBucket = z.object({
   engine_characters: z.record(z.string(), count),
   /** Characters asked for translation in the bucket that the shared memory answered. */
   memory_characters: count,
+  /** Glossary terms kept or fixed in the texts translated in the bucket. */
+  glossary_hits: count,
 });
 export type StatsBucket = z.infer<typeof statsBucket>;
 
@@ -613,3 +628,190 @@ export const adminExportAuditQuery = z.object({
   since: queryEpochMs.optional(),
   until: queryEpochMs.optional(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// The workspace's glossary and its engines per language pair (issue 36)
+
+/** Entries of a workspace's glossary: an import past it is refused whole with 500003. */
+export const GLOSSARY_MAX = 10_000;
+/** Patterns among them: each is tried at every word start of a text, so they are fewer. */
+export const GLOSSARY_PATTERNS_MAX = 100;
+/** A term (or a fixed translation) is a word or a short phrase: DeepL takes 1,024 bytes. */
+export const GLOSSARY_TERM_MAX = 100;
+/** Engines of one pair, in fallback order. */
+export const ENGINE_ROUTE_ENGINES_MAX = 3;
+
+/**
+ * `keep`: a name never translated (matched as a whole word, case-insensitively). `pattern`: the
+ * same for every text it matches: `#` is one digit, `?` one letter or digit, `*` one to 32
+ * letters or digits (at most one `*`), `\` takes the next character as it is; nothing else is
+ * special, so a pattern cannot backtrack without bound. `fixed`: `term` always becomes
+ * `translation` from `source_lang` to `target_lang` (base languages: EN covers EN-GB and EN-US).
+ */
+export const glossaryKind = z.enum(['keep', 'pattern', 'fixed']);
+export type GlossaryKind = z.infer<typeof glossaryKind>;
+
+/** What makes a pattern unusable; null when it is one. */
+export function glossaryPatternProblem(pattern: string): string | null {
+  let stars = 0;
+  let literal = 0;
+  let wild = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      if (i === pattern.length - 1) return 'ends with \\';
+      i++;
+      literal++;
+    } else if (c === '*') {
+      stars++;
+      wild++;
+    } else if (c === '#' || c === '?') wild++;
+    else literal++;
+  }
+  if (stars > 1) return 'at most one *';
+  if (wild === 0) return 'no # ? or *: use kind keep';
+  if (literal === 0 && stars > 0) return 'a * needs some fixed characters beside it';
+  return null;
+}
+
+const glossaryText = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .max(GLOSSARY_TERM_MAX)
+  // DeepL's glossary entries are TSV lines: no tab, newline or other control character.
+  .refine((t) => !/\p{Cc}/u.test(t), 'no control characters');
+
+export const glossaryEntryInput = z
+  .object({
+    kind: glossaryKind,
+    term: glossaryText,
+    /** `fixed` only: what the term becomes. */
+    translation: glossaryText.optional(),
+    /** `fixed` only: the pair it applies to. */
+    source_lang: translationLanguage.optional(),
+    target_lang: translationLanguage.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'fixed') {
+      for (const key of ['translation', 'source_lang', 'target_lang'] as const) {
+        if (v[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'required' });
+      }
+      if (
+        v.source_lang &&
+        v.target_lang &&
+        baseLanguage(v.source_lang) === baseLanguage(v.target_lang)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['target_lang'],
+          message: 'same language as source_lang',
+        });
+      }
+    } else {
+      for (const key of ['translation', 'source_lang', 'target_lang'] as const) {
+        if (v[key] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'fixed only' });
+      }
+    }
+    if (v.kind === 'pattern') {
+      const problem = glossaryPatternProblem(v.term);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['term'], message: problem });
+    }
+  });
+
+export const glossaryEntry = z.object({
+  entry_id: id,
+  kind: glossaryKind,
+  term: z.string(),
+  translation: z.string().nullable(),
+  /** Base languages (EN, PT, ZH); null unless `fixed`. */
+  source_lang: translationLanguage.nullable(),
+  target_lang: translationLanguage.nullable(),
+  created_at: epochMs,
+});
+export type GlossaryEntry = z.infer<typeof glossaryEntry>;
+
+/** The glossary, oldest entry first; `version` rises with every change. */
+export const adminGlossaryListRequest = z.object({
+  kind: glossaryKind.optional(),
+  page_size: pageSize,
+  cursor,
+});
+export const adminGlossaryListResponse = paged(glossaryEntry).extend({
+  version: z.number().int().nonnegative(),
+  /** Entries of the whole glossary (every kind). */
+  entries: z.number().int().nonnegative(),
+  max_entries: z.number().int().positive(),
+});
+
+/**
+ * One entry added. The same kind, term (case-insensitively) and pair again: 500002; past
+ * GLOSSARY_MAX entries or GLOSSARY_PATTERNS_MAX patterns: 500003.
+ */
+export const adminGlossaryAddRequest = glossaryEntryInput;
+export const adminGlossaryAddResponse = z.object({
+  entry: glossaryEntry,
+  version: z.number().int(),
+});
+
+export const adminGlossaryDeleteRequest = z.object({ entry_id: id });
+export const adminGlossaryDeleteResponse = z.object({ version: z.number().int() });
+
+/**
+ * Entries added at once (a list kept elsewhere); ones already there are skipped. Past
+ * GLOSSARY_MAX entries (or GLOSSARY_PATTERNS_MAX patterns) in all: 500003, nothing added.
+ */
+export const adminGlossaryImportRequest = z.object({
+  entries: z.array(glossaryEntryInput).min(1).max(GLOSSARY_MAX),
+});
+export const adminGlossaryImportResponse = z.object({
+  added: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  version: z.number().int(),
+});
+
+/** A language pair's engines, in fallback order. `auto`: texts whose language is detected. */
+export const engineRoute = z.object({
+  route_id: id,
+  source_lang: z.union([translationLanguage, z.literal('auto')]),
+  target_lang: translationLanguage,
+  engines: z.array(z.string()),
+});
+export type EngineRoute = z.infer<typeof engineRoute>;
+
+export const adminEngineRoutesListRequest = z.object({});
+export const adminEngineRoutesListResponse = z.object({
+  /** The engines this server is configured with (PARLEY_TRANSLATION_PROVIDERS), in order. */
+  engines: z.array(z.string()),
+  list: z.array(engineRoute),
+});
+
+/**
+ * Sets the engines of a pair (base languages), replacing what it had. An engine this server is
+ * not configured with: 422003.
+ */
+export const adminEngineRoutesSetRequest = z
+  .object({
+    source_lang: z.union([translationLanguage, z.literal('auto')]),
+    target_lang: translationLanguage,
+    engines: z
+      .array(z.string().trim().min(1).max(32))
+      .min(1)
+      .max(ENGINE_ROUTE_ENGINES_MAX)
+      .refine((e) => new Set(e).size === e.length, 'an engine twice'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.source_lang !== 'auto' && baseLanguage(v.source_lang) === baseLanguage(v.target_lang)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target_lang'],
+        message: 'same language as source_lang',
+      });
+    }
+  });
+export const adminEngineRoutesSetResponse = engineRoute;
+
+export const adminEngineRoutesDeleteRequest = z.object({ route_id: id });
+export const adminEngineRoutesDeleteResponse = z.object({});

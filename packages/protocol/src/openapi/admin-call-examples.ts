@@ -3,6 +3,7 @@ import type {
   AdminPhoneAccount,
   AdminSeat,
   AuditEntry,
+  GlossaryEntry,
   OutboxItem,
   Overview,
   OverviewFigures,
@@ -143,6 +144,18 @@ function auditEntry(w: ExampleWorld): AuditEntry {
     target: w.admin.seatAccount,
     before: { account: w.admin.seatAccount, nickname: w.admin.seatAccount, frozen: false },
     after: { account: w.admin.seatAccount, nickname: 'Erin (nights)', frozen: false },
+  };
+}
+
+function glossaryEntry(w: ExampleWorld): GlossaryEntry {
+  return {
+    entry_id: 1,
+    kind: 'keep',
+    term: 'Parley Cloud',
+    translation: null,
+    source_lang: null,
+    target_lang: null,
+    created_at: w.now,
   };
 }
 
@@ -551,6 +564,141 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
       seatToken(w, { time_zone: 'UTC', from: '2026-03-08', to: '2026-03-08', seat_id: 1 }),
     ],
   }),
+  '/v1/admin/glossary/list': (w) => ({
+    success: [
+      {
+        summary: 'The glossary, first page',
+        request: {},
+        token: w.admin.token,
+        response: {
+          list: [glossaryEntry(w)],
+          total: 1,
+          next_cursor: null,
+          version: 1,
+          entries: 1,
+          max_entries: 10_000,
+        },
+        replayed: false,
+      },
+      {
+        summary: 'Only the fixed translations',
+        request: { kind: 'fixed', page_size: 20 },
+        token: w.admin.token,
+        response: {
+          list: [],
+          total: 0,
+          next_cursor: null,
+          version: 0,
+          entries: 0,
+          max_entries: 10_000,
+        },
+      },
+    ],
+    refusals: [seatToken(w)],
+  }),
+  '/v1/admin/glossary/add': (w) => ({
+    success: [
+      {
+        summary: 'A product name that is never translated',
+        request: { kind: 'keep', term: 'Parley Cloud' },
+        token: w.admin.token,
+        response: { entry: glossaryEntry(w), version: 1 },
+      },
+    ],
+    refusals: [
+      refusal(
+        w,
+        'A fixed translation without its pair',
+        { kind: 'fixed', term: 'order', translation: 'pedido' },
+        '100001',
+        {
+          msg: 'Parameter error: source_lang',
+          data: {
+            fields: [
+              { path: 'source_lang', message: 'required' },
+              { path: 'target_lang', message: 'required' },
+            ],
+          },
+        },
+      ),
+      seatToken(w, { kind: 'keep', term: 'Parley' }),
+    ],
+  }),
+  '/v1/admin/glossary/delete': (w) => ({
+    success: [
+      {
+        summary: 'Remove an entry',
+        request: { entry_id: 1 },
+        token: w.admin.token,
+        response: { version: 2 },
+      },
+    ],
+    refusals: [refusal(w, 'No such entry', { entry_id: 999_999 }, '400001'), seatToken(w)],
+  }),
+  '/v1/admin/glossary/import': (w) => ({
+    success: [
+      {
+        summary: 'An order-number pattern and a fixed translation',
+        request: {
+          entries: [
+            { kind: 'pattern', term: 'ORD-######' },
+            {
+              kind: 'fixed',
+              term: 'order',
+              translation: 'pedido',
+              source_lang: 'EN',
+              target_lang: 'ES',
+            },
+          ],
+        },
+        token: w.admin.token,
+        response: { added: 2, skipped: 0, version: 3 },
+      },
+    ],
+    refusals: [seatToken(w, { entries: [{ kind: 'keep', term: 'Parley' }] })],
+  }),
+  '/v1/admin/engine_routes/list': (w) => ({
+    success: [
+      {
+        summary: 'The configured engines and the pairs given their own',
+        request: {},
+        token: w.admin.token,
+        response: { engines: ['apertium'], list: [] },
+      },
+    ],
+    refusals: [seatToken(w)],
+  }),
+  '/v1/admin/engine_routes/set': (w) => ({
+    success: [
+      {
+        summary: 'Spanish to Portuguese through Apertium',
+        request: { source_lang: 'ES', target_lang: 'PT', engines: ['apertium'] },
+        token: w.admin.token,
+        response: { route_id: 1, source_lang: 'ES', target_lang: 'PT', engines: ['apertium'] },
+      },
+    ],
+    refusals: [
+      refusal(
+        w,
+        'An engine this server is not configured with',
+        { source_lang: 'EN', target_lang: 'DE', engines: ['deepl'] },
+        '422003',
+        { data: { engines: ['apertium'] } },
+      ),
+      seatToken(w, { source_lang: 'EN', target_lang: 'DE', engines: ['apertium'] }),
+    ],
+  }),
+  '/v1/admin/engine_routes/delete': (w) => ({
+    success: [
+      {
+        summary: "Forget a pair's engines",
+        request: { route_id: 1 },
+        token: w.admin.token,
+        response: {},
+      },
+    ],
+    refusals: [refusal(w, 'No such pair', { route_id: 999_999 }, '400001'), seatToken(w)],
+  }),
 };
 
 /** A day of one seat in Asia/Kolkata: 24 hours from 18:30 UTC the day before. */
@@ -574,6 +722,7 @@ function statsSeries(w: ExampleWorld): StatsSeries {
       first_response_p90_ms: h === 10 ? 6 * MINUTE : null,
       engine_characters: (h === 10 ? { libretranslate: 120 } : {}) as Record<string, number>,
       memory_characters: h === 10 ? 40 : 0,
+      glossary_hits: h === 10 ? 3 : 0,
     })),
   };
 }

@@ -76,6 +76,7 @@ export class AdminExportService {
       'first_response_p90_ms',
       ...engines.map((e) => `characters_${e}`),
       'memory_characters',
+      'glossary_hits',
     ];
     const days = daysBetween(q.from, q.to) + 1;
     const single = days === 1;
@@ -113,6 +114,7 @@ export class AdminExportService {
           b.first_response_p90_ms,
           ...engines.map((e) => b.engine_characters[e] ?? 0),
           b.memory_characters,
+          b.glossary_hits,
         ]),
       );
       await new Promise<void>((resolve) => setImmediate(resolve));

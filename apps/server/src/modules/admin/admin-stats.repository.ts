@@ -122,17 +122,19 @@ export const adminStatsRepository = {
       engine: string;
       characters: number | string;
       memory_characters: number | string;
+      glossary_hits: number | string;
     }>`
       with ${bucketsCte(buckets)}
       select b.i, t.engine, sum(t.characters) as characters,
-        sum(t.memory_characters) as memory_characters
-      from b ${perBucket(db, 'translation_slots', 't', ['engine', 'characters', 'memory_characters'], sql`t.slot >= b.s and t.slot < b.e ${seatOf('t.seat_id', seatId)}`)}
+        sum(t.memory_characters) as memory_characters, sum(t.glossary_hits) as glossary_hits
+      from b ${perBucket(db, 'translation_slots', 't', ['engine', 'characters', 'memory_characters', 'glossary_hits'], sql`t.slot >= b.s and t.slot < b.e ${seatOf('t.seat_id', seatId)}`)}
       group by b.i, t.engine`.execute(db);
     return result.rows.map((r) => ({
       i: Number(r.i),
       engine: r.engine,
       characters: Number(r.characters),
       memory: Number(r.memory_characters),
+      glossaryHits: Number(r.glossary_hits),
     }));
   },
 

@@ -97,6 +97,7 @@ export class AdminStatsService {
       first_response_p90_ms: null,
       engine_characters: {},
       memory_characters: 0,
+      glossary_hits: 0,
     }));
     for (const m of messages) {
       if (m.direction === 'in') out[m.i]!.messages_in = m.n;
@@ -113,6 +114,7 @@ export class AdminStatsService {
       const b = out[t.i]!;
       if (t.characters > 0) b.engine_characters[t.engine] = t.characters;
       b.memory_characters += t.memory;
+      b.glossary_hits += t.glossaryHits;
     }
     // Waiting at a bucket's end: waiting now, less the waits begun after it, plus those ended.
     const net = new Array<number>(withAfter.length).fill(0);

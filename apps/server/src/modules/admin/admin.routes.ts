@@ -1,6 +1,8 @@
 import type { AdminCallRegistry } from '../../plugins/admin-calls.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SeatsService } from '../seats/seats.service.js';
+import type { EngineRoutesService } from '../translation/engine-routes.service.js';
+import type { GlossaryService } from '../translation/glossary.service.js';
 import type { AdminAuthService, AuthAdmin } from './admin-auth.service.js';
 import type { AdminConsoleService } from './admin-console.service.js';
 import type { AdminStatsService } from './admin-stats.service.js';
@@ -13,6 +15,8 @@ export interface AdminRouteServices {
   audit: AuditService;
   seats: SeatsService;
   accounts: AccountsService;
+  glossary: GlossaryService;
+  engineRoutes: EngineRoutesService;
 }
 
 const actorOf = (admin: AuthAdmin): Actor => ({ type: 'admin', name: admin.account });
@@ -81,6 +85,21 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
   calls.authed('/v1/admin/audit/list', (input) => s.audit.list(input));
   calls.authed('/v1/admin/stats/series', (input) => s.adminStats.series(input));
   calls.authed('/v1/admin/stats/seat', (input) => s.adminStats.seat(input));
+  calls.authed('/v1/admin/glossary/list', (input) => s.glossary.list(input));
+  calls.authed('/v1/admin/glossary/add', (input, admin) => s.glossary.add(input, actorOf(admin)));
+  calls.authed('/v1/admin/glossary/delete', (input, admin) =>
+    s.glossary.remove(input.entry_id, actorOf(admin)),
+  );
+  calls.authed('/v1/admin/glossary/import', (input, admin) =>
+    s.glossary.import(input.entries, actorOf(admin)),
+  );
+  calls.authed('/v1/admin/engine_routes/list', () => s.engineRoutes.list());
+  calls.authed('/v1/admin/engine_routes/set', (input, admin) =>
+    s.engineRoutes.set(input, actorOf(admin)),
+  );
+  calls.authed('/v1/admin/engine_routes/delete', (input, admin) =>
+    s.engineRoutes.remove(input.route_id, actorOf(admin)),
+  );
   // A channel's own calls (an account's binding state) are its mount's, before these.
   const missing = calls.missing();
   if (missing.length) throw new Error(`admin calls without a route: ${missing.join(', ')}`);

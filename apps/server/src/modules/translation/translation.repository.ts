@@ -67,6 +67,7 @@ export const translationRepository = {
       engine: string;
       characters: number;
       memory_characters: number;
+      glossary_hits: number;
     },
   ) {
     await db
@@ -76,6 +77,7 @@ export const translationRepository = {
         oc.columns(['slot', 'seat_id', 'engine']).doUpdateSet((eb) => ({
           characters: eb('translation_slots.characters', '+', row.characters),
           memory_characters: eb('translation_slots.memory_characters', '+', row.memory_characters),
+          glossary_hits: eb('translation_slots.glossary_hits', '+', row.glossary_hits),
         })),
       )
       .execute();

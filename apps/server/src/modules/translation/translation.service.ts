@@ -19,6 +19,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { toListedCode } from '../../translation/languages.js';
 import { reassemble, segment, translatableRuns, type Segment } from '../../translation/protect.js';
 import {
+  GlossaryRefusedError,
   TranslationProviderError,
   type ProviderLanguages,
   type ProviderTranslation,
@@ -26,6 +27,8 @@ import {
 } from '../../translation/provider.js';
 import type { TranslationMeter } from '../../translation/metered-provider.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
+import type { EngineRoutesService } from './engine-routes.service.js';
+import type { GlossaryService, GlossaryView } from './glossary.service.js';
 import { translationRepository } from './translation.repository.js';
 
 /** All engines together must answer within this, well inside the client's 50 s time-out. */
@@ -44,6 +47,15 @@ export interface TranslationLog {
 
 function hashText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * The memory's key of a text: under a glossary (version above 0) its version is part of it, so
+ * a change of the glossary takes effect at once and what was translated under an older one is
+ * never served; without one the key is the text's own hash, as before glossaries.
+ */
+export function memoryHash(text: string, glossaryVersion: number): string {
+  return hashText(glossaryVersion > 0 ? `glossary ${glossaryVersion}\u0000${text}` : text);
 }
 
 function failure(
@@ -94,6 +106,13 @@ interface Usage {
   engine: string;
   characters: number;
   memory: number;
+  glossaryHits?: number;
+}
+
+/** How a provider is asked: its runs, and its own glossary when it applies one. */
+interface Plan {
+  segments: Map<string, Segment[]>;
+  glossaryId: string | null;
 }
 
 export class TranslationService {
@@ -103,6 +122,8 @@ export class TranslationService {
     private readonly log: TranslationLog = { warn: () => {} },
     private readonly events: SeatEvents,
     private readonly meter: TranslationMeter | null = null,
+    private readonly glossary: GlossaryService | null = null,
+    private readonly routes: EngineRoutesService | null = null,
   ) {}
 
   /**
@@ -122,13 +143,20 @@ export class TranslationService {
     const source = input.source_lang;
     const target = input.target_lang;
     if (this.providers.length === 0) throw this.notConfigured({ source, target });
+    const providers = (await this.routes?.providersFor(source, target)) ?? this.providers;
+    const view = (await this.glossary?.current()) ?? null;
+    const version = view?.version ?? 0;
+    // Every term of the glossary cut out, fixed translations substituted: what every engine
+    // but one with its own glossary is given.
+    const substituted = view?.matcher(source, target, true) ?? null;
+    const count = { hits: 0 };
     const segments = new Map<string, Segment[]>();
     const results = new Map<string, Translated>();
     for (const text of new Set(input.texts)) {
-      const segs = segment(text);
+      const segs = segment(text, substituted, count);
       if (translatableRuns(segs).length === 0) {
         results.set(text, {
-          text,
+          text: reassemble(segs, []),
           detected_source_language: null,
           from_memory: false,
           engine: null,
@@ -142,10 +170,10 @@ export class TranslationService {
     const deadline = AbortSignal.timeout(TRANSLATE_BUDGET_MS);
     // Characters per engine, written once the call succeeds (a refused call changes nothing).
     const usage: Usage[] = [];
-    for (const provider of this.providers) {
+    for (const provider of providers) {
       if (pending.length === 0) break;
       const key = { engine: provider.name, source_lang: source, target_lang: target };
-      const hashes = new Map(pending.map((t) => [hashText(t), t]));
+      const hashes = new Map(pending.map((t) => [memoryHash(t, version), t]));
       const hits = await translationRepository.lookup(this.db, key, [...hashes.keys()]);
       for (const hit of hits) {
         results.set(hashes.get(hit.text_hash)!, {
@@ -164,14 +192,22 @@ export class TranslationService {
       pending = pending.filter((t) => !results.has(t));
       if (pending.length === 0) break;
       try {
-        const fresh = await this.translateRuns(provider, pending, segments, input, deadline, usage);
+        const fresh = await this.translateWithGlossary(
+          provider,
+          pending,
+          segments,
+          view,
+          input,
+          deadline,
+          usage,
+        );
         const now = Date.now();
         const rows: TranslationMemoryTable[] = [];
         for (const [text, t] of fresh) {
           results.set(text, t);
           rows.push({
             ...key,
-            text_hash: hashText(text),
+            text_hash: memoryHash(text, version),
             translated: t.text,
             detected_lang: t.detected_source_language,
             created_at: now,
@@ -190,6 +226,14 @@ export class TranslationService {
       }
     }
     if (pending.length > 0) throw await this.translateFailure(attempts, { source, target });
+    if (count.hits > 0) {
+      usage.push({
+        engine: engine ?? providers[0]!.name,
+        characters: 0,
+        memory: 0,
+        glossaryHits: count.hits,
+      });
+    }
     await this.recordUsage(seatId, usage);
 
     const translations = input.texts.map((t) => results.get(t)!);
@@ -209,7 +253,7 @@ export class TranslationService {
       }
     }
     return {
-      engine: engine ?? this.providers[0]!.name,
+      engine: engine ?? providers[0]!.name,
       translations,
       customer_language: customerLanguage,
     };
@@ -226,7 +270,50 @@ export class TranslationService {
     for (const u of usage) {
       const counts = { engine: u.engine, characters: u.characters, memory_characters: u.memory };
       await translationRepository.addUsage(this.db, { hour, ...counts });
-      await translationRepository.addSlotUsage(this.db, { slot, seat_id: seatId, ...counts });
+      await translationRepository.addSlotUsage(this.db, {
+        slot,
+        seat_id: seatId,
+        ...counts,
+        glossary_hits: u.glossaryHits ?? 0,
+      });
+    }
+  }
+
+  /**
+   * An engine with its own glossary (DeepL) gets the pair's fixed translations through it, in
+   * context, and only names and patterns cut out; when it cannot have it or refuses it (said
+   * once in the log), it is asked again with the fixed translations substituted, as the others.
+   */
+  private async translateWithGlossary(
+    provider: TranslationProvider,
+    texts: string[],
+    substituted: Map<string, Segment[]>,
+    view: GlossaryView | null,
+    input: CallRequest<'/v1/seat/chat/translate/text_v2'>,
+    signal: AbortSignal,
+    usage: Usage[],
+  ): Promise<Map<string, Translated>> {
+    const plain: Plan = { segments: substituted, glossaryId: null };
+    if (!view || !provider.glossary || !view.hasFixed(input.source_lang, input.target_lang)) {
+      return this.translateRuns(provider, texts, plain, input, signal, usage);
+    }
+    const glossaryId = await this.glossary!.engineGlossaryId(provider, view, signal);
+    if (!glossaryId) return this.translateRuns(provider, texts, plain, input, signal, usage);
+    const kept = view.matcher(input.source_lang, input.target_lang, false);
+    const segments = new Map(texts.map((t) => [t, segment(t, kept)]));
+    try {
+      return await this.translateRuns(
+        provider,
+        texts,
+        { segments, glossaryId },
+        input,
+        signal,
+        usage,
+      );
+    } catch (err) {
+      if (!(err instanceof GlossaryRefusedError)) throw err;
+      this.glossary!.engineRefused(provider, view, err);
+      return this.translateRuns(provider, texts, plain, input, signal, usage);
     }
   }
 
@@ -234,13 +321,24 @@ export class TranslationService {
   private async translateRuns(
     provider: TranslationProvider,
     texts: string[],
-    segments: Map<string, Segment[]>,
+    plan: Plan,
     input: CallRequest<'/v1/seat/chat/translate/text_v2'>,
     signal: AbortSignal,
     usage: Usage[],
   ): Promise<Map<string, Translated>> {
+    const { segments } = plan;
+    // A text wholly kept under the engine's own glossary still goes through the pieces below.
     const runs = [...new Set(texts.flatMap((t) => translatableRuns(segments.get(t)!)))];
-    const answers = await provider.translate(runs, input.source_lang, input.target_lang, signal);
+    const answers =
+      runs.length === 0
+        ? []
+        : await provider.translate(
+            runs,
+            input.source_lang,
+            input.target_lang,
+            signal,
+            plan.glossaryId ? { glossaryId: plan.glossaryId } : undefined,
+          );
     if (answers.length !== runs.length) {
       throw new TranslationProviderError(provider.name, 'bad_response', 'answer count differs');
     }

@@ -3,7 +3,7 @@ import type { LoaderFunction } from 'react-router';
 import { retrying } from '../../lib/retrying-import';
 
 /** The admin sections, each a route under /admin with its own chunk. */
-export type AdminSection = 'overview' | 'seats' | 'accounts' | 'audit' | 'notFound';
+export type AdminSection = 'overview' | 'seats' | 'accounts' | 'translation' | 'audit' | 'notFound';
 
 interface LazyRoute {
   Component: ComponentType;
@@ -19,6 +19,9 @@ const screens: Record<AdminSection, () => Promise<ComponentType>> = {
   seats: once(async () => (await import('../../features/admin/components/seats-page')).SeatsPage),
   accounts: once(
     async () => (await import('../../features/admin/components/accounts-page')).AccountsPage,
+  ),
+  translation: once(
+    async () => (await import('../../features/admin/components/translation-page')).TranslationPage,
   ),
   audit: once(async () => (await import('../../features/admin/components/audit-page')).AuditPage),
   notFound: once(

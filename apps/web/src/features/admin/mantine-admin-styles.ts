@@ -14,3 +14,5 @@ import '@mantine/core/styles/Card.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
+import '@mantine/core/styles/Pill.layer.css';
+import '@mantine/core/styles/PillsInput.layer.css';

@@ -95,6 +95,7 @@ export async function translateIncoming(job: IncomingJob): Promise<IncomingResul
             msg_id: m.msg_id,
             text: answer.translations[i]?.text ?? '',
             lang: target,
+            engine: answer.translations[i]?.engine ?? null,
           })),
         );
         customerLanguage = answer.customer_language ?? customerLanguage;

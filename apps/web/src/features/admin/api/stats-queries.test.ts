@@ -13,6 +13,7 @@ const bucket = (start: number, messages_in: number): StatsBucket => ({
   first_response_p90_ms: null,
   engine_characters: {},
   memory_characters: 0,
+  glossary_hits: 0,
 });
 
 describe('the charts in the browser', () => {

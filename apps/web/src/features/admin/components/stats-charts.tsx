@@ -20,7 +20,7 @@ import { ExportRange } from './export-range';
 import { UplotChart, type ChartSeries } from './uplot-chart';
 
 export interface ChartDef {
-  id: 'messages' | 'waiting' | 'frt' | 'translation';
+  id: 'messages' | 'waiting' | 'frt' | 'translation' | 'glossary';
   title: string;
   series: ChartSeries[];
   /** y values as text (counts, minutes). */
@@ -119,6 +119,19 @@ export function useChartDefs(data: StatsSeries | undefined): ChartDef[] {
             color: c('gray'),
             kind: 'line',
             values: b.map((x) => x.memory_characters),
+          },
+        ],
+      },
+      {
+        id: 'glossary',
+        title: t('stats.charts.glossary'),
+        formatY: count,
+        series: [
+          {
+            label: t('stats.series.glossaryHits'),
+            color: c('teal'),
+            kind: 'bars',
+            values: b.map((x) => x.glossary_hits),
           },
         ],
       },

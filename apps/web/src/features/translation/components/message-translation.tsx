@@ -4,6 +4,7 @@ import type { DisplayMessage } from '../../messages/api/merge-messages';
 import { lookupTranslation } from '../translation-index';
 import { useIsPending } from '../translation-pending.store';
 import { useTranslationSettings } from '../translation.store';
+import { engineName } from './engine-info';
 import classes from './message-translation.module.css';
 
 /**
@@ -15,9 +16,10 @@ export function MessageTranslation({ message: m }: { message: DisplayMessage }) 
   const { t } = useTranslation('translation');
   const msgId = 'isLocalInsert' in m ? 0 : m.msg_id;
   const enabled = useTranslationSettings((s) => s.isEnable);
-  const text = useTranslationSettings(
-    (s) => lookupTranslation(s.hisTranslateMsg, m.session_id, msgId, s.targetLanguage)?.text,
+  const entry = useTranslationSettings((s) =>
+    lookupTranslation(s.hisTranslateMsg, m.session_id, msgId, s.targetLanguage),
   );
+  const text = entry?.text;
   const pending = useIsPending(m.session_id, msgId);
   if (m.deleted) return null;
 
@@ -36,9 +38,17 @@ export function MessageTranslation({ message: m }: { message: DisplayMessage }) 
   if (!enabled || msgId === 0) return null;
   if (text !== undefined) {
     return (
-      <Text size="sm" className={classes.translation} data-testid="message-translation">
-        {text}
-      </Text>
+      <div className={classes.translation}>
+        <Text size="sm" className={classes.text} data-testid="message-translation">
+          {text}
+        </Text>
+        {entry?.engine && (
+          // Which engine made it, small: the operator can tell DeepL's words from Apertium's.
+          <Text size="10px" c="dimmed" data-testid="message-translation-engine">
+            {t('madeBy', { engine: engineName(entry.engine) })}
+          </Text>
+        )}
+      </div>
     );
   }
   return pending ? (
