@@ -60,6 +60,8 @@ const PASSWORD = 'bench-password-1';
 const CUSTOMERS_PER_SEAT = 50;
 const KNEE_P99_MS = 1000;
 
+/** Runs of drive(): a message names its run, so a late one of an earlier run is not counted. */
+let runs = 0;
 /** `X-Hub-Signature-256` as Meta computes it (the Graph server's, loaded in main). */
 let hubSignature;
 
@@ -295,7 +297,8 @@ async function login(base, seat) {
  */
 async function drive(clients, send, seats, { rate, seconds, pids }) {
   const total = Math.round(rate * seconds);
-  await askAll(clients, { cmd: 'start', total, seats: seats.length });
+  const run = ++runs;
+  await askAll(clients, { cmd: 'start', run, total, seats: seats.length });
   const interval = 1000 / rate;
   const acks = [];
   let errors = 0;
@@ -312,7 +315,7 @@ async function drive(clients, send, seats, { rate, seconds, pids }) {
     const seatIndex = seq % seats.length;
     const customer = Math.floor(seq / seats.length) % CUSTOMERS_PER_SEAT;
     const sentAt = epochNow();
-    const answer = send(seq, seatIndex, customer, `bench ${seq} ${sentAt.toFixed(3)}`);
+    const answer = send(seq, seatIndex, customer, `bench ${run}.${seq} ${sentAt.toFixed(3)}`);
     if (answer) {
       inflight.push(
         answer.then((failed) => {
