@@ -4,8 +4,8 @@ import { buildApp } from '../src/app.js';
 import { TelegramInbound } from '../src/channels/telegram/telegram-inbound.js';
 import type { TgUpdate } from '../src/channels/telegram/bot-api.js';
 import { WhatsappInbound } from '../src/channels/whatsapp/whatsapp-inbound.js';
+import type { WebhookNumber } from '../src/channels/whatsapp/whatsapp.repository.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import type { WhatsappNumberRow } from '../src/db/schema.js';
 import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
 import { createServices, type Services } from '../src/services.js';
 import { createSeat, type SeatFixture } from './fixtures.js';
@@ -93,7 +93,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
         send_phone: seat.phones[0]!,
         phone_number_id: `10${++n}`,
         access_token: 'unused',
-      } as WhatsappNumberRow;
+        seat_id: seat.seatId,
+      } as WebhookNumber;
       const waIds = Array.from({ length: CUSTOMERS }, () => `4917${String(++n).padStart(8, '0')}`);
       const messages = spread(count, CUSTOMERS).map((c, i) => ({
         from: waIds[c],

@@ -84,6 +84,11 @@ export interface InboundLog {
   warn(obj: object, msg: string): void;
 }
 
+/** A customer's photo is asked again after this long (one may have been set meanwhile). */
+const PHOTO_ASK_MS = 60 * 60_000;
+/** The customers remembered as asked (then forgotten at once: a few more asks). */
+const PHOTO_ASKED_MAX = 10_000;
+
 export type InboundOutcome = 'stored' | 'duplicate' | 'ignored' | 'blocked' | 'refused';
 
 /** Telegram's own rows of a customer's message: the profile link, the app's language. */
@@ -125,6 +130,9 @@ const telegramRows: ChannelRows<TgRows> = {
 
 /** Turns a bot's updates into chats and messages of the seat holding its account. */
 export class TelegramInbound {
+  /** When each customer (account|customer) was last asked for a photo by this instance. */
+  private readonly photoAsked = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     private readonly apiUrl: string,
@@ -310,7 +318,11 @@ export class TelegramInbound {
     }
   }
 
-  /** The customer's profile photo, once: the largest size of their newest photo. */
+  /**
+   * The customer's profile photo, once: the largest size of their newest photo. A customer is
+   * asked at most once an hour by an instance (a customer without a photo would otherwise cost
+   * a read and a Bot API call with every message).
+   */
   private async fetchPhoto(
     api: BotApi,
     seatId: number,
@@ -318,6 +330,11 @@ export class TelegramInbound {
     customer: string,
     userId: number,
   ) {
+    const asked = `${sendPhone}|${customer}`;
+    const now = Date.now();
+    if (now - (this.photoAsked.get(asked) ?? -Infinity) < PHOTO_ASK_MS) return;
+    if (this.photoAsked.size >= PHOTO_ASKED_MAX) this.photoAsked.clear();
+    this.photoAsked.set(asked, now);
     const profile = await telegramRepository.find(this.db, sendPhone, customer);
     if (!profile || profile.photo_media_id) return;
     try {

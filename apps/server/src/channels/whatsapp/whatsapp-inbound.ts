@@ -12,13 +12,12 @@ import {
   type InboundWriter,
 } from '../../modules/messages/inbound-writer.js';
 import type { SeatEvents } from '../../modules/events/seat-events.js';
-import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
 import { inboundRepository, type InboundKey } from '../../modules/messages/inbound.repository.js';
 import { OutboundRefused, type OutboundPolicy } from '../../lib/outbound-fetch.js';
 import { GRAPH_ID, GraphApi } from './graph-api.js';
 import { markTokenRefused } from './number-state.js';
-import { whatsappRepository } from './whatsapp.repository.js';
+import { whatsappRepository, type WebhookNumber } from './whatsapp.repository.js';
 import {
   waChange,
   waContact,
@@ -153,7 +152,7 @@ export class WhatsappInbound {
    * inbound door together (one commit). Answers once every message has its fate; a failure of
    * the database throws (500: Meta delivers again, and what was stored is taken once).
    */
-  async handle(number: WhatsappNumberRow, payload: WaWebhook): Promise<void> {
+  async handle(number: WebhookNumber, payload: WaWebhook): Promise<void> {
     const refuse = (part: string, raw?: unknown) =>
       this.inbound.refuse('whatsapp', 'bad_shape', {
         account: number.send_phone,
@@ -228,7 +227,7 @@ export class WhatsappInbound {
    * database), or handled here (a reaction, a message seen before, no seat).
    */
   private async prepare(
-    number: WhatsappNumberRow,
+    number: WebhookNumber,
     msg: WaMessage,
     profileName: string | null,
   ): Promise<Prepared | null> {
@@ -242,12 +241,12 @@ export class WhatsappInbound {
       return null;
     }
     if (await inboundRepository.find(this.db, key)) return null;
-    const account = await accountsRepository.findByPhone(this.db, number.send_phone);
-    if (!account || account.seat_id === null) {
+    // The account's seat came with the number (read once per delivery).
+    const seatId = number.seat_id;
+    if (seatId === null) {
       this.inbound.refuse('whatsapp', 'no_seat', { account: number.send_phone, id: msg.id });
       return null;
     }
-    const seatId = account.seat_id;
     const at = msg.timestamp ? Math.min(Number(msg.timestamp) * 1000, Date.now()) : Date.now();
     const content = await this.contentOf(number, seatId, msg);
     const customer = customerNumberOf(msg.from);

@@ -5,6 +5,9 @@ import type { WhatsappNumberRow, WhatsappTemplateSendRow } from '../../db/schema
 export type NumberState = WhatsappNumberRow['state'];
 
 /** The WhatsApp channel's tables (migrations 035 and 036). */
+/** A bound number as its webhook needs it: its row and its account's seat. */
+export type WebhookNumber = WhatsappNumberRow & { seat_id: number | null };
+
 export const whatsappRepository = {
   findByPhone(db: Db, sendPhone: string): Promise<WhatsappNumberRow | undefined> {
     return db
@@ -29,6 +32,20 @@ export const whatsappRepository = {
       .selectFrom('whatsapp_numbers')
       .selectAll()
       .where('phone_number_id', '=', phoneNumberId)
+      .executeTakeFirst();
+  },
+
+  /**
+   * The number a webhook is for, with the seat its account is assigned to (null: none): one
+   * read per delivery for both.
+   */
+  findForWebhook(db: Db, phoneNumberId: string): Promise<WebhookNumber | undefined> {
+    return db
+      .selectFrom('whatsapp_numbers')
+      .leftJoin('phone_accounts', 'phone_accounts.send_phone', 'whatsapp_numbers.send_phone')
+      .selectAll('whatsapp_numbers')
+      .select('phone_accounts.seat_id')
+      .where('whatsapp_numbers.phone_number_id', '=', phoneNumberId)
       .executeTakeFirst();
   },
 
