@@ -6,7 +6,7 @@
 //   [--rate 200] [--seconds 60] [--seats 20] [--consoles 50] [--clients 4]
 //   [--pg postgres://…] [--redis redis://127.0.0.1:6379]
 //   [--phases ceiling,sqlite,pg,pg2] [--channels platform,whatsapp,telegram]
-//   [--knee sqlite] [--knee-seconds 10] [--warmup 3] [--suffix name]
+//   [--rounds 1] [--knee sqlite] [--knee-seconds 10] [--warmup 3] [--suffix name]
 import { execFile, fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -52,6 +52,8 @@ const PHASES = opt('phases', PG ? 'ceiling,sqlite,pg,pg2' : 'ceiling,sqlite').sp
 const CHANNELS = opt('channels', 'platform,whatsapp,telegram').split(',');
 const KNEE = opt('knee', null);
 const KNEE_SECONDS = Number(opt('knee-seconds', 10));
+/** Each database phase runs its channels this many times over, in turn. */
+const ROUNDS = Number(opt('rounds', 1));
 /** Seconds of each channel's messages before its measured run (not measured: JIT, caches). */
 const WARMUP = Number(opt('warmup', 3));
 const SUFFIX = opt('suffix', null);
@@ -530,9 +532,14 @@ async function main() {
         log(`${phase}: ${sockets.length} sockets on ${instances} instance(s); load ${loadAvg()}`);
         const bases = servers.map((s) => s.base);
         const pids = servers.map((s) => s.child.pid);
-        for (const channel of CHANNELS) {
-          // The platform's phase keeps its name (earlier results); the others are named after it.
-          const name = channel === 'platform' ? phase : `${phase}-${channel}`;
+        // Round after round of every channel: a load that drifts over the run weighs on each.
+        const order = Array.from({ length: ROUNDS }, (_, k) => CHANNELS.map((c) => [c, k])).flat();
+        for (const [channel, k] of order) {
+          // The platform's phase keeps its name (earlier results); the others are named after
+          // it; a later round's after its number.
+          const round = k > 0 ? `-r${k + 1}` : '';
+          const platformName = `${phase}${round}`;
+          const name = channel === 'platform' ? platformName : `${phase}-${channel}${round}`;
           const sendOf = (idPrefix) => senderOf(channel, bases, seats, { graph, bots, idPrefix });
           if (WARMUP > 0) {
             const w = await drive(clients, sendOf(`${name}-warm-${Date.now()}`), seats, {
@@ -549,10 +556,14 @@ async function main() {
           });
           r.channel = channel;
           result.phases[name] = r;
-          report(`${phase}${instances === 2 ? ' (2 inst)' : ''} ${channel}`, r, phase);
+          report(
+            `${phase}${instances === 2 ? ' (2 inst)' : ''} ${channel}${round}`,
+            r,
+            platformName,
+          );
           // Telegram's updates are fetched by the server: every one sent is to be stored.
           let sent = r.webhooks - r.webhook_errors;
-          if (KNEE === phase && channel === 'platform') {
+          if (KNEE === phase && channel === 'platform' && k === 0) {
             const steps = [];
             // Up from the goal's rate while p99 stays under 1 s; down from it when it does not
             // (a busy machine).
