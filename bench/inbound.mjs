@@ -1,9 +1,12 @@
-// Customers' messages through the signed platform webhook to every console of their seat
-// (issue 25, "Inbound to consoles"); see bench/README.md.
+// Customers' messages to every console of their seat (issue 25, "Inbound to consoles"), by
+// every channel (issue 33, "Inbound speed for every channel"): the platform's signed webhook,
+// Meta's signed WhatsApp webhooks and Telegram updates long-polled from the local Bot API, each
+// against the platform on the same database in the same run; see bench/README.md.
 // Usage: npm run build && node bench/inbound.mjs
 //   [--rate 200] [--seconds 60] [--seats 20] [--consoles 50] [--clients 4]
 //   [--pg postgres://…] [--redis redis://127.0.0.1:6379]
-//   [--phases ceiling,sqlite,pg,pg2] [--knee sqlite] [--knee-seconds 10] [--suffix name]
+//   [--phases ceiling,sqlite,pg,pg2] [--channels platform,whatsapp,telegram]
+//   [--rounds 1] [--knee sqlite] [--knee-seconds 10] [--warmup 3] [--suffix name]
 import { execFile, fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { loadChannelServers } from './lib/channel-servers.mjs';
 import { HIST_SIZE, msOf } from './lib/inbound-consoles.mjs';
 import {
   createTarget,
@@ -44,13 +48,24 @@ const CLIENTS = Number(opt('clients', 4));
 const PG = opt('pg', null);
 const REDIS = opt('redis', 'redis://127.0.0.1:6379');
 const PHASES = opt('phases', PG ? 'ceiling,sqlite,pg,pg2' : 'ceiling,sqlite').split(',');
+/** Each database phase runs these channels one after the other, on the same server. */
+const CHANNELS = opt('channels', 'platform,whatsapp,telegram').split(',');
 const KNEE = opt('knee', null);
 const KNEE_SECONDS = Number(opt('knee-seconds', 10));
+/** Each database phase runs its channels this many times over, in turn. */
+const ROUNDS = Number(opt('rounds', 1));
+/** Seconds of each channel's messages before its measured run (not measured: JIT, caches). */
+const WARMUP = Number(opt('warmup', 3));
 const SUFFIX = opt('suffix', null);
 const SECRET = 'bench-platform-secret';
 const PASSWORD = 'bench-password-1';
 const CUSTOMERS_PER_SEAT = 50;
 const KNEE_P99_MS = 1000;
+
+/** Runs of drive(): a message names its run, so a late one of an earlier run is not counted. */
+let runs = 0;
+/** `X-Hub-Signature-256` as Meta computes it (the Graph server's, loaded in main). */
+let hubSignature;
 
 const epochNow = () => performance.timeOrigin + performance.now();
 const loadAvg = () =>
@@ -83,17 +98,41 @@ async function connectConsoles(clients, sockets) {
   await Promise.all(clients.map((c, i) => c.ask({ cmd: 'connect', sockets: shares[i] })));
 }
 
-/** The seats, each with one platform account: the built CLI's commands, in one process. */
-async function seedSeats(env) {
+/**
+ * The seats, each with one account per channel: platform, WhatsApp (its number bound later
+ * through the admin API, as an admin does: bindWhatsapp) and Telegram (a bot of the local Bot
+ * API bound by the CLI, which checks it with getMe). The built CLI's commands, in one process.
+ */
+async function seedSeats(env, graph, bots) {
   const seats = Array.from({ length: SEATS }, (_, i) => ({
     account: `inb${i}`,
     phone: `+1555040${String(i).padStart(4, '0')}`,
+    waPhone: `+1555041${String(i).padStart(4, '0')}`,
+    tgPhone: `+1555042${String(i).padStart(4, '0')}`,
+    waNumber: CHANNELS.includes('whatsapp') ? graph.addNumber() : null,
+    tgToken: CHANNELS.includes('telegram') ? bots.createBot(`inb${i}_bot`) : null,
   }));
-  const commands = seats.flatMap(({ account, phone }) => [
-    ['seat:create', account, '--password', PASSWORD],
-    ['account:add', phone, '--channel', 'platform'],
-    ['account:assign', phone, account],
-  ]);
+  const commands = [
+    ['admin:create', 'benchadmin', '--password', PASSWORD],
+    ...seats.flatMap(({ account, phone, waPhone, tgPhone, waNumber, tgToken }) => [
+      ['seat:create', account, '--password', PASSWORD],
+      ['account:add', phone, '--channel', 'platform'],
+      ['account:assign', phone, account],
+      ...(waNumber
+        ? [
+            ['account:add', waPhone, '--channel', 'platform'],
+            ['account:assign', waPhone, account],
+          ]
+        : []),
+      ...(tgToken
+        ? [
+            ['account:add', tgPhone, '--channel', 'platform'],
+            ['account:assign', tgPhone, account],
+            ['account:telegram:bind', tgPhone, '--token', tgToken],
+          ]
+        : []),
+    ]),
+  ];
   await new Promise((resolve, reject) =>
     execFile(
       process.execPath,
@@ -103,6 +142,144 @@ async function seedSeats(env) {
     ),
   );
   return seats;
+}
+
+/** A call of the API answering `{ code, data }`. */
+async function call(base, url, body, token) {
+  const res = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (json.code !== '000000') throw new Error(`${url}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Each seat's WhatsApp account bound to its Graph number: the admin console's setChannel. */
+async function bindWhatsapp(base, target, seats) {
+  const { token } = await call(base, '/v1/admin/login', {
+    account: 'benchadmin',
+    password: PASSWORD,
+  });
+  const db = await openSeedDb(target);
+  let ids;
+  try {
+    ids = new Map(
+      (await db.all('select id, send_phone from phone_accounts')).map((r) => [
+        r.send_phone,
+        Number(r.id),
+      ]),
+    );
+  } finally {
+    await db.close();
+  }
+  for (const seat of seats) {
+    const n = seat.waNumber;
+    await call(
+      base,
+      '/v1/admin/accounts/setChannel',
+      {
+        account_id: ids.get(seat.waPhone),
+        channel: 'whatsapp',
+        phone_number_id: n.phoneNumberId,
+        waba_id: n.wabaId,
+        access_token: n.token,
+        app_secret: n.appSecret,
+      },
+      token,
+    );
+  }
+}
+
+/** Until every seat's bot has been asked for its updates (the pollers found them). */
+async function botsPolled(bots, seats) {
+  const deadline = performance.now() + 30_000;
+  while (performance.now() < deadline) {
+    if (seats.every((s) => bots.bot(s.tgToken).getUpdatesCalls > 0)) return;
+    await sleep(100);
+  }
+  throw new Error('the bots were not polled within 30 s');
+}
+
+/**
+ * How a channel's customer writes in: `send(seq, seatIndex, customer, content)` answers a
+ * promise of the webhook's failure (null: answered 200 and stored), or nothing when the
+ * channel has no answer to wait for (Telegram: the server fetches the update).
+ */
+function senderOf(channel, bases, seats, { graph, bots, idPrefix }) {
+  const base = (seq) => bases[seq % bases.length];
+  const failure = (p) => p.catch((err) => String(err.cause?.code ?? err.message));
+  if (channel === 'platform') {
+    return (seq, seatIndex, customer, content) => {
+      const seat = seats[seatIndex];
+      const body = JSON.stringify({
+        id: `${idPrefix}-${seq}`,
+        account: seat.phone,
+        customer: `+4477${String(seatIndex).padStart(3, '0')}${String(customer).padStart(4, '0')}`,
+        type: 'text',
+        content,
+      });
+      const ts = String(Math.floor(Date.now() / 1000));
+      const sig = createHmac('sha256', SECRET).update(`${ts}.`).update(body).digest('hex');
+      return failure(
+        fetch(`${base(seq)}/v1/platform/messages`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-parley-timestamp': ts,
+            'x-parley-signature': sig,
+          },
+          body,
+        })
+          .then((r) => r.json())
+          .then((j) => (j.code === '000000' ? null : `code ${j.code}`)),
+      );
+    };
+  }
+  if (channel === 'whatsapp') {
+    return (seq, seatIndex, customer, content) => {
+      const n = seats[seatIndex].waNumber;
+      const waId = `4478${String(seatIndex).padStart(3, '0')}${String(customer).padStart(4, '0')}`;
+      // Meta's webhook of one customer's text, as the Graph server builds it, signed as Meta
+      // signs it (X-Hub-Signature-256 with the app secret).
+      const body = JSON.stringify(
+        graph.inbound(
+          n,
+          { wa_id: waId, name: `Customer ${customer}` },
+          { type: 'text', text: { body: content } },
+          `wamid.${idPrefix}-${seq}`,
+        ),
+      );
+      return failure(
+        fetch(`${base(seq)}/v1/whatsapp/webhook/${n.phoneNumberId}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-hub-signature-256': hubSignature(n.appSecret, body),
+          },
+          body,
+        }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status === 200 ? null : `HTTP ${r.status}`;
+        }),
+      );
+    };
+  }
+  if (channel === 'telegram') {
+    return (seq, seatIndex, customer, content) => {
+      const id = 900_000_000 + seatIndex * 1000 + customer;
+      bots.pushMessage(
+        seats[seatIndex].tgToken,
+        { id, first_name: `Customer ${customer}`, language_code: 'en' },
+        { text: content },
+      );
+    };
+  }
+  throw new Error(`no channel ${channel}`);
 }
 
 async function login(base, seat) {
@@ -117,12 +294,13 @@ async function login(base, seat) {
 }
 
 /**
- * `rate` signed webhooks a second for `seconds`, round-robin over the seats and over `bases`
- * (the instances), without waiting for answers; then waits for every delivery.
+ * `rate` customers' messages a second for `seconds` (`send`: senderOf), round-robin over the
+ * seats, without waiting for answers; then waits for every delivery.
  */
-async function drive(clients, bases, seats, { rate, seconds, idPrefix, pids }) {
+async function drive(clients, send, seats, { rate, seconds, pids }) {
   const total = Math.round(rate * seconds);
-  await askAll(clients, { cmd: 'start', total, seats: seats.length });
+  const run = ++runs;
+  await askAll(clients, { cmd: 'start', run, total, seats: seats.length });
   const interval = 1000 / rate;
   const acks = [];
   let errors = 0;
@@ -137,41 +315,20 @@ async function drive(clients, bases, seats, { rate, seconds, idPrefix, pids }) {
     if (wait > 1) await sleep(wait);
     lagMax = Math.max(lagMax, performance.now() - due);
     const seatIndex = seq % seats.length;
-    const seat = seats[seatIndex];
     const customer = Math.floor(seq / seats.length) % CUSTOMERS_PER_SEAT;
     const sentAt = epochNow();
-    const body = JSON.stringify({
-      id: `${idPrefix}-${seq}`,
-      account: seat.phone,
-      customer: `+4477${String(seatIndex).padStart(3, '0')}${String(customer).padStart(4, '0')}`,
-      type: 'text',
-      content: `bench ${seq} ${sentAt.toFixed(3)}`,
-    });
-    const ts = String(Math.floor(Date.now() / 1000));
-    const sig = createHmac('sha256', SECRET).update(`${ts}.`).update(body).digest('hex');
-    inflight.push(
-      fetch(`${bases[seq % bases.length]}/v1/platform/messages`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-parley-timestamp': ts,
-          'x-parley-signature': sig,
-        },
-        body,
-      })
-        .then((r) => r.json())
-        .then((j) => {
+    const answer = send(seq, seatIndex, customer, `bench ${run}.${seq} ${sentAt.toFixed(3)}`);
+    if (answer) {
+      inflight.push(
+        answer.then((failed) => {
           acks.push(epochNow() - sentAt);
-          if (j.code !== '000000') {
+          if (failed) {
             errors++;
-            if (errorKinds.size < 5) errorKinds.add(`code ${j.code}`);
+            if (errorKinds.size < 5) errorKinds.add(failed);
           }
-        })
-        .catch((err) => {
-          errors++;
-          if (errorKinds.size < 5) errorKinds.add(String(err.cause?.code ?? err.message));
         }),
-    );
+      );
+    }
   }
   await Promise.all(inflight);
   const expected = total * CONSOLES;
@@ -222,8 +379,8 @@ async function drive(clients, bases, seats, { rate, seconds, idPrefix, pids }) {
     p95: pct(95),
     p99: pct(99),
     max: pct(100),
-    ack_p50: round(at(acks, 50)),
-    ack_p99: round(at(acks, 99)),
+    ack_p50: acks.length ? round(at(acks, 50)) : null,
+    ack_p99: acks.length ? round(at(acks, 99)) : null,
     sender_lag_max_ms: round(lagMax),
     server_cpu_ms_per_msg: round(cpu.reduce((s, x) => s + x, 0) / total, 3),
     elapsed_s: round(elapsed / 1000, 1),
@@ -236,7 +393,8 @@ async function checkStored(target, expected) {
   const db = await openSeedDb(target);
   try {
     const stored = await db.get(
-      "select count(*) as n, count(distinct external_id) as d from messages where direction = 'in' and content like 'bench %'",
+      // A channel's id is unique in its chat (Telegram numbers a bot's messages from 1).
+      "select count(*) as n, count(distinct m.session_id || '|' || m.external_id) as d from messages m where m.direction = 'in' and m.content like 'bench %'",
     );
     const wrong = await db.get(
       "select count(*) as n from sessions s where s.un_read_count <> (select count(*) from messages m where m.session_id = s.id and m.direction = 'in')",
@@ -252,10 +410,14 @@ async function checkStored(target, expected) {
   }
 }
 
-function print(name, r, ceiling) {
-  const ratio = (a, b) => (a !== null && b ? round(a / b, 1) : null);
+const ratio = (a, b) => (a !== null && b ? round(a / b, 2) : null);
+const ratios = (r, ref) =>
+  ref && ref !== r ? `${ratio(r.p50, ref.p50)}× / ${ratio(r.p99, ref.p99)}×` : '';
+
+/** A phase's line: its ratios to the bare ceiling and to the platform on the same database. */
+function print(name, r, ceiling, platform) {
   console.log(
-    `| ${name.padEnd(22)} | ${String(r.rate).padStart(5)} | ${String(r.webhooks).padStart(6)} | ${String(r.p50).padStart(7)} | ${String(r.p99).padStart(7)} | ${String(r.max).padStart(7)} | ${String(r.lost).padStart(5)} | ${String(r.doubled).padStart(4)} | ${String(r.webhook_errors).padStart(4)} | ${String(r.ack_p99).padStart(7)} | ${String(r.server_cpu_ms_per_msg).padStart(6)} | ${ceiling ? `${ratio(r.p50, ceiling.p50)}× / ${ratio(r.p99, ceiling.p99)}×` : ''} | ${r.load} |`,
+    `| ${name.padEnd(24)} | ${String(r.rate).padStart(5)} | ${String(r.webhooks).padStart(6)} | ${String(r.p50).padStart(7)} | ${String(r.p99).padStart(7)} | ${String(r.max).padStart(7)} | ${String(r.lost).padStart(5)} | ${String(r.doubled).padStart(4)} | ${String(r.webhook_errors).padStart(4)} | ${String(r.ack_p99 ?? '-').padStart(7)} | ${String(r.server_cpu_ms_per_msg).padStart(7)} | ${ratios(r, ceiling).padEnd(15)} | ${ratios(r, platform).padEnd(15)} | ${r.load} |`,
   );
 }
 
@@ -275,14 +437,24 @@ async function main() {
     knee: null,
   };
   const clients = startClients();
+  // The channels' outside services: the tests' local Graph API and Bot API servers.
+  const servers = await loadChannelServers();
+  hubSignature = servers.hubSignature;
+  const graph = await new servers.WhatsAppGraphServer().start();
+  const bots = await new servers.TelegramBotApiServer().start();
   const header =
-    '| phase                  |  rate |  msgs |  p50 ms |  p99 ms |  max ms |  lost |  dbl | errs | ack p99 | cpu/msg | ratio to ceiling p50 / p99 | load |';
-  const lines = [];
-  const report = (name, r) => {
-    lines.push([name, r]);
-    print(name, r, result.phases.ceiling);
+    '| phase                    |  rate |   msgs |  p50 ms |  p99 ms |  max ms |  lost |  dbl | errs | ack p99 | cpu/msg | ÷ ceiling p50/p99 | ÷ platform p50/p99 | load |';
+  /** `platformOf`: the database phase whose platform run this one is compared with. */
+  const report = (name, r, platformOf) => {
+    print(name, r, result.phases.ceiling, platformOf ? result.phases[platformOf] : null);
+    if (platformOf && r.channel !== 'platform') {
+      const ref = result.phases[platformOf];
+      r.ratio_to_platform = ref ? { p50: ratio(r.p50, ref.p50), p99: ratio(r.p99, ref.p99) } : null;
+    }
   };
-  log(`${SEATS} seats × ${CONSOLES} consoles, ${RATE}/s for ${SECONDS} s; phases ${PHASES}`);
+  log(
+    `${SEATS} seats × ${CONSOLES} consoles, ${RATE}/s for ${SECONDS} s; phases ${PHASES}; channels ${CHANNELS}`,
+  );
   console.log(header);
   try {
     if (PHASES.includes('ceiling')) {
@@ -306,14 +478,14 @@ async function main() {
         for (let c = 0; c < CONSOLES; c++) sockets.push({ base, token: `bare-${s}` });
       }
       await connectConsoles(clients, sockets);
-      const r = await drive(clients, [base], seats, {
+      const send = senderOf('platform', [base], seats, { idPrefix: 'bare' });
+      const r = await drive(clients, send, seats, {
         rate: RATE,
         seconds: SECONDS,
-        idPrefix: 'bare',
         pids: [bare.pid],
       });
       result.phases.ceiling = r;
-      report('ceiling (bare ws)', r);
+      report('ceiling (bare ws)', r, null);
       await askAll(clients, { cmd: 'close' });
       bare.kill('SIGKILL');
     }
@@ -322,27 +494,33 @@ async function main() {
     for (const phase of dbPhases) {
       const onPg = phase.startsWith('pg');
       if (onPg && !PG) throw new Error(`phase ${phase} needs --pg`);
-      let target;
-      let env;
-      let seats;
-      if (onPg && pgTarget) {
-        ({ target, env, seats } = pgTarget);
-      } else {
-        ({ target, env } = await createTarget(onPg ? PG : null));
+      let current;
+      if (onPg && pgTarget) current = pgTarget;
+      else {
+        const { target, env } = await createTarget(onPg ? PG : null);
         env.PARLEY_SANDBOX = '0';
         env.PARLEY_PLATFORM_SECRET = SECRET;
         // The bench measures capacity: the address limit is the platform's to size (README).
         env.PARLEY_PLATFORM_RATE_LIMIT_PER_MINUTE = '0';
+        env.PARLEY_WHATSAPP_GRAPH_URL = graph.url;
+        env.PARLEY_TELEGRAM_API_URL = bots.url;
         delete env.REDIS_URL;
         log(`seeding ${SEATS} seats (${phase})`);
-        seats = await seedSeats(env);
-        if (onPg) pgTarget = { target, env, seats, sent: 0 };
+        const seats = await seedSeats(env, graph, bots);
+        current = { target, env, seats, sent: 0, bound: false };
+        if (onPg) pgTarget = current;
       }
+      const { target, env, seats } = current;
       const instances = phase === 'pg2' ? 2 : 1;
       const serverEnv = instances === 2 ? { ...env, REDIS_URL: REDIS } : env;
       const servers = [];
       try {
         for (let i = 0; i < instances; i++) servers.push(await startServer(serverEnv));
+        if (CHANNELS.includes('whatsapp') && !current.bound) {
+          await bindWhatsapp(servers[0].base, target, seats);
+          current.bound = true;
+        }
+        if (CHANNELS.includes('telegram')) await botsPolled(bots, seats);
         const sockets = [];
         for (const seat of seats) {
           seat.token = await login(servers[0].base, seat);
@@ -354,49 +532,72 @@ async function main() {
         log(`${phase}: ${sockets.length} sockets on ${instances} instance(s); load ${loadAvg()}`);
         const bases = servers.map((s) => s.base);
         const pids = servers.map((s) => s.child.pid);
-        const r = await drive(clients, bases, seats, {
-          rate: RATE,
-          seconds: SECONDS,
-          idPrefix: `${phase}-${Date.now()}`,
-          pids,
-        });
-        report(`${phase}${instances === 2 ? ' (2 inst, Redis)' : ''}`, r);
-        result.phases[phase] = r;
-        let sent = r.webhooks - r.webhook_errors;
-        if (KNEE === phase) {
-          const steps = [];
-          // Up from the goal's rate while p99 stays under 1 s; down from it when it does not
-          // (a busy machine).
-          const over = r.p99 > KNEE_P99_MS || r.lost > 0;
-          const factors = over ? [0.5, 0.25, 0.125] : [1.5, 2, 3, 4, 6, 8, 12];
-          for (const factor of factors) {
-            const rate = Math.round(RATE * factor);
-            const k = await drive(clients, bases, seats, {
-              rate,
-              seconds: KNEE_SECONDS,
-              idPrefix: `${phase}-knee-${rate}-${Date.now()}`,
+        // Round after round of every channel: a load that drifts over the run weighs on each.
+        const order = Array.from({ length: ROUNDS }, (_, k) => CHANNELS.map((c) => [c, k])).flat();
+        for (const [channel, k] of order) {
+          // The platform's phase keeps its name (earlier results); the others are named after
+          // it; a later round's after its number.
+          const round = k > 0 ? `-r${k + 1}` : '';
+          const platformName = `${phase}${round}`;
+          const name = channel === 'platform' ? platformName : `${phase}-${channel}${round}`;
+          const sendOf = (idPrefix) => senderOf(channel, bases, seats, { graph, bots, idPrefix });
+          if (WARMUP > 0) {
+            const w = await drive(clients, sendOf(`${name}-warm-${Date.now()}`), seats, {
+              rate: RATE,
+              seconds: WARMUP,
               pids,
             });
-            sent += k.webhooks - k.webhook_errors;
-            steps.push(k);
-            report(`  knee step`, k);
-            const stepOver = k.p99 > KNEE_P99_MS || k.lost > 0;
-            if (stepOver !== over) break;
+            current.sent += w.webhooks - w.webhook_errors;
           }
-          const all = [r, ...steps];
-          const ok = all.filter((s) => s.p99 <= KNEE_P99_MS && s.lost === 0).map((s) => s.rate);
-          const bad = all.filter((s) => s.p99 > KNEE_P99_MS || s.lost > 0).map((s) => s.rate);
-          result.knee = {
-            phase,
-            steps,
-            last_rate_under_1s: ok.length ? Math.max(...ok) : null,
-            first_rate_over_1s: bad.length ? Math.min(...bad) : null,
-          };
+          const r = await drive(clients, sendOf(`${name}-${Date.now()}`), seats, {
+            rate: RATE,
+            seconds: SECONDS,
+            pids,
+          });
+          r.channel = channel;
+          result.phases[name] = r;
+          report(
+            `${phase}${instances === 2 ? ' (2 inst)' : ''} ${channel}${round}`,
+            r,
+            platformName,
+          );
+          // Telegram's updates are fetched by the server: every one sent is to be stored.
+          let sent = r.webhooks - r.webhook_errors;
+          if (KNEE === phase && channel === 'platform' && k === 0) {
+            const steps = [];
+            // Up from the goal's rate while p99 stays under 1 s; down from it when it does not
+            // (a busy machine).
+            const over = r.p99 > KNEE_P99_MS || r.lost > 0;
+            const factors = over ? [0.5, 0.25, 0.125] : [1.5, 2, 3, 4, 6, 8, 12];
+            for (const factor of factors) {
+              const rate = Math.round(RATE * factor);
+              const k = await drive(clients, sendOf(`${phase}-knee-${rate}-${Date.now()}`), seats, {
+                rate,
+                seconds: KNEE_SECONDS,
+                pids,
+              });
+              sent += k.webhooks - k.webhook_errors;
+              steps.push(k);
+              report(`  knee step`, k, null);
+              const stepOver = k.p99 > KNEE_P99_MS || k.lost > 0;
+              if (stepOver !== over) break;
+            }
+            const all = [r, ...steps];
+            const ok = all.filter((s) => s.p99 <= KNEE_P99_MS && s.lost === 0).map((s) => s.rate);
+            const bad = all.filter((s) => s.p99 > KNEE_P99_MS || s.lost > 0).map((s) => s.rate);
+            result.knee = {
+              phase,
+              steps,
+              last_rate_under_1s: ok.length ? Math.max(...ok) : null,
+              first_rate_over_1s: bad.length ? Math.min(...bad) : null,
+            };
+          }
+          current.sent += sent;
+          // Every bench message of the database so far (the phases share it), stored once.
+          const stored = await checkStored(target, current.sent);
+          r.db = stored;
+          log(`${name}: stored ${JSON.stringify(stored)}`);
         }
-        if (onPg) pgTarget.sent += sent;
-        const stored = await checkStored(target, onPg ? pgTarget.sent : sent);
-        result.phases[phase].db = stored;
-        log(`${phase}: stored ${JSON.stringify(stored)}`);
         await askAll(clients, { cmd: 'close' });
       } finally {
         for (const s of servers) await stopServer(s);
@@ -408,6 +609,14 @@ async function main() {
   } finally {
     await askAll(clients, { cmd: 'close' }).catch(() => undefined);
     for (const c of clients) c.child.kill();
+    await graph.stop();
+    await bots.stop();
+  }
+  const within = Object.entries(result.phases).filter(([, r]) => r.ratio_to_platform);
+  for (const [name, r] of within) {
+    console.log(
+      `${name}: p99 ${r.p99} ms = ${r.ratio_to_platform.p99}× the platform's on the same database (goal ≤ 1.5×)`,
+    );
   }
   result.load_after = loadAvg();
   console.log(`load average before ${result.load_before}, after ${result.load_after}`);

@@ -1,9 +1,10 @@
 // A child process of bench/inbound.mjs holding a share of the consoles' push sockets. Each
 // message.created frame of a bench message is timed against the send time the message
-// carries (`bench <seq> <epoch ms>`), into a histogram; deliveries are counted per message and
+// carries (`bench <run>.<seq> <epoch ms>`; a frame of an earlier run, late behind a backlog,
+// is not counted), into a histogram; deliveries are counted per message and
 // per socket (a second delivery to one socket is a double). The parent talks over IPC:
 //   { cmd: 'connect', sockets: [{ base, token, seat }] }  -> { connected }
-//   { cmd: 'start', total, seats }                          (a new phase: counters reset)
+//   { cmd: 'start', run, total, seats }                     (a new run: counters reset)
 //   { cmd: 'count' }                                       -> { delivered }
 //   { cmd: 'report' }                                      -> { hist, counts, doubled, frames }
 //   { cmd: 'close' }                                       -> { closed }
@@ -24,13 +25,14 @@ export const msOf = (bucket) => (bucket < FINE ? bucket / 10 : 1000 + (bucket - 
 
 const now = () => performance.timeOrigin + performance.now();
 const CREATED = Buffer.from('"type":"message.created"');
-const BENCH = /"content":"bench (\d+) ([\d.]+)"/;
+const BENCH = /"content":"bench (\d+)\.(\d+) ([\d.]+)"/;
 
 let sockets = [];
 let hist = new Int32Array(HIST_SIZE);
 let counts = new Uint16Array(0);
 let seen = []; // per socket: a bitmap of the seqs of its seat it got
 let seats = 1;
+let run = -1;
 let doubled = 0;
 let delivered = 0;
 let frames = 0;
@@ -42,7 +44,8 @@ function onFrame(conn, raw) {
   if (raw.indexOf(CREATED) < 0) return;
   const m = BENCH.exec(raw.toString());
   if (!m) return;
-  const seq = Number(m[1]);
+  if (Number(m[1]) !== run) return;
+  const seq = Number(m[2]);
   if (seq >= counts.length) return;
   const bit = Math.floor(seq / seats);
   const bits = seen[conn.index];
@@ -53,7 +56,7 @@ function onFrame(conn, raw) {
   bits[bit] = 1;
   counts[seq] += 1;
   delivered += 1;
-  hist[bucketOf(at - Number(m[2]))] += 1;
+  hist[bucketOf(at - Number(m[3]))] += 1;
 }
 
 function connect({ base, token }, index) {
@@ -87,6 +90,7 @@ process.on('message', async (msg) => {
     process.send({ connected: sockets.length });
   } else if (msg.cmd === 'start') {
     seats = msg.seats;
+    run = msg.run;
     hist = new Int32Array(HIST_SIZE);
     counts = new Uint16Array(msg.total);
     seen = sockets.map(() => new Uint8Array(Math.ceil(msg.total / seats) + 1));

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Readable } from 'node:stream';
 import { EXIT, runCli, type CliIo } from '../src/cli/run.js';
@@ -6,7 +7,7 @@ import type { OutboundItem } from '../src/channels/channel.js';
 import { customerNumberOf } from '../src/channels/telegram/telegram-inbound.js';
 import { accountsRepository } from '../src/modules/accounts/accounts.repository.js';
 import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
-import { createTestApp, type TestApp } from './helper.js';
+import { createTestApp, usingPg, type TestApp } from './helper.js';
 import { corpus } from './media-helpers.js';
 import {
   telegramConfigFor,
@@ -366,6 +367,43 @@ describe('inbound: customers write to the bot', () => {
     });
     expect((await record(seat, customer)).data.list).toHaveLength(2);
     expect(tg.bot(seat.botToken).conflicts).toBe(0);
+  });
+  it('a poll whose update the database fails: the others are stored, the offset stops at it and it is stored when it comes again', async () => {
+    const seat = await seatWithBot('tg-fails');
+    const user = newUser();
+    const customer = customerNumberOf(user.id);
+    // A real failure of the database for one text (a trigger), gone later.
+    const poison = 'the database refuses this';
+    if (usingPg) {
+      await sql
+        .raw(
+          `create or replace function tg_fails_refuse() returns trigger language plpgsql as $$ begin if new.content = '${poison}' then raise exception 'refused'; end if; return new; end $$;
+           create trigger tg_fails before insert on messages for each row execute function tg_fails_refuse();`,
+        )
+        .execute(t.db);
+    } else {
+      await sql
+        .raw(
+          `create trigger tg_fails before insert on messages when new.content = '${poison}' begin select raise(abort, 'refused'); end`,
+        )
+        .execute(t.db);
+    }
+    try {
+      tg.pushMessage(seat.botToken, user, { text: 'before' });
+      const failing = tg.pushMessage(seat.botToken, user, { text: poison });
+      tg.pushMessage(seat.botToken, user, { text: 'after' });
+      // The others of its polls are stored; the offset stays at the failed update.
+      await waitForMessages(seat, customer, 2);
+      await vi.waitFor(async () => {
+        expect(Number((await botRow(seat.bot))!.update_offset)).toBe(failing.update_id);
+      });
+    } finally {
+      await sql.raw('drop trigger tg_fails' + (usingPg ? ' on messages' : '')).execute(t.db);
+    }
+    // It comes again (with the update after it, recognised) and is stored, each once.
+    const list = await waitForMessages(seat, customer, 3);
+    expect(list.map((m) => m.content).sort()).toEqual(['after', 'before', poison].sort());
+    expect(list.map((m) => m.content).at(-1)).toBe(poison);
   });
 });
 

@@ -5,7 +5,11 @@ import { AppError } from '../../lib/app-error.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
-import type { InboundWriter } from '../../modules/messages/inbound-writer.js';
+import {
+  channelRows,
+  type ChannelRows,
+  type InboundWriter,
+} from '../../modules/messages/inbound-writer.js';
 import { telegramRepository } from './telegram.repository.js';
 import { translationRepository } from '../../modules/translation/translation.repository.js';
 import { toListedCode } from '../../translation/languages.js';
@@ -80,10 +84,55 @@ export interface InboundLog {
   warn(obj: object, msg: string): void;
 }
 
+/** A customer's photo is asked again after this long (one may have been set meanwhile). */
+const PHOTO_ASK_MS = 60 * 60_000;
+/** The customers remembered as asked (then forgotten at once: a few more asks). */
+const PHOTO_ASKED_MAX = 10_000;
+
 export type InboundOutcome = 'stored' | 'duplicate' | 'ignored' | 'blocked' | 'refused';
+
+/** Telegram's own rows of a customer's message: the profile link, the app's language. */
+interface TgRows {
+  sendPhone: string;
+  receiverPhone: string;
+  fields: Parameters<typeof telegramRepository.upsertLinks>[1][number]['fields'];
+  /** The customer's app language as Parley lists it (null: none it lists). */
+  language: string | null;
+}
+
+/**
+ * Telegram's own rows of a batch's messages, in its transaction, in two statements whatever its
+ * size: the customers' profile links (a customer's last message in the batch gives its fields,
+ * its last language given the language) and the language of each chat a message opened.
+ */
+const telegramRows: ChannelRows<TgRows> = {
+  async write(trx, messages) {
+    const links = new Map<string, TgRows>();
+    for (const { rows } of messages) {
+      const key = `${rows.sendPhone}|${rows.receiverPhone}`;
+      const language_code = rows.fields.language_code ?? links.get(key)?.fields.language_code;
+      links.set(key, {
+        ...rows,
+        fields: { ...rows.fields, ...(language_code ? { language_code } : {}) },
+      });
+    }
+    await telegramRepository.upsertLinks(trx, [...links.values()], Date.now());
+    await translationRepository.setCustomerLanguages(
+      trx,
+      messages.flatMap(({ rows, outcome }) =>
+        outcome.kind === 'stored' && outcome.chatCreated && rows.language
+          ? [{ seatId: outcome.seatId, sessionId: outcome.sessionId, language: rows.language }]
+          : [],
+      ),
+    );
+  },
+};
 
 /** Turns a bot's updates into chats and messages of the seat holding its account. */
 export class TelegramInbound {
+  /** When each customer (account|customer) was last asked for a photo by this instance. */
+  private readonly photoAsked = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     private readonly apiUrl: string,
@@ -95,13 +144,32 @@ export class TelegramInbound {
   ) {}
 
   /**
-   * One update, parsed on its own: a message that does not fit Telegram's shape is refused
-   * (logged and counted) and answered as handled, so the bot's next updates still come.
+   * A poll's updates, each parsed and judged alone, handed to the door together (one commit
+   * for all, as a webhook's delivery is) in their order: answers each one's fate, in order (a
+   * rejection: it could not be stored, the database failed). An update that does not fit
+   * Telegram's shape is refused (logged and counted) and answered as handled, so the bot's
+   * next updates still come.
    */
   async handle(
     bot: { send_phone: string; token: string },
+    updates: TgUpdate[],
+  ): Promise<PromiseSettledResult<InboundOutcome>[]> {
+    // Made ready side by side (reads, downloads), then written in the updates' order: a
+    // chat's messages reach the door in the order the customer sent them.
+    const ready = await Promise.allSettled(updates.map((u) => this.prepare(bot, u)));
+    return Promise.allSettled(
+      ready.map((r) => {
+        if (r.status === 'rejected') return Promise.reject(r.reason);
+        return typeof r.value === 'function' ? r.value() : r.value;
+      }),
+    );
+  }
+
+  /** One update made ready for the door (its write), or already answered. */
+  private async prepare(
+    bot: { send_phone: string; token: string },
     update: TgUpdate,
-  ): Promise<InboundOutcome> {
+  ): Promise<InboundOutcome | (() => Promise<InboundOutcome>)> {
     const parsed = tgUpdate.safeParse(update);
     const msg = parsed.success ? tgMessage.safeParse(parsed.data.message) : null;
     if (parsed.success && parsed.data.message === undefined) return 'ignored';
@@ -118,7 +186,7 @@ export class TelegramInbound {
   private async message(
     bot: { send_phone: string; token: string },
     msg: TgMessage,
-  ): Promise<InboundOutcome> {
+  ): Promise<InboundOutcome | (() => Promise<InboundOutcome>)> {
     // Only what a customer writes to the bot in a private chat becomes a chat.
     if (msg.chat.type !== 'private' || !msg.from || msg.from.is_bot) return 'ignored';
     const api = new BotApi(this.apiUrl, bot.token);
@@ -153,6 +221,25 @@ export class TelegramInbound {
     if (!picked && !content) return 'ignored'; // a service message (joined, pinned, ...)
 
     const from = msg.from;
+    return () => this.write(api, bot, msg, from, { seatId, key, customer, content, type, mediaId });
+  }
+
+  /** Through the door (its own rows with it), then the customer's photo once it is stored. */
+  private async write(
+    api: BotApi,
+    bot: { send_phone: string },
+    msg: TgMessage,
+    from: NonNullable<TgMessage['from']>,
+    m: {
+      seatId: number;
+      key: InboundKey;
+      customer: string;
+      content: string;
+      type: MessageType;
+      mediaId: string | undefined;
+    },
+  ): Promise<InboundOutcome> {
+    const { seatId, key, customer, content, type, mediaId } = m;
     const outcome = await this.inbound.write({
       channel: 'telegram',
       seatId,
@@ -175,31 +262,18 @@ export class TelegramInbound {
             },
           }
         : {}),
-      // Telegram's own rows, in the message's transaction: the customer's profile link, and a
-      // new chat's language as the customer's Telegram app has it.
-      hook: async (trx, written) => {
-        await telegramRepository.upsert(
-          trx,
-          { sendPhone: bot.send_phone, receiverPhone: customer },
-          {
-            tg_chat_id: String(msg.chat.id),
-            username: from.username ?? null,
-            first_name: from.first_name || null,
-            last_name: from.last_name ?? null,
-            ...(from.language_code ? { language_code: from.language_code } : {}),
-          },
-          Date.now(),
-        );
-        const language = toListedCode(from.language_code);
-        if (written.kind === 'stored' && written.chatCreated && language) {
-          await translationRepository.setCustomerLanguage(
-            trx,
-            written.seatId,
-            written.sessionId,
-            language,
-          );
-        }
-      },
+      hook: channelRows(telegramRows, {
+        sendPhone: bot.send_phone,
+        receiverPhone: customer,
+        fields: {
+          tg_chat_id: String(msg.chat.id),
+          username: from.username ?? null,
+          first_name: from.first_name || null,
+          last_name: from.last_name ?? null,
+          ...(from.language_code ? { language_code: from.language_code } : {}),
+        },
+        language: toListedCode(from.language_code),
+      }),
     });
     if (outcome.kind === 'stored') {
       await this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id);
@@ -244,7 +318,11 @@ export class TelegramInbound {
     }
   }
 
-  /** The customer's profile photo, once: the largest size of their newest photo. */
+  /**
+   * The customer's profile photo, once: the largest size of their newest photo. A customer is
+   * asked at most once an hour by an instance (a customer without a photo would otherwise cost
+   * a read and a Bot API call with every message).
+   */
   private async fetchPhoto(
     api: BotApi,
     seatId: number,
@@ -252,6 +330,11 @@ export class TelegramInbound {
     customer: string,
     userId: number,
   ) {
+    const asked = `${sendPhone}|${customer}`;
+    const now = Date.now();
+    if (now - (this.photoAsked.get(asked) ?? -Infinity) < PHOTO_ASK_MS) return;
+    if (this.photoAsked.size >= PHOTO_ASKED_MAX) this.photoAsked.clear();
+    this.photoAsked.set(asked, now);
     const profile = await telegramRepository.find(this.db, sendPhone, customer);
     if (!profile || profile.photo_media_id) return;
     try {

@@ -133,33 +133,39 @@ export class TelegramPoller {
           await this.sleep(wait);
           continue;
         }
-        for (const update of updates) {
-          if (this.stopping) return;
-          try {
-            await this.inbound.handle(bot, update);
-            this.failures.delete(bot.send_phone);
-          } catch (err) {
-            // Not stored: the offset stays and the update comes again after a pause, up to
-            // MAX_ATTEMPTS times (one bad update must not stop the bot for good).
-            const attempts = (this.failures.get(bot.send_phone) ?? 0) + 1;
-            this.failures.set(bot.send_phone, attempts);
-            this.log.error(
-              { err, account: bot.send_phone, update: update.update_id, attempts },
-              'telegram update not stored',
-            );
-            if (attempts < MAX_ATTEMPTS) {
-              await this.sleep(backoff);
-              break;
-            }
-            this.failures.delete(bot.send_phone);
-          }
-          await telegramBotsRepository.advanceOffset(
-            this.db,
-            bot.send_phone,
-            this.owner,
-            update.update_id + 1,
+        if (updates.length === 0 || this.stopping) continue;
+        // The poll's updates together through the door (one commit, as a webhook's delivery),
+        // then the offset once, past every update that has its fate.
+        const fates = await this.inbound.handle(bot, updates);
+        const failed = fates.findIndex((f) => f.status === 'rejected');
+        let next = updates.at(-1)!.update_id + 1;
+        if (failed < 0) this.failures.delete(bot.send_phone);
+        else {
+          // Not stored: the offset stops at it and it comes again after a pause (the updates
+          // after it too: those stored are recognised), up to MAX_ATTEMPTS times (one bad
+          // update must not stop the bot for good).
+          const update = updates[failed]!;
+          const attempts = (this.failures.get(bot.send_phone) ?? 0) + 1;
+          this.failures.set(bot.send_phone, attempts);
+          this.log.error(
+            {
+              err: (fates[failed] as PromiseRejectedResult).reason,
+              account: bot.send_phone,
+              update: update.update_id,
+              attempts,
+            },
+            'telegram update not stored',
           );
+          if (attempts < MAX_ATTEMPTS) next = update.update_id;
+          else {
+            this.failures.delete(bot.send_phone);
+            next = update.update_id + 1;
+          }
         }
+        if (next > offset) {
+          await telegramBotsRepository.advanceOffset(this.db, bot.send_phone, this.owner, next);
+        }
+        if (failed >= 0 && next === updates[failed]!.update_id) await this.sleep(backoff);
       }
     } catch (err) {
       if (!this.stopping)

@@ -51,6 +51,56 @@ export const telegramRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * The profile links of the customers who wrote, in one statement (one row per customer: an
+   * upsert touches a row once): a new profile, or the recorded one with these fields (its
+   * language kept when none is given; its photo kept).
+   */
+  async upsertLinks(
+    db: Db,
+    rows: {
+      sendPhone: string;
+      receiverPhone: string;
+      fields: Required<
+        Pick<ProfileFields, 'tg_chat_id' | 'username' | 'first_name' | 'last_name'>
+      > &
+        Pick<ProfileFields, 'language_code'>;
+    }[],
+    now: number,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await db
+      .insertInto('telegram_profiles')
+      .values(
+        rows.map(({ sendPhone, receiverPhone, fields }) => ({
+          send_phone: sendPhone,
+          receiver_phone: receiverPhone,
+          tg_chat_id: fields.tg_chat_id,
+          username: fields.username,
+          first_name: fields.first_name,
+          last_name: fields.last_name,
+          photo_url: null,
+          language_code: fields.language_code ?? null,
+          photo_media_id: null,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['send_phone', 'receiver_phone']).doUpdateSet((eb) => ({
+          tg_chat_id: eb.ref('excluded.tg_chat_id'),
+          username: eb.ref('excluded.username'),
+          first_name: eb.ref('excluded.first_name'),
+          last_name: eb.ref('excluded.last_name'),
+          language_code: eb.fn.coalesce(
+            'excluded.language_code',
+            'telegram_profiles.language_code',
+          ),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  },
+
   /** Inserts the profile, or updates the given fields of the recorded one. */
   upsert(
     db: Db,

@@ -5,15 +5,19 @@ import { AppError } from '../../lib/app-error.js';
 import { inTransaction } from '../../lib/tx.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
-import type { InboundOutcome, InboundWriter } from '../../modules/messages/inbound-writer.js';
+import {
+  channelRows,
+  type ChannelRows,
+  type InboundOutcome,
+  type InboundWriter,
+} from '../../modules/messages/inbound-writer.js';
 import type { SeatEvents } from '../../modules/events/seat-events.js';
-import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import { recordDeliveryStatus } from '../../modules/outbox/delivery-status.js';
 import { inboundRepository, type InboundKey } from '../../modules/messages/inbound.repository.js';
 import { OutboundRefused, type OutboundPolicy } from '../../lib/outbound-fetch.js';
 import { GRAPH_ID, GraphApi } from './graph-api.js';
 import { markTokenRefused } from './number-state.js';
-import { whatsappRepository } from './whatsapp.repository.js';
+import { whatsappRepository, type WebhookNumber } from './whatsapp.repository.js';
 import {
   waChange,
   waContact,
@@ -70,6 +74,48 @@ function listAt(value: unknown): unknown[] | null {
   return Array.isArray(value) ? value : null;
 }
 
+/** WhatsApp's own rows of a customer's message: its contact, and its wamid once stored. */
+interface WaRows {
+  sendPhone: string;
+  waId: string;
+  profileName: string | null;
+  at: number;
+  wamid: string;
+  contextWamid: string | null;
+}
+
+/**
+ * WhatsApp's own rows of a batch's messages, in its transaction, in two statements whatever its
+ * size: the contacts (each reply window opens, blocked or not; a contact's last message in the
+ * batch gives its time, its last name given its name) and the wamids of the stored messages.
+ */
+const whatsappRows: ChannelRows<WaRows> = {
+  async write(trx, messages) {
+    const contacts = new Map<string, WaRows>();
+    for (const { rows } of messages) {
+      const key = `${rows.sendPhone}|${rows.waId}`;
+      const before = contacts.get(key);
+      contacts.set(key, { ...rows, profileName: rows.profileName ?? before?.profileName ?? null });
+    }
+    await whatsappRepository.recordContacts(trx, [...contacts.values()]);
+    await whatsappRepository.recordInbound(
+      trx,
+      messages.flatMap(({ rows, outcome }) =>
+        outcome.kind === 'stored'
+          ? [
+              {
+                sendPhone: rows.sendPhone,
+                wamid: rows.wamid,
+                msgId: outcome.msgId,
+                contextWamid: rows.contextWamid,
+              },
+            ]
+          : [],
+      ),
+    );
+  },
+};
+
 /** A message ready for the door: its key, and what its write needs. */
 interface Prepared {
   msg: WaMessage;
@@ -106,7 +152,7 @@ export class WhatsappInbound {
    * inbound door together (one commit). Answers once every message has its fate; a failure of
    * the database throws (500: Meta delivers again, and what was stored is taken once).
    */
-  async handle(number: WhatsappNumberRow, payload: WaWebhook): Promise<void> {
+  async handle(number: WebhookNumber, payload: WaWebhook): Promise<void> {
     const refuse = (part: string, raw?: unknown) =>
       this.inbound.refuse('whatsapp', 'bad_shape', {
         account: number.send_phone,
@@ -181,7 +227,7 @@ export class WhatsappInbound {
    * database), or handled here (a reaction, a message seen before, no seat).
    */
   private async prepare(
-    number: WhatsappNumberRow,
+    number: WebhookNumber,
     msg: WaMessage,
     profileName: string | null,
   ): Promise<Prepared | null> {
@@ -195,12 +241,12 @@ export class WhatsappInbound {
       return null;
     }
     if (await inboundRepository.find(this.db, key)) return null;
-    const account = await accountsRepository.findByPhone(this.db, number.send_phone);
-    if (!account || account.seat_id === null) {
+    // The account's seat came with the number (read once per delivery).
+    const seatId = number.seat_id;
+    if (seatId === null) {
       this.inbound.refuse('whatsapp', 'no_seat', { account: number.send_phone, id: msg.id });
       return null;
     }
-    const seatId = account.seat_id;
     const at = msg.timestamp ? Math.min(Number(msg.timestamp) * 1000, Date.now()) : Date.now();
     const content = await this.contentOf(number, seatId, msg);
     const customer = customerNumberOf(msg.from);
@@ -218,24 +264,14 @@ export class WhatsappInbound {
         ...(profileName ? { customerName: profileName } : {}),
         // A reply names its quote by wamid (ours as delivered, or the customer's).
         ...(msg.context?.id ? { replyTo: { externalId: msg.context.id } } : {}),
-        // WhatsApp's own rows, in the message's transaction: the contact (its reply window
-        // opens, blocked or not) and the wamid of a stored message.
-        hook: async (trx, outcome) => {
-          await whatsappRepository.recordContact(trx, {
-            sendPhone: number.send_phone,
-            waId: msg.from,
-            profileName,
-            at,
-          });
-          if (outcome.kind !== 'stored') return;
-          await whatsappRepository.recordMessage(trx, {
-            sendPhone: number.send_phone,
-            wamid: msg.id,
-            msgId: outcome.msgId,
-            direction: 'in',
-            contextWamid: msg.context?.id ?? null,
-          });
-        },
+        hook: channelRows(whatsappRows, {
+          sendPhone: number.send_phone,
+          waId: msg.from,
+          profileName,
+          at,
+          wamid: msg.id,
+          contextWamid: msg.context?.id ?? null,
+        }),
       });
     return { msg, write };
   }

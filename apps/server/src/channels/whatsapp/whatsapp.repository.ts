@@ -5,6 +5,9 @@ import type { WhatsappNumberRow, WhatsappTemplateSendRow } from '../../db/schema
 export type NumberState = WhatsappNumberRow['state'];
 
 /** The WhatsApp channel's tables (migrations 035 and 036). */
+/** A bound number as its webhook needs it: its row and its account's seat. */
+export type WebhookNumber = WhatsappNumberRow & { seat_id: number | null };
+
 export const whatsappRepository = {
   findByPhone(db: Db, sendPhone: string): Promise<WhatsappNumberRow | undefined> {
     return db
@@ -29,6 +32,20 @@ export const whatsappRepository = {
       .selectFrom('whatsapp_numbers')
       .selectAll()
       .where('phone_number_id', '=', phoneNumberId)
+      .executeTakeFirst();
+  },
+
+  /**
+   * The number a webhook is for, with the seat its account is assigned to (null: none): one
+   * read per delivery for both.
+   */
+  findForWebhook(db: Db, phoneNumberId: string): Promise<WebhookNumber | undefined> {
+    return db
+      .selectFrom('whatsapp_numbers')
+      .leftJoin('phone_accounts', 'phone_accounts.send_phone', 'whatsapp_numbers.send_phone')
+      .selectAll('whatsapp_numbers')
+      .select('phone_accounts.seat_id')
+      .where('whatsapp_numbers.phone_number_id', '=', phoneNumberId)
       .executeTakeFirst();
   },
 
@@ -99,28 +116,57 @@ export const whatsappRepository = {
       .executeTakeFirst();
   },
 
-  /** The customer wrote: their profile name and the start of a new 24-hour window. */
-  async recordContact(
+  /**
+   * These customers wrote: their profile names (null: the one kept) and the start of a new
+   * 24-hour window, in one statement (one row per contact: an upsert touches a row once).
+   */
+  async recordContacts(
     db: Db,
-    row: { sendPhone: string; waId: string; profileName: string | null; at: number },
+    rows: { sendPhone: string; waId: string; profileName: string | null; at: number }[],
   ) {
+    if (rows.length === 0) return;
     const now = Date.now();
     await db
       .insertInto('whatsapp_contacts')
-      .values({
-        send_phone: row.sendPhone,
-        wa_id: row.waId,
-        profile_name: row.profileName,
-        last_inbound_at: row.at,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(['send_phone', 'wa_id']).doUpdateSet((eb) => ({
-          profile_name: row.profileName ?? eb.ref('whatsapp_contacts.profile_name'),
+      .values(
+        rows.map((row) => ({
+          send_phone: row.sendPhone,
+          wa_id: row.waId,
+          profile_name: row.profileName,
           last_inbound_at: row.at,
           updated_at: now,
         })),
       )
+      .onConflict((oc) =>
+        oc.columns(['send_phone', 'wa_id']).doUpdateSet((eb) => ({
+          profile_name: eb.fn.coalesce('excluded.profile_name', 'whatsapp_contacts.profile_name'),
+          last_inbound_at: eb.ref('excluded.last_inbound_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  },
+
+  /** The wamids of these customers' messages, in one statement (one seen before stays). */
+  async recordInbound(
+    db: Db,
+    rows: { sendPhone: string; wamid: string; msgId: number; contextWamid: string | null }[],
+  ) {
+    if (rows.length === 0) return;
+    const now = Date.now();
+    await db
+      .insertInto('whatsapp_messages')
+      .values(
+        rows.map((row) => ({
+          send_phone: row.sendPhone,
+          wamid: row.wamid,
+          msg_id: row.msgId,
+          direction: 'in' as const,
+          context_wamid: row.contextWamid,
+          created_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['send_phone', 'wamid']).doNothing())
       .execute();
   },
 

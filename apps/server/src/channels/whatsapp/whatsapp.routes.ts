@@ -69,7 +69,7 @@ export async function whatsappRoutes(
       path,
       { bodyLimit: WEBHOOK_BODY_LIMIT, config: rateLimitConfig(perMinute) },
       async (request, reply) => {
-        const number = await whatsappRepository.findByNumberId(db, request.params.phoneNumberId);
+        const number = await whatsappRepository.findForWebhook(db, request.params.phoneNumberId);
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         // An unbound number is checked against a throwaway secret and answers as a bad
         // signature does: an unsigned caller cannot tell which numbers are bound.

@@ -9,7 +9,7 @@ import {
   type Written,
 } from './group-commit-inbound-writer.js';
 import { inboundBatchRepository, type FoundChat } from './inbound-batch.repository.js';
-import type { InboundOutcome } from './inbound-writer.js';
+import { writeChannelRows, type InboundOutcome } from './inbound-writer.js';
 import { previewOf, toChatMessage } from './messages.presenter.js';
 
 /** A chat of the batch: its messages in order, as found (absent: new) and as written. */
@@ -150,12 +150,10 @@ export class BatchInboundWriter extends GroupCommitInboundWriter {
       });
     }
     // The channels' own rows, in batch order, once every message has its fate.
-    for (const [i, { unit }] of batch.entries()) {
-      const answer = answers[i]!;
-      if (unit.hook && (answer.kind === 'stored' || answer.kind === 'blocked')) {
-        await unit.hook(trx, answer);
-      }
-    }
+    await writeChannelRows(
+      trx,
+      batch.map(({ unit }, i) => ({ hook: unit.hook, outcome: answers[i]! })),
+    );
     return {
       outcomes: answers.map((value) => ({ ok: true, value: value! })),
       written: written.filter((w) => w !== undefined),

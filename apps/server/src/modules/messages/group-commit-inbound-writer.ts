@@ -12,6 +12,7 @@ import type { MediaService } from '../media/media.service.js';
 import { inboundRepository } from './inbound.repository.js';
 import {
   InboundVerdicts,
+  writeChannelRows,
   type InboundLog,
   type InboundMessage,
   type InboundOutcome,
@@ -35,7 +36,8 @@ const MAX_ATTEMPTS = 3;
 /** Rolls back a message written alone whose key another request took meanwhile. */
 export class TakenMeanwhile extends Error {}
 
-export type Outcome = { ok: true; value: InboundOutcome } | { ok: false; err: unknown };
+type Answered = { ok: true; value: InboundOutcome };
+export type Outcome = Answered | { ok: false; err: unknown };
 
 /** What a message wrote, for the batch's events. */
 export interface Written {
@@ -241,6 +243,11 @@ export class GroupCommitInboundWriter implements InboundWriter {
       outcomes.push({ ok: true, value: outcome });
       if (done) written.push(done);
     }
+    // The channels' own rows of the whole batch at once.
+    await writeChannelRows(
+      trx,
+      batch.map(({ unit }, i) => ({ hook: unit.hook, outcome: (outcomes[i] as Answered).value })),
+    );
     return { outcomes, written };
   }
 
@@ -253,6 +260,7 @@ export class GroupCommitInboundWriter implements InboundWriter {
       await sql`savepoint inbound_message`.execute(trx);
       try {
         const { outcome, done } = await this.writeOne(trx, q, ungrouped);
+        await writeChannelRows(trx, [{ hook: q.unit.hook, outcome }]);
         await sql`release inbound_message`.execute(trx);
         outcomes.push({ ok: true, value: outcome });
         if (done) written.push(done);
@@ -271,9 +279,9 @@ export class GroupCommitInboundWriter implements InboundWriter {
 
   /**
    * One message, written as every inbound message is (receiveOne), its key taken last with
-   * what was stored (a concurrent taker of the key waits here until this transaction ends),
-   * then the channel's own rows (its hook). A key found taken fails the batch
-   * (TakenMeanwhile), whose messages then run alone.
+   * what was stored (a concurrent taker of the key waits here until this transaction ends).
+   * The channel's own rows (its hook) are its caller's to write. A key found taken fails the
+   * batch (TakenMeanwhile), whose messages then run alone.
    */
   private async writeOne(
     trx: Db,
@@ -290,9 +298,7 @@ export class GroupCommitInboundWriter implements InboundWriter {
     );
     if (got.blocked) {
       if (key && !(await inboundRepository.take(trx, key, null))) throw new TakenMeanwhile();
-      const outcome = { kind: 'blocked' as const, seatId };
-      await unit.hook?.(trx, outcome);
-      return { outcome };
+      return { outcome: { kind: 'blocked', seatId } };
     }
     const { row, session: updated, sessionCreated: chatCreated } = got;
     if (key && !(await inboundRepository.take(trx, key, row.id))) throw new TakenMeanwhile();
@@ -305,7 +311,6 @@ export class GroupCommitInboundWriter implements InboundWriter {
       sessionId: got.sessionId,
       chatCreated,
     };
-    await unit.hook?.(trx, outcome);
     return {
       outcome,
       done: updated ? { seatId, message, row: updated, chatCreated, requestId } : undefined,

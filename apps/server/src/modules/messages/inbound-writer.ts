@@ -31,7 +31,7 @@ export interface InboundMessage {
   /**
    * The channel's own rows of this message (WhatsApp's contact and wamid, Telegram's profile
    * link), written in the message's transaction once it is stored or found blocked: they
-   * commit with it or not at all.
+   * commit with it or not at all (`channelRows`).
    */
   hook?: InboundHook;
 }
@@ -55,10 +55,47 @@ export type InboundOutcome =
   /** Refused by the receive rules (logged and counted). */
   | { kind: 'refused'; reason: RefusalReason };
 
-export type InboundHook = (
+/** What a message's own rows are written with: it was stored, or its chat is blocked. */
+export type Hooked = Stored | { kind: 'blocked'; seatId: number };
+
+/**
+ * A channel's writer of its own rows: one call for all the messages of a batch that carry
+ * it, in batch order, so that a batch costs a fixed number of statements whatever its size
+ * (multi-row inserts and upserts), as the messages' own statements do on PostgreSQL.
+ */
+export interface ChannelRows<R> {
+  write(trx: Db, messages: { rows: R; outcome: Hooked }[]): Promise<void>;
+}
+
+/** A message's own rows and their writer (`channelRows`). */
+export interface InboundHook {
+  readonly writer: ChannelRows<unknown>;
+  readonly rows: unknown;
+}
+
+/** The hook of a message whose own rows `rows` are written by `writer` with its batch's. */
+export const channelRows = <R>(writer: ChannelRows<R>, rows: R): InboundHook => ({
+  writer: writer as ChannelRows<unknown>,
+  rows,
+});
+
+/**
+ * The channels' own rows of these messages (in batch order): one call per writer, so one
+ * batch's rows of a channel go in together.
+ */
+export async function writeChannelRows(
   trx: Db,
-  outcome: Stored | { kind: 'blocked'; seatId: number },
-) => Promise<void>;
+  done: { hook: InboundHook | undefined; outcome: InboundOutcome }[],
+): Promise<void> {
+  const byWriter = new Map<ChannelRows<unknown>, { rows: unknown; outcome: Hooked }[]>();
+  for (const { hook, outcome } of done) {
+    if (!hook || (outcome.kind !== 'stored' && outcome.kind !== 'blocked')) continue;
+    const list = byWriter.get(hook.writer) ?? [];
+    list.push({ rows: hook.rows, outcome });
+    byWriter.set(hook.writer, list);
+  }
+  for (const [writer, messages] of byWriter) await writer.write(trx, messages);
+}
 
 /** Where a refusal is said: one line, no stack. */
 export interface InboundLog {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TranslationMemoryTable } from '../../db/schema.js';
 
@@ -25,6 +26,28 @@ export const translationRepository = {
       .values(rows)
       .onConflict((oc) =>
         oc.columns(['engine', 'source_lang', 'target_lang', 'text_hash']).doNothing(),
+      )
+      .execute();
+  },
+
+  /** Several chats' customer languages in one statement, each scoped by its seat. */
+  async setCustomerLanguages(
+    db: Db,
+    rows: { seatId: number; sessionId: number; language: string }[],
+  ) {
+    if (rows.length === 0) return;
+    const cases = rows.map(
+      (r) => sql`when id = ${r.sessionId} and seat_id = ${r.seatId} then ${r.language}`,
+    );
+    await db
+      .updateTable('sessions')
+      .set({
+        customer_language: sql<string>`case ${sql.join(cases, sql` `)} else customer_language end`,
+      })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.sessionId),
       )
       .execute();
   },

@@ -1,0 +1,223 @@
+import type { CompiledQuery, LogEvent } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { TelegramInbound } from '../src/channels/telegram/telegram-inbound.js';
+import type { TgUpdate } from '../src/channels/telegram/bot-api.js';
+import { WhatsappInbound } from '../src/channels/whatsapp/whatsapp-inbound.js';
+import type { WebhookNumber } from '../src/channels/whatsapp/whatsapp.repository.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
+import { createServices, type Services } from '../src/services.js';
+import { createSeat, type SeatFixture } from './fixtures.js';
+import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+
+/**
+ * Issue 33, "A batch takes a fixed number of statements": the channels' own rows of a batch of
+ * customers' messages (WhatsApp's contacts and wamids, Telegram's profile links and new chats'
+ * languages) are written by multi-row statements, so a batch of 3N messages costs the
+ * statements of a batch of N, as the platform's messages do on PostgreSQL
+ * (inbound-statements.test.ts). Counted on a second connection that logs every statement,
+ * with the channels' inbound sides built on it as the app builds them.
+ */
+let t: TestApp;
+let traced: DatabaseHandle;
+let services: Services;
+let cleanup: () => Promise<void>;
+let recording: CompiledQuery[] | null = null;
+const quiet = { warn: () => undefined };
+let n = 0;
+
+beforeAll(async () => {
+  const made = await createTestDatabaseConfig();
+  cleanup = made.cleanup;
+  const app = await buildApp(made.config);
+  await app.ready();
+  t = testAppOf(app, made.config);
+  traced = await openDatabase(made.config, {
+    log: (event: LogEvent) => {
+      if (event.level === 'query') recording?.push(event.query);
+    },
+  });
+  services = await createServices(traced.db, made.config, undefined, new RecordingEventBus());
+});
+afterAll(async () => {
+  await traced?.close();
+  await t?.app.close();
+  await cleanup?.();
+});
+
+/** The statements of the batch's transaction (begin to commit) while `work` runs. */
+async function batchStatements(work: () => Promise<unknown>): Promise<string[]> {
+  recording = [];
+  try {
+    await work();
+    const sql = recording.map((q) => q.sql.trim().toLowerCase());
+    const begin = sql.findIndex((s) => s.startsWith('begin'));
+    const commit = sql.findIndex((s, i) => i > begin && s.startsWith('commit'));
+    expect(begin, sql.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(commit, sql.join('\n')).toBeGreaterThan(begin);
+    // One batch: one transaction for the whole delivery.
+    expect(
+      sql.filter((s) => s.startsWith('begin')),
+      sql.join('\n'),
+    ).toHaveLength(1);
+    return sql.slice(begin, commit + 1);
+  } finally {
+    recording = null;
+  }
+}
+
+const touching = (sql: string[], tables: RegExp) => sql.filter((s) => tables.test(s));
+
+/** `count` messages from `customers` new customers, each writing in turn. */
+const spread = (count: number, customers: number) =>
+  Array.from({ length: count }, (_, i) => i % customers);
+
+describe("a batch's own rows of a channel take a fixed number of statements", () => {
+  const CUSTOMERS = 4;
+  const N = 6;
+
+  it('WhatsApp: the contacts and the wamids of N and of 3N messages', async () => {
+    const inbound = new WhatsappInbound(
+      traced.db,
+      'http://127.0.0.1:9',
+      { hosts: [], trustedOrigins: [] },
+      services.messages,
+      services.inbound,
+      services.media,
+      services.events,
+      quiet,
+    );
+    const delivery = async (seat: SeatFixture, count: number) => {
+      const number = {
+        send_phone: seat.phones[0]!,
+        phone_number_id: `10${++n}`,
+        access_token: 'unused',
+        seat_id: seat.seatId,
+      } as WebhookNumber;
+      const waIds = Array.from({ length: CUSTOMERS }, () => `4917${String(++n).padStart(8, '0')}`);
+      const messages = spread(count, CUSTOMERS).map((c, i) => ({
+        from: waIds[c],
+        id: `wamid.rows-${++n}`,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        type: 'text',
+        text: { body: `message ${i}` },
+      }));
+      const payload = {
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'waba',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { phone_number_id: number.phone_number_id },
+                  contacts: waIds.map((wa_id, i) => ({
+                    wa_id,
+                    profile: { name: `Customer ${i}` },
+                  })),
+                  messages,
+                },
+              },
+            ],
+          },
+        ],
+      };
+      const sql = await batchStatements(() => inbound.handle(number, payload));
+      const stored = await t.db
+        .selectFrom('whatsapp_messages')
+        .innerJoin('messages', 'messages.id', 'whatsapp_messages.msg_id')
+        .select(['whatsapp_messages.wamid', 'messages.content'])
+        .where('whatsapp_messages.send_phone', '=', number.send_phone)
+        .execute();
+      const contacts = await t.db
+        .selectFrom('whatsapp_contacts')
+        .select(['wa_id', 'profile_name'])
+        .where('send_phone', '=', number.send_phone)
+        .orderBy('wa_id')
+        .execute();
+      // Every message's wamid, every customer's contact with the name the webhook gave.
+      expect(stored.map((r) => r.wamid).sort()).toEqual(messages.map((m) => m.id).sort());
+      expect(contacts).toEqual(waIds.map((wa_id, i) => ({ wa_id, profile_name: `Customer ${i}` })));
+      return sql;
+    };
+    const few = await delivery(await createSeat(t, 'rows-wa-few'), N);
+    const many = await delivery(await createSeat(t, 'rows-wa-many'), 3 * N);
+    const own = /whatsapp_contacts|whatsapp_messages/;
+    // One upsert of the contacts, one insert of the wamids.
+    expect(touching(few, own)).toHaveLength(2);
+    expect(touching(many, own)).toHaveLength(touching(few, own).length);
+    // PostgreSQL writes the messages themselves in a fixed number too: the whole batch is.
+    if (usingPg) expect(many).toHaveLength(few.length);
+  });
+
+  it("Telegram: the profile links and the new chats' languages of N and of 3N messages", async () => {
+    const inbound = new TelegramInbound(
+      traced.db,
+      'http://127.0.0.1:9',
+      services.messages,
+      services.inbound,
+      services.media,
+      quiet,
+    );
+    const poll = async (seat: SeatFixture, count: number) => {
+      const bot = { send_phone: seat.phones[0]!, token: '1:unused' };
+      const users = Array.from({ length: CUSTOMERS }, (_, i) => ({
+        id: 700_000_000 + ++n,
+        is_bot: false,
+        first_name: `Customer ${i}`,
+        username: `customer_${n}`,
+        language_code: 'ru',
+      }));
+      const updates: TgUpdate[] = spread(count, CUSTOMERS).map((c, i) => ({
+        update_id: ++n,
+        message: {
+          message_id: i + 1,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: users[c]!.id, type: 'private' },
+          from: users[c]!,
+          text: `message ${i}`,
+        },
+      }));
+      const sql = await batchStatements(() => inbound.handle(bot, updates));
+      const profiles = await t.db
+        .selectFrom('telegram_profiles')
+        .select(['tg_chat_id', 'username', 'language_code'])
+        .where('send_phone', '=', bot.send_phone)
+        .orderBy('tg_chat_id')
+        .execute();
+      const chats = await t.db
+        .selectFrom('sessions')
+        .select(['customer_language'])
+        .where('seat_id', '=', seat.seatId)
+        .where('send_phone', '=', bot.send_phone)
+        .execute();
+      const messages = await t.db
+        .selectFrom('messages')
+        .select('content')
+        .where('seat_id', '=', seat.seatId)
+        .where('direction', '=', 'in')
+        .execute();
+      expect(messages).toHaveLength(count);
+      expect(profiles).toEqual(
+        users.map((u) => ({
+          tg_chat_id: String(u.id),
+          username: u.username,
+          language_code: 'ru',
+        })),
+      );
+      // Each new chat speaks its customer's app language (as Parley lists it).
+      expect(chats.map((c) => c.customer_language)).toEqual(users.map(() => 'RU'));
+      return sql;
+    };
+    const few = await poll(await createSeat(t, 'rows-tg-few'), N);
+    const many = await poll(await createSeat(t, 'rows-tg-many'), 3 * N);
+    const own = /telegram_profiles|set "customer_language" = case/;
+    // One upsert of the links, one update of the new chats' languages.
+    expect(touching(few, own)).toHaveLength(2);
+    expect(touching(many, own)).toHaveLength(touching(few, own).length);
+    if (usingPg) expect(many).toHaveLength(few.length);
+  });
+});
