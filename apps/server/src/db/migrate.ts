@@ -38,6 +38,7 @@ import { chatTurnsMigration } from './migrations/034-chat-turns.js';
 import { whatsappMigration } from './migrations/035-whatsapp.js';
 import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.js';
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
+import { replyWindowMigration } from './migrations/046-reply-window.js';
 import { pushSubscriptionsMigration } from './migrations/039-push-subscriptions.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
@@ -77,6 +78,7 @@ class StaticProvider implements MigrationProvider {
       '036-whatsapp-templates': whatsappTemplatesMigration(),
       '037-reactions-pacing': reactionsPacingMigration(),
       '039-push-subscriptions': pushSubscriptionsMigration(),
+      '046-reply-window': replyWindowMigration(),
     };
   }
 }
