@@ -1,169 +1,20 @@
 import { MEDIA_MAX_BYTES_DEFAULT } from '@parley/protocol';
 import { z } from 'zod';
-
-/**
- * Every environment variable the server reads: its zod schema (type, bounds, default), and
- * what the README's configuration table says of it (generated from this list by
- * scripts/gen-config-docs.mjs, checked by `npm run lint`). Adding a variable is one entry
- * here; config.ts puts the parsed values where the code reads them (Config).
- */
-interface EnvVar<T> {
-  schema: z.ZodType<T>;
-  /** Its type and bounds, as the table shows them. */
-  type: string;
-  /** Its default, as the table shows it. */
-  shown: string;
-  meaning: string;
-  /** Its issues' own messages say more than its type (an unknown engine's name). */
-  explains?: true;
-  /** Never echoed in an error (a key). */
-  secret?: true;
-}
-
-/** Unset and blank are the same: the default. */
-const given = (raw: unknown) =>
-  typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined;
-
-function integer(min: number, max: number, fallback: number, meaning: string): EnvVar<number> {
-  return {
-    schema: z.preprocess(given, z.coerce.number().int().min(min).max(max).default(fallback)),
-    type: `an integer from ${min} to ${max}`,
-    shown: String(fallback),
-    meaning,
-  };
-}
-
-/** Fractions allowed. */
-function decimal(min: number, max: number, fallback: number, meaning: string): EnvVar<number> {
-  return {
-    schema: z.preprocess(given, z.coerce.number().min(min).max(max).default(fallback)),
-    type: `a number from ${min} to ${max}`,
-    shown: String(fallback),
-    meaning,
-  };
-}
-
-function oneOf<const V extends string>(
-  values: readonly [V, ...V[]],
-  fallback: V,
-  meaning: string,
-): EnvVar<V> {
-  return {
-    schema: z.preprocess(given, z.enum(values).default(fallback)) as z.ZodType<V>,
-    type: `one of ${values.join(', ')}`,
-    shown: fallback,
-    meaning,
-  };
-}
-
-/** Free text, `fallback` when unset. */
-function textOr(fallback: string, meaning: string): EnvVar<string> {
-  return {
-    schema: z.preprocess(given, z.string().default(fallback)),
-    type: 'text',
-    shown: fallback,
-    meaning,
-  };
-}
-
-/** Free text; null when unset. */
-function text(meaning: string, opts: { minLength?: number; shown?: string } = {}) {
-  const inner = opts.minLength ? z.string().min(opts.minLength) : z.string();
-  return {
-    schema: z.preprocess(given, inner.nullable().default(null)),
-    type: opts.minLength ? `at least ${opts.minLength} characters` : 'text',
-    shown: opts.shown ?? 'unset',
-    meaning,
-    ...(opts.minLength ? { secret: true as const } : {}),
-  } satisfies EnvVar<string | null>;
-}
-
-/** A URL of these schemes (trailing slashes dropped); null when unset. */
-/** One origin of a list setting (scheme://host[:port]), as URL.origin writes it. */
-function origin(example: string) {
-  return z.string().transform((raw, ctx) => {
-    let url: URL | null = null;
-    try {
-      url = new URL(raw);
-    } catch {
-      // not a URL
-    }
-    if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `is not an origin (scheme://host[:port], e.g. ${example})`,
-      });
-      return z.NEVER;
-    }
-    return url.origin;
-  });
-}
-
-function url(schemes: readonly string[], meaning: string, shown = 'unset') {
-  return {
-    schema: z.preprocess(
-      given,
-      z
-        .url({ protocol: new RegExp(`^(${schemes.join('|')})$`) })
-        .transform((u) => u.replace(/\/+$/, ''))
-        .nullable()
-        .default(null),
-    ),
-    type: `a ${schemes.map((x) => `${x}://`).join(' or ')} URL`,
-    shown,
-    meaning,
-  } satisfies EnvVar<string | null>;
-}
-
-/** Where browsers' Web Push subscriptions live: Chrome (FCM), Firefox, Safari, Edge. */
-const DEFAULT_PUSH_HOSTS = [
-  'fcm.googleapis.com',
-  'updates.push.services.mozilla.com',
-  'push.apple.com',
-  'notify.windows.com',
-];
-
-/** A comma-separated list of host names (lower case); `fallback` when unset. */
-function hostList(fallback: string[], meaning: string): EnvVar<string[]> {
-  return {
-    schema: z.preprocess(
-      (raw) =>
-        given(raw)
-          ?.split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter(Boolean),
-      z.array(z.string().regex(/^[a-z0-9.-]+$/, 'is not a host name')).default(fallback),
-    ),
-    type: 'a comma-separated list of host names',
-    shown: fallback.length > 0 ? fallback.join(',') : 'unset',
-    meaning,
-  };
-}
-
-/** `on`/`1`/`true`, `off`/`0`/`false` or `auto` (unset). */
-function onOffAuto(meaning: string): EnvVar<'auto' | 'on' | 'off'> {
-  const words: Record<string, 'auto' | 'on' | 'off'> = {
-    auto: 'auto',
-    on: 'on',
-    '1': 'on',
-    true: 'on',
-    off: 'off',
-    '0': 'off',
-    false: 'off',
-  };
-  return {
-    schema: z.preprocess(
-      (raw) => given(raw)?.toLowerCase(),
-      z
-        .enum(Object.keys(words) as [string, ...string[]])
-        .default('auto')
-        .transform((w) => words[w]!),
-    ),
-    type: 'on (1, true), off (0, false) or auto',
-    shown: 'auto',
-    meaning,
-  };
-}
+import { CHANNEL_ENV } from './channels/channel-config.js';
+import {
+  decimal,
+  given,
+  hostList,
+  integer,
+  oneOf,
+  onOffAuto,
+  origin,
+  text,
+  textOr,
+  url,
+  type EnvVar,
+  type EnvValuesOf,
+} from './lib/env-var.js';
 
 const MB = 1024 * 1024;
 const mediaCap = (kind: keyof typeof MEDIA_MAX_BYTES_DEFAULT) =>
@@ -173,6 +24,14 @@ const mediaCap = (kind: keyof typeof MEDIA_MAX_BYTES_DEFAULT) =>
     MEDIA_MAX_BYTES_DEFAULT[kind] / MB,
     `upload cap of a ${kind}, in MB (fractions allowed); larger uploads are refused with \`100001\``,
   );
+
+/** Where browsers' Web Push subscriptions live: Chrome (FCM), Firefox, Safari, Edge. */
+const DEFAULT_PUSH_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'push.apple.com',
+  'notify.windows.com',
+];
 
 /**
  * Four times pg's default: a pool of 10 became the queue at 1,000 operators (bench/operators.mjs,
@@ -357,36 +216,6 @@ export const ENV = {
     meaning:
       "origins whose pages may open the push sockets besides the server's own (the request's `Host`), e.g. `https://chat.example.com`, for a proxy that rewrites `Host`; `*`: any. Sockets without `Origin` (programs, not browsers) are accepted; another site's are refused with 403",
   } satisfies EnvVar<string[]>,
-  PARLEY_TELEGRAM_API_URL: url(
-    ['http', 'https'],
-    'the Telegram Bot API (a local Bot API server, or a proxy)',
-    'https://api.telegram.org',
-  ),
-  PARLEY_WHATSAPP_GRAPH_URL: url(
-    ['http', 'https'],
-    "Meta's Graph API for the WhatsApp channel (Cloud API, v21.0 paths under it; a proxy, or a local server in tests)",
-    'https://graph.facebook.com',
-  ),
-  PARLEY_WHATSAPP_MEDIA_ORIGINS: {
-    schema: z.preprocess(
-      (raw) =>
-        (given(raw) ?? '')
-          .split(',')
-          .map((o: string) => o.trim())
-          .filter(Boolean),
-      z.array(origin('http://127.0.0.1:8081')),
-    ),
-    type: 'a comma-separated list of origins',
-    shown: 'unset',
-    meaning:
-      "origins a WhatsApp media URL may also lead to, as they are (http allowed, the address not checked): a local Graph server in tests, or a proxy you run. Unset: only Meta's media hosts (`lookaside.fbsbx.com`, `*.whatsapp.net`, `*.fbcdn.net`) over https, at public addresses",
-  } satisfies EnvVar<string[]>,
-  PARLEY_WHATSAPP_MESSAGES_PER_SECOND: integer(
-    1,
-    1000,
-    80,
-    "the WhatsApp channel: messages per second per WhatsApp number, across every instance (Meta's throughput: 80 by default, more once Meta raised the number's); a send past it waits its turn, and Meta's 130429 / 131056 are retried later",
-  ),
   PARLEY_PUBLIC_URL: {
     schema: z.preprocess(
       given,
@@ -435,12 +264,6 @@ export const ENV = {
   PARLEY_PUSH_CA_FILE: text(
     'a PEM file of extra certificate authorities trusted for the push services (one inside your network with its own CA)',
   ),
-  PARLEY_TELEGRAM_POLLING: oneOf(
-    ['on', 'off'],
-    'on',
-    'whether this instance long-polls the bound bots (`getUpdates`; one instance per bot at a time)',
-  ),
-  PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS: integer(0, 50, 25, 'the long-poll time-out'),
   PARLEY_PLATFORM_SECRET: text(
     "shared HMAC secret of the messaging platform's signed requests, both ways ([docs/platform-api.md](docs/platform-api.md)); unset, the inbound API `/v1/platform/...` refuses every request",
   ),
@@ -534,11 +357,13 @@ export const ENV = {
     2,
     "the owner's CSV exports streaming at once in this process; one more is refused with HTTP 503 `500005` (`data.reason` `exports_busy`, `Retry-After`). Each export gives the operators' calls a turn every few milliseconds, but on SQLite they share one event loop, so each export more lengthens those calls' waits",
   ),
+  // Each channel's own variables: its configuration fragment (channels/channel-config.ts).
+  ...CHANNEL_ENV,
 } satisfies Record<string, EnvVar<unknown>>;
 
 type Env = typeof ENV;
 /** The environment, parsed: each variable's value (its default when unset). */
-export type EnvValues = { [K in keyof Env]: Env[K] extends EnvVar<infer T> ? T : never };
+export type EnvValues = EnvValuesOf<Env>;
 
 /** The one zod schema of the environment. */
 export const ENV_SCHEMA = z.object(

@@ -9,11 +9,15 @@ import {
   TRANSLATION_ENGINES,
   type EnvValues,
 } from './config-schema.js';
+import { channelConfigs, type ChannelConfigs } from './channels/channel-config.js';
+
+export type { TelegramConfig, WhatsappConfig } from './channels/channel-config.js';
 
 export type DemoMode = 'auto' | 'on' | 'off';
 export type LogFormat = 'pretty' | 'json';
 
-export interface Config {
+/** The settings; each channel's under its own key (`telegram`, ...: ChannelConfigs). */
+export interface Config extends ChannelConfigs {
   port: number;
   host: string;
   /**
@@ -68,15 +72,12 @@ export interface Config {
   /** Key of the signed media URLs; null: one generated once and kept in the database. */
   mediaSecret: string | null;
   translation: TranslationConfig;
-  telegram: TelegramConfig;
   /**
    * Where the outside world reaches this server (PARLEY_PUBLIC_URL: origin and path, no
    * trailing slash): the base of the addresses shown to paste elsewhere (a WhatsApp webhook
    * URL). Unset: built from the request.
    */
   publicUrl?: string | null;
-  /** The WhatsApp channel; unset: Meta's own Graph API (channels/whatsapp). */
-  whatsapp?: WhatsappConfig;
   /** Web Push (modules/push); unset: the browsers' own push services only. */
   push?: PushConfig;
   platform: PlatformConfig;
@@ -157,32 +158,6 @@ export interface PushConfig {
   caFile: string | null;
 }
 
-/** The WhatsApp channel (numbers bound to phone accounts; docs/channels/whatsapp.md). */
-export interface WhatsappConfig {
-  /** Graph API base URL without the version (PARLEY_WHATSAPP_GRAPH_URL). */
-  graphUrl: string;
-  /** Messages per second per number, across instances (PARLEY_WHATSAPP_MESSAGES_PER_SECOND); default 80. */
-  messagesPerSecond?: number;
-  /** Host names a media URL may lead to over https (default: Meta's media hosts, META_MEDIA_HOSTS). */
-  mediaHosts?: string[];
-  /** Origins a media URL may lead to as they are (PARLEY_WHATSAPP_MEDIA_ORIGINS); default none. */
-  mediaOrigins?: string[];
-}
-
-/** The Telegram channel (bots bound to phone accounts; docs/decisions/2026-11-23-telegram-channel.md). */
-export interface TelegramConfig {
-  /** Bot API base URL (PARLEY_TELEGRAM_API_URL): methods at `<url>/bot<token>/<method>`. */
-  apiUrl: string;
-  /** Poll the bound bots with getUpdates (PARLEY_TELEGRAM_POLLING=off: this instance does not). */
-  polling: boolean;
-  /** getUpdates long-poll time-out (PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS). */
-  pollTimeoutSeconds: number;
-  /** How often an instance looks for bound bots that no instance polls. */
-  scanIntervalMs: number;
-  /** How long a bot's poll lease lasts without renewal (another instance then takes over). */
-  leaseMs: number;
-}
-
 export { TRANSLATION_ENGINES };
 export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
 export type TranslationProviderConfig =
@@ -227,7 +202,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.ok) throw new ConfigError(parsed.errors.join('; '));
   const v = parsed.values;
   const dataDir = path.resolve(v.PARLEY_DATA_DIR);
-  const pollTimeoutSeconds = v.PARLEY_TELEGRAM_POLL_TIMEOUT_SECONDS;
   return {
     port: v.PORT,
     host: v.HOST,
@@ -285,25 +259,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: v.PARLEY_EVENT_POLL_MS,
       allowedOrigins: v.PARLEY_ALLOWED_ORIGINS,
     },
-    telegram: {
-      apiUrl: v.PARLEY_TELEGRAM_API_URL ?? 'https://api.telegram.org',
-      polling: v.PARLEY_TELEGRAM_POLLING === 'on',
-      pollTimeoutSeconds,
-      scanIntervalMs: 5_000,
-      // Longer than a long poll, so a polling instance renews it well before it runs out.
-      leaseMs: (pollTimeoutSeconds + 30) * 1000,
-    },
     publicUrl: v.PARLEY_PUBLIC_URL,
     push: {
       hosts: v.PARLEY_PUSH_HOSTS,
       privateHosts: v.PARLEY_PUSH_PRIVATE_HOSTS,
       caFile: v.PARLEY_PUSH_CA_FILE,
     },
-    whatsapp: {
-      graphUrl: v.PARLEY_WHATSAPP_GRAPH_URL ?? 'https://graph.facebook.com',
-      messagesPerSecond: v.PARLEY_WHATSAPP_MESSAGES_PER_SECOND,
-      mediaOrigins: v.PARLEY_WHATSAPP_MEDIA_ORIGINS,
-    },
+    // Each channel's settings, read by its own fragment (channels/channel-config.ts).
+    ...channelConfigs(v),
     ops: {
       metricsToken: v.PARLEY_METRICS_TOKEN,
       shutdownTimeoutMs: v.PARLEY_SHUTDOWN_TIMEOUT_MS,

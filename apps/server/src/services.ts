@@ -28,7 +28,7 @@ import { LocalMediaStorage } from './modules/media/media-storage.js';
 import { silentEventBus, type EventBus } from './modules/events/event-bus.js';
 import { SeatEvents } from './modules/events/seat-events.js';
 import { ChannelRegistry } from './channels/adapter-registry.js';
-import { createChannelServices, type ChannelServices } from './channels/registry.js';
+import { channelModule, createChannelServices, type ChannelServices } from './channels/registry.js';
 import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { AuditService } from './modules/admin/audit.service.js';
 import { EngineRoutesService } from './modules/translation/engine-routes.service.js';
@@ -121,7 +121,19 @@ export async function createServices(
     dialectOf(db) === 'pg'
       ? new BatchInboundWriter(db, media, events, log)
       : new GroupCommitInboundWriter(db, media, events, log);
-  const messages = new MessagesService(db, config, media, events, outbox, writer, inbound);
+  const silent = { warn: () => undefined };
+  const messages = new MessagesService(
+    db,
+    config,
+    media,
+    events,
+    outbox,
+    writer,
+    inbound,
+    // A chat read is told to its channel's module (ChannelModule.chatRead), if it has one.
+    async (channel, chat) =>
+      channelModule(channel).chatRead?.(chat, { db, config, log: log ?? silent }),
+  );
   const auth = new AuthService(db, config);
   const audit = new AuditService(db);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);

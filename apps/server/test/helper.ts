@@ -73,6 +73,8 @@ export async function createTestDatabaseConfig(
       scanIntervalMs: 100,
       leaseMs: 5_000,
     },
+    // Meta's own Graph API unless a test starts a local one (channels/whatsapp/whatsapp.config.ts).
+    whatsapp: {},
     platform: {
       secret: 'test-platform-secret',
       url: null,

@@ -240,12 +240,15 @@ const PHOTO = {
 /** A chat of the script as an event shows it: everything but its group and last message. */
 const chatItem = (chat: string, group: string, last: { type: string; preview: string }) => ({
   blocked: false,
+  // The script's accounts are on a channel with no reply window.
+  can_reply: true,
   customer_language: 'ES',
   customer_name: null,
   group_id: group,
   is_top: false,
   last_message: { direction: 'out', ...last },
   remark: '',
+  reply_until: null,
   session_id: chat,
   un_read_count: 0,
   user_time_type: 1,

@@ -848,20 +848,57 @@ describe('reactions', () => {
 });
 
 describe('the 24-hour window', () => {
-  const windowOf = (sessionId: number) =>
-    t.call('/v1/seat/wa/window', { session_id: sessionId }, seat.token);
-  async function sessionOf(customer: string) {
-    const groups = await t.call(
-      '/v1/seat/chat/getGroupInfo',
-      { group_id: seat.groups.ungrouped, user_time_type: 1, page_size: 100 },
-      seat.token,
-    );
-    const chat = groups.data.account_list.find((c) => c.receiver_phone === customer);
-    expect(chat).toBeDefined();
-    return chat!.session_id;
+  async function chatOf(who: SeatFixture, group: number, customer: string) {
+    // Either tab: a customer who wrote over a day ago is in "earlier".
+    for (const tab of [1, 2] as const) {
+      const groups = await t.call(
+        '/v1/seat/chat/getGroupInfo',
+        { group_id: group, user_time_type: tab, page_size: 100 },
+        who.token,
+      );
+      expect(groups.code, groups.raw).toBe('000000');
+      const chat = groups.data.account_list.find((c) => c.receiver_phone === customer);
+      if (chat) return chat;
+    }
+    throw new Error(`no chat with ${customer}`);
   }
+  /** The chat as the seat's last message.created event showed it to the consoles. */
+  async function pushedChat(customer: string) {
+    const rows = await sql<{ data: string }>`select data from events
+      where seat_id = ${seat.seatId} and type = 'message.created' order by seq desc`.execute(t.db);
+    const found = rows.rows
+      .map((r) => JSON.parse(r.data) as { session: { receiver_phone: string } })
+      .find((d) => d.session.receiver_phone === customer);
+    return found!.session as unknown as { can_reply: boolean; reply_until: number | null };
+  }
+  const ago = (ms: number) => ({ timestamp: String(Math.floor((Date.now() - ms) / 1000)) });
 
-  it("ends 24 hours after the customer's last message; past it, the approved templates are offered", async () => {
+  it("a chat's answer says until when free text goes: 24 hours after the customer's last message, moved by each one", async () => {
+    const who = { wa_id: nextWaId(), name: 'Rui' };
+    // The customer wrote a day and an hour ago: the window has closed.
+    const { customer } = await customerSends(
+      { type: 'text', text: { body: 'olá' }, ...ago(25 * 3600_000) },
+      who,
+    );
+    const closed = await chatOf(seat, seat.groups.ungrouped, customer);
+    expect(closed.can_reply).toBe(false);
+    expect(closed.reply_until).toBeLessThan(Date.now());
+    expect(closed.reply_until).toBeGreaterThan(Date.now() - 3600_000 - 60_000);
+
+    // They write again: the window opens for 24 hours, in the list and in the pushed event.
+    const before = Date.now();
+    await customerSends({ type: 'text', text: { body: 'ainda aí?' } }, who);
+    const open = await chatOf(seat, seat.groups.ungrouped, customer);
+    expect(open.can_reply).toBe(true);
+    expect(open.reply_until).toBeGreaterThanOrEqual(before - 1000 + 24 * 3600_000);
+    expect(open.reply_until).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
+    expect(await pushedChat(customer)).toMatchObject({
+      can_reply: true,
+      reply_until: open.reply_until,
+    });
+  });
+
+  it('past the window the approved templates are what the number offers', async () => {
     graph.addTemplate(number.wabaId, {
       name: 'order_update',
       language: 'pt_BR',
@@ -879,27 +916,13 @@ describe('the 24-hour window', () => {
       category: 'MARKETING',
       components: [{ type: 'BODY', text: 'Sale!' }],
     });
-    const before = Date.now();
-    const { customer } = await customerSends({ type: 'text', text: { body: 'olá' } });
-    const sessionId = await sessionOf(customer);
-    const open = await windowOf(sessionId);
-    expect(open.code, open.raw).toBe('000000');
-    expect(open.data!.open).toBe(true);
-    expect(open.data!.templates).toEqual([]);
-    const ends = open.data!.window_ends_at!;
-    expect(ends).toBeGreaterThanOrEqual(before - 1000 + 24 * 3600_000);
-    expect(ends).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
-
-    // A day and an hour later (the customer's last message moved back in time).
-    await t.db
-      .updateTable('whatsapp_contacts')
-      .set({ last_inbound_at: Date.now() - 25 * 3600_000 })
-      .where('wa_id', '=', customer.slice(1))
-      .execute();
-    const closed = await windowOf(sessionId);
-    expect(closed.data!.open).toBe(false);
-    expect(closed.data!.window_ends_at).toBeLessThan(Date.now());
-    expect(closed.data!.templates).toEqual([
+    const listed = await t.call(
+      '/v1/seat/wa/templates',
+      { send_phone: seat.phones[0]! },
+      seat.token,
+    );
+    expect(listed.code, listed.raw).toBe('000000');
+    expect(listed.data!.templates.filter((x) => x.name.startsWith('order_update'))).toEqual([
       {
         name: 'order_update',
         language: 'pt_BR',
@@ -911,6 +934,7 @@ describe('the 24-hour window', () => {
         buttons: [],
       },
     ]);
+    expect(listed.data!.templates.map((x) => x.name)).not.toContain('promo_rejected');
   });
 
   it('a send refused for the window (131047) fails the message with that reason, not as retryable', async () => {
@@ -949,31 +973,14 @@ describe('the 24-hour window', () => {
     expect(status.data!.state).toBe('ok');
   });
 
-  it('is null for a chat of another channel', async () => {
+  it('a chat of a channel with no reply window can always be answered', async () => {
     const other = await createSeat(t, 'wa-platform-seat');
     await t.services.messages.receive({
       sendPhone: other.phones[0]!,
       receiverPhone: '+4477001234',
       content: 'hi',
     });
-    const groups = await t.call(
-      '/v1/seat/chat/getGroupInfo',
-      { group_id: other.groups.ungrouped, user_time_type: 1, page_size: 10 },
-      other.token,
-    );
-    const res = await t.call(
-      '/v1/seat/wa/window',
-      { session_id: groups.data.account_list[0]!.session_id },
-      other.token,
-    );
-    expect(res.code, res.raw).toBe('000000');
-    expect(res.data).toBeNull();
-    // Another seat's chat is as absent.
-    const foreign = await t.call(
-      '/v1/seat/wa/window',
-      { session_id: groups.data.account_list[0]!.session_id },
-      seat.token,
-    );
-    expect(foreign.code).toBe('400001');
+    const chat = await chatOf(other, other.groups.ungrouped, '+4477001234');
+    expect(chat).toMatchObject({ can_reply: true, reply_until: null });
   });
 });

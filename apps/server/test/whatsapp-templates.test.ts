@@ -92,14 +92,17 @@ async function customerPastWindow() {
   const res = await deliverWebhook(
     t,
     number,
-    graph.inbound(number, { wa_id: waId, name: 'Ana' }, { type: 'text', text: { body: 'oi' } }),
+    graph.inbound(
+      number,
+      { wa_id: waId, name: 'Ana' },
+      {
+        type: 'text',
+        text: { body: 'oi' },
+        timestamp: String(Math.floor((Date.now() - 25 * 3600_000) / 1000)),
+      },
+    ),
   );
   expect(res.status).toBe(200);
-  await t.db
-    .updateTable('whatsapp_contacts')
-    .set({ last_inbound_at: Date.now() - 25 * 3600_000 })
-    .where('wa_id', '=', waId)
-    .execute();
   const customer = `+${waId}`;
   const chat = await t.db
     .selectFrom('sessions')
@@ -128,9 +131,19 @@ async function messagesOf(sessionId: number) {
 describe('/v1/seat/wa/sendTemplate', () => {
   it('sends the template with every variable to the Graph API and stores what the customer reads', async () => {
     const { waId, customer, sessionId } = await customerPastWindow();
-    const window = await t.call('/v1/seat/wa/window', { session_id: sessionId }, seat.token);
-    expect(window.data!.open).toBe(false);
-    expect(window.data!.templates.find((x) => x.name === 'order_update')).toEqual({
+    const groups = await t.call(
+      '/v1/seat/chat/getGroupInfo',
+      { group_id: seat.groups.ungrouped, user_time_type: 2, page_size: 100 },
+      seat.token,
+    );
+    const chat = groups.data.account_list.find((c) => c.session_id === sessionId);
+    expect(chat?.can_reply).toBe(false);
+    const listed = await t.call(
+      '/v1/seat/wa/templates',
+      { send_phone: seat.phones[0]! },
+      seat.token,
+    );
+    expect(listed.data!.templates.find((x) => x.name === 'order_update')).toEqual({
       name: 'order_update',
       language: 'en_US',
       category: 'UTILITY',
@@ -466,6 +479,8 @@ describe('addSession on a WhatsApp account', () => {
     expect(res.data.session.last_message?.preview).toBe(
       'Hello, this is Lisbon Tiles. Reply to chat with us.',
     );
+    // The customer has not written: only a template goes until they answer.
+    expect(res.data.session).toMatchObject({ can_reply: false, reply_until: null });
     const sent = await waitFor(async () => {
       const [s] = graph.sentTo(number.phoneNumberId, waId);
       expect(s).toBeDefined();

@@ -116,6 +116,19 @@ export const sessionItem = z.object({
   /** The customer's language for translation (null until set). */
   customer_language: z.string().nullable(),
   last_message: lastMessage.nullable(),
+  /**
+   * Whether free text is accepted in this chat at the answer's time (its channel's reply window,
+   * `CHANNELS[...].abilities.replyWindowHours`). false: only an approved template goes (the
+   * customer has not written within the window).
+   */
+  can_reply: z.boolean(),
+  /**
+   * When free text stops being accepted (the customer's last message + the channel's window);
+   * null when the channel has no reply window, or the customer has not written within one
+   * (then `can_reply` is false). A client compares it with its clock: the window closes with
+   * time alone, while a list answer is kept.
+   */
+  reply_until: epochMs.nullable(),
 });
 export type SessionItem = z.infer<typeof sessionItem>;
 

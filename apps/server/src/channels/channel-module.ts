@@ -8,7 +8,7 @@ import type { AdminConsoleService } from '../modules/admin/admin-console.service
 import type { AuditService } from '../modules/admin/audit.service.js';
 import type { SeatEvents } from '../modules/events/seat-events.js';
 import type { MediaService } from '../modules/media/media.service.js';
-import type { MessagesService } from '../modules/messages/messages.service.js';
+import type { ChatRead, MessagesService } from '../modules/messages/messages.service.js';
 import type { CliIo } from '../lib/cli-args.js';
 import type { AdminCallRegistry } from '../plugins/admin-calls.js';
 import type { CallRegistry } from '../plugins/calls.js';
@@ -35,6 +35,14 @@ export interface ChannelSetup {
   db: Db;
   config: Config;
   services: SharedServices;
+}
+
+/** What a channel's optional hooks are handed (services.ts). */
+export interface ChannelHookContext {
+  db: Db;
+  config: Config;
+  /** Where a hook says what failed (absent in the CLI). */
+  log: { warn(obj: object, msg: string): void };
 }
 
 /** What a channel is handed where the app is wired (app.ts, once per channel). */
@@ -66,6 +74,9 @@ export interface ChannelCli<S extends object> {
  *   (delivery and receipts, credentials, whether it can open a chat), and starts and stops its
  *   jobs with the app; it answers those jobs (app.parley.jobs).
  * - `cli`: its commands of the admin CLI, if it has any.
+ * - `chatRead`: what it does when an operator reads one of its chats, if anything.
+ * What a channel can do otherwise (a reply window, "delete for everyone", a template greeting)
+ * is its abilities in the protocol's CHANNELS: the modules ask those, never its name.
  */
 export interface ChannelModule<
   S extends object = object,
@@ -77,4 +88,10 @@ export interface ChannelModule<
   create?(setup: ChannelSetup, prior: Prior): Promise<S>;
   mount(ctx: ChannelMountContext<S>): Promise<J>;
   readonly cli?: ChannelCli<S>;
+  /**
+   * An operator opened one of this channel's chats with unread customer messages: told after
+   * the commit and not awaited (a failure is the channel's to log), e.g. WhatsApp's read mark
+   * (blue ticks). Only the chats of accounts on this channel come here.
+   */
+  chatRead?(chat: ChatRead, ctx: ChannelHookContext): Promise<void>;
 }

@@ -1,4 +1,5 @@
-import type { ChannelSetup } from './channel-module.js';
+import type { ChannelName } from '@parley/protocol';
+import type { ChannelModule, ChannelSetup } from './channel-module.js';
 import { platformChannel } from './platform/platform.channel.js';
 import { sandboxChannel } from './sandbox/sandbox.channel.js';
 import { telegramChannel } from './telegram/telegram.channel.js';
@@ -17,6 +18,11 @@ export const CHANNEL_MODULES = [
 ] as const;
 
 type Modules = typeof CHANNEL_MODULES;
+
+/** The module of a channel by its name (its optional hooks: `chatRead`). */
+export function channelModule(name: ChannelName): Pick<ChannelModule, 'name' | 'chatRead'> {
+  return CHANNEL_MODULES.find((m) => m.name === name)!;
+}
 /** What each module of the list makes (`create`) or answers (`mount`), all together. */
 type MadeBy<T extends readonly unknown[], K extends 'create' | 'mount'> = T extends readonly [
   infer M,

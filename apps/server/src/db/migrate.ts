@@ -40,6 +40,7 @@ import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
 import { pushSubscriptionsMigration } from './migrations/039-push-subscriptions.js';
 import { glossaryMigration } from './migrations/044-glossary.js';
+import { replyWindowMigration } from './migrations/046-reply-window.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -79,6 +80,7 @@ class StaticProvider implements MigrationProvider {
       '037-reactions-pacing': reactionsPacingMigration(),
       '039-push-subscriptions': pushSubscriptionsMigration(),
       '044-glossary': glossaryMigration(this.dialect),
+      '046-reply-window': replyWindowMigration(),
     };
   }
 }

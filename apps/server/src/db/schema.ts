@@ -85,6 +85,11 @@ export interface SessionsTable {
   customer_name: Generated<string | null>;
   /** The channel's photo of the customer: a media of the chat's seat (migration 032). */
   customer_avatar: Generated<string | null>;
+  /**
+   * Until when free text is accepted (migration 046; modules/sessions/reply-window.ts): null,
+   * the chat's channel has no reply window; 0, the customer has not written within one.
+   */
+  reply_until: Generated<number | null>;
 }
 
 export interface MessagesTable {

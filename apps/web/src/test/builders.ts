@@ -68,6 +68,8 @@ export function sessionItem(session_id: number, patch: Partial<SessionItem> = {}
     user_time_type: 1,
     customer_language: null,
     last_message: null,
+    can_reply: true,
+    reply_until: null,
     ...patch,
   };
 }

@@ -193,12 +193,6 @@ export const CALLS = {
     'safe',
   ),
   // Parley extensions: calls behind features the spec names but whose calls it does not show.
-  '/v1/seat/wa/window': extension(
-    whatsapp.waWindowRequest,
-    whatsapp.waWindowResponse,
-    "A WhatsApp chat's 24-hour window (when free-form replies stop being accepted) and, once closed, the number's approved templates from the Graph API; null for a chat of another channel.",
-    'safe',
-  ),
   '/v1/seat/wa/templates': extension(
     whatsapp.waTemplatesRequest,
     whatsapp.waTemplatesResponse,

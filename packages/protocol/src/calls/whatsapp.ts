@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { chatMessage, epochMs, id, phone } from '../entities.js';
-import { CHANNELS } from '../channels.js';
+import { chatMessage, id, phone } from '../entities.js';
 import { clientMsgId } from './messages.js';
-
-/** WhatsApp accepts free-form messages for this long after the customer's last message. */
-export const WHATSAPP_WINDOW_MS = CHANNELS.whatsapp.abilities.replyWindowHours * 60 * 60 * 1000;
 
 /** A template part's text with its {{1}}, {{2}}... placeholders, and how many distinct ones. */
 export const whatsappTemplateText = z.object({
@@ -60,22 +56,6 @@ export const whatsappTemplateSend = z.object({
     .default([]),
 });
 export type WhatsappTemplateSend = z.infer<typeof whatsappTemplateSend>;
-
-export const waWindowRequest = z.object({ session_id: id });
-/**
- * A WhatsApp chat's 24-hour customer-service window and, once it has closed, the number's
- * approved templates (the only messages WhatsApp then accepts). null for a chat of an account
- * on another channel.
- */
-export const waWindowResponse = z
-  .object({
-    /** When free-form replies stop being accepted; null: the customer never wrote. */
-    window_ends_at: epochMs.nullable(),
-    open: z.boolean(),
-    /** Listed from the Graph API while the window is closed; empty while it is open. */
-    templates: z.array(whatsappTemplate),
-  })
-  .nullable();
 
 /**
  * Send an approved template to a WhatsApp chat of the seat (the only message WhatsApp accepts

@@ -91,6 +91,9 @@ function session(w: ExampleWorld, overrides: Partial<SessionItem> = {}): Session
       preview: 'Hello! Your order ships tomorrow.',
       created_at: w.now - 5 * MINUTE,
     },
+    // A platform chat: its channel has no reply window.
+    can_reply: true,
+    reply_until: null,
     ...overrides,
   };
 }
@@ -738,16 +741,6 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
     success: [
       {
         summary: 'A chat of a platform account has no Telegram profile',
-        request: { session_id: w.sessions.main },
-        response: null,
-      },
-    ],
-    refusals: [noChat(w)],
-  }),
-  '/v1/seat/wa/window': (w) => ({
-    success: [
-      {
-        summary: 'A chat of a platform account has no WhatsApp window',
         request: { session_id: w.sessions.main },
         response: null,
       },

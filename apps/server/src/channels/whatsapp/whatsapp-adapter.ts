@@ -132,21 +132,9 @@ export class WhatsappAdapter implements ChannelAdapter {
    * The operator opened the chat: its newest customer message is marked read on WhatsApp
    * (`status: "read"`), which shows the customer blue ticks on it and every earlier one.
    */
-  async markRead(chat: ChatRead): Promise<void> {
-    const number = await whatsappRepository.findByPhone(this.db, chat.sendPhone);
-    if (!number) return;
-    const wamid = await whatsappRepository.latestInbound(this.db, chat.sendPhone, chat.sessionId);
-    if (!wamid) return;
-    try {
-      await new GraphApi(this.graphUrl, number.access_token).post(
-        [number.phone_number_id, 'messages'],
-        { messaging_product: 'whatsapp', status: 'read', message_id: wamid },
-      );
-    } catch (err) {
-      // A refused token shows on the account whichever call met it first.
-      await markTokenRefused(this.db, number.send_phone, err);
-      throw err;
-    }
+  /** The customer's newest message marked read (blue ticks): markChatRead. */
+  markRead(chat: ChatRead): Promise<void> {
+    return markChatRead(this.db, this.graphUrl, chat);
   }
 
   async deliver(item: OutboundItem): Promise<DeliveryResult> {
@@ -223,5 +211,27 @@ export class WhatsappAdapter implements ChannelAdapter {
       await markTokenRefused(this.db, number.send_phone, err);
       return deliveryFailure(err);
     }
+  }
+}
+
+/**
+ * An operator read a chat: its customer's newest message is marked read on WhatsApp (a chat of
+ * an account with no number bound, or with no message from WhatsApp, is left alone).
+ */
+export async function markChatRead(db: Db, graphUrl: string, chat: ChatRead): Promise<void> {
+  const number = await whatsappRepository.findByPhone(db, chat.sendPhone);
+  if (!number) return;
+  const wamid = await whatsappRepository.latestInbound(db, chat.sendPhone, chat.sessionId);
+  if (!wamid) return;
+  try {
+    await new GraphApi(graphUrl, number.access_token).post([number.phone_number_id, 'messages'], {
+      messaging_product: 'whatsapp',
+      status: 'read',
+      message_id: wamid,
+    });
+  } catch (err) {
+    // A refused token shows on the account whichever call met it first.
+    await markTokenRefused(db, number.send_phone, err);
+    throw err;
   }
 }

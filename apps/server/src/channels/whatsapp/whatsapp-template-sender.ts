@@ -17,7 +17,7 @@ import type { MessagesService } from '../../modules/messages/messages.service.js
 import { firstFailure } from '../../modules/messages/send-rules.js';
 import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import type { Greeting, GreetingInput } from '../channel.js';
-import type { WhatsappWindowService } from './whatsapp-window.service.js';
+import type { WhatsappTemplatesService } from './whatsapp-templates.service.js';
 import { templateMessage, type TemplateComponents } from './whatsapp-templates.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
@@ -34,13 +34,13 @@ export function templateRefused(reason: TemplateRefusal, path: string) {
 
 /**
  * Operators' WhatsApp templates: checked against the number's approved list (the Graph API's,
- * as /v1/seat/wa/window shows it), stored as an outgoing text message that reads as the
+ * as /v1/seat/wa/templates lists it), stored as an outgoing text message that reads as the
  * customer gets it, with the template kept beside it for the adapter to send.
  */
 export class WhatsappTemplateSender {
   constructor(
     private readonly db: Db,
-    private readonly windows: WhatsappWindowService,
+    private readonly windows: WhatsappTemplatesService,
     private readonly messages: MessagesService,
     private readonly urls: MediaUrls,
   ) {}

@@ -1,14 +1,11 @@
 import type { ChannelModule } from '../channel-module.js';
-import { META_MEDIA_HOSTS } from './graph-api.js';
-import { WhatsappAdapter } from './whatsapp-adapter.js';
+import { markChatRead, WhatsappAdapter } from './whatsapp-adapter.js';
 import { WhatsappInbound } from './whatsapp-inbound.js';
 import { WhatsappNumbersService } from './whatsapp-numbers.service.js';
 import { whatsappRoutes } from './whatsapp.routes.js';
 import { WhatsappTemplateSender } from './whatsapp-template-sender.js';
-import { WhatsappWindowService } from './whatsapp-window.service.js';
-import { whatsappRepository } from './whatsapp.repository.js';
-
-const GRAPH_URL = 'https://graph.facebook.com';
+import { WhatsappTemplatesService } from './whatsapp-templates.service.js';
+import { whatsappSettings } from './whatsapp.config.js';
 
 /**
  * WhatsApp Business numbers on Meta's Cloud API (docs/channels/whatsapp.md): signed webhooks
@@ -23,21 +20,22 @@ export interface WhatsappServices {
 export const whatsappChannel: ChannelModule<WhatsappServices> = {
   name: 'whatsapp',
   async create({ db, config, services }) {
-    const graphUrl = config.whatsapp?.graphUrl ?? GRAPH_URL;
+    const { graphUrl } = whatsappSettings(config);
     const whatsappNumbers = new WhatsappNumbersService(db, graphUrl, services.audit);
     // Known without a mount too: the CLI's account:channel forgets a number's binding.
     services.channels.holdCredentials(whatsappNumbers);
     return { whatsappNumbers };
   },
   async mount({ app, config, db, calls, adminCalls, services, own }) {
-    const graphUrl = config.whatsapp?.graphUrl ?? GRAPH_URL;
+    const settings = whatsappSettings(config);
+    const { graphUrl } = settings;
     const numbers = own.whatsappNumbers;
     const inbound = new WhatsappInbound(
       db,
       graphUrl,
       {
-        hosts: config.whatsapp?.mediaHosts ?? META_MEDIA_HOSTS,
-        trustedOrigins: config.whatsapp?.mediaOrigins ?? [],
+        hosts: settings.mediaHosts,
+        trustedOrigins: settings.mediaOrigins,
       },
       services.messages,
       services.inbound,
@@ -46,25 +44,9 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
       app.log,
     );
     await whatsappRoutes(app, db, inbound, config.rateLimit.platform);
-    const adapter = new WhatsappAdapter(
-      db,
-      graphUrl,
-      numbers,
-      config.whatsapp?.messagesPerSecond ?? 80,
-    );
+    const adapter = new WhatsappAdapter(db, graphUrl, numbers, settings.messagesPerSecond);
     services.channels.register(adapter);
-    // Opening a chat shows the customer blue ticks.
-    services.messages.chatReadHooks.push(async (chat) => {
-      try {
-        await adapter.markRead(chat);
-      } catch (err) {
-        app.log.warn({ err: String(err), account: chat.sendPhone }, 'whatsapp read mark not sent');
-      }
-    });
-    const windows = new WhatsappWindowService(db, graphUrl);
-    calls.authed('/v1/seat/wa/window', (input, seat) =>
-      windows.window(seat.seatId, input.session_id),
-    );
+    const windows = new WhatsappTemplatesService(db, graphUrl);
     calls.authed('/v1/seat/wa/templates', (input, seat) =>
       windows.forAccount(seat.seatId, input.send_phone),
     );
@@ -77,10 +59,6 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
     calls.authed('/v1/seat/wa/sendTemplate', (input, seat) => templates.send(seat.seatId, input));
     // A new customer has no open window: addSession's greeting is a template.
     adapter.greeting = (...a) => templates.greeting(...a);
-    // WhatsApp has no "delete for everyone" for a business: refused, "delete for me" stays.
-    services.messages.deleteForAllRefusals.push((trx, sessionId) =>
-      whatsappRepository.isWhatsappChat(trx, sessionId),
-    );
     // The console's view of the binding: the webhook URL on the server's public address
     // (PARLEY_PUBLIC_URL), else on the address the admin reached it by.
     adminCalls.authed('/v1/admin/accounts/whatsappStatus', async (input, _admin, request) => {
@@ -89,5 +67,13 @@ export const whatsappChannel: ChannelModule<WhatsappServices> = {
       return numbers.status(account.send_phone, base);
     });
     return {};
+  },
+  // Opening a chat shows the customer blue ticks.
+  async chatRead(chat, { db, config, log }) {
+    try {
+      await markChatRead(db, whatsappSettings(config).graphUrl, chat);
+    } catch (err) {
+      log.warn({ err: String(err), account: chat.sendPhone }, 'whatsapp read mark not sent');
+    }
   },
 };

@@ -203,17 +203,6 @@ export const whatsappRepository = {
       .executeTakeFirst();
   },
 
-  /** Whether a chat is on an account bound to WhatsApp. */
-  async isWhatsappChat(db: Db, sessionId: number): Promise<boolean> {
-    const row = await db
-      .selectFrom('sessions')
-      .innerJoin('phone_accounts', 'phone_accounts.send_phone', 'sessions.send_phone')
-      .select('phone_accounts.channel')
-      .where('sessions.id', '=', sessionId)
-      .executeTakeFirst();
-    return row?.channel === 'whatsapp';
-  },
-
   /** WhatsApp's id of the customer's newest message in a chat (marking it read reads all). */
   async latestInbound(db: Db, sendPhone: string, sessionId: number): Promise<string | null> {
     const row = await db

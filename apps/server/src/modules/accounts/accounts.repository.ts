@@ -15,6 +15,17 @@ export const accountsRepository = {
       .orderBy('id')
       .execute();
   },
+  /** The channel of a chat's account (undefined: the chat or its account is gone). */
+  async channelOfChat(db: Db, sessionId: number): Promise<PhoneAccountRow['channel'] | undefined> {
+    const row = await db
+      .selectFrom('sessions')
+      .innerJoin('phone_accounts', 'phone_accounts.send_phone', 'sessions.send_phone')
+      .select('phone_accounts.channel')
+      .where('sessions.id', '=', sessionId)
+      .executeTakeFirst();
+    return row?.channel;
+  },
+
   findByPhone(db: Db, sendPhone: string): Promise<PhoneAccountRow | undefined> {
     return findByPhoneQuery.run(db, '', sendPhone).then(([row]) => row);
   },

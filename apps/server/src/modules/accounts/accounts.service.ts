@@ -14,6 +14,7 @@ import { accountsRepository } from './accounts.repository.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
+import { REPLY_WINDOW } from '../sessions/reply-window.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import { inTransaction } from '../../lib/tx.js';
 import { SeatEvents } from '../events/seat-events.js';
@@ -56,6 +57,15 @@ export async function switchChannel(
   const { account, channel } = input;
   const switched = { ...account, channel };
   await accountsRepository.setChannel(trx, account.id, channel);
+  // The account's chats take the new channel's reply window: a customer who wrote on the old
+  // one has not written on this one (a rebinding on the same channel keeps the windows).
+  if (account.channel !== channel) {
+    await sessionsRepository.setReplyWindow(
+      trx,
+      account.send_phone,
+      REPLY_WINDOW.unopened(channel),
+    );
+  }
   await audit.record(
     trx,
     input.actor,

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { MessageRow, SessionRow } from '../../db/schema.js';
 import { newChatRow } from '../sessions/create-chat.js';
+import { REPLY_WINDOW } from '../sessions/reply-window.js';
 import {
   GroupCommitInboundWriter,
   TakenMeanwhile,
@@ -98,6 +99,7 @@ export class BatchInboundWriter extends GroupCommitInboundWriter {
           preview: previewOf(rowOf.get(c.members.at(-1)!)!),
           type: 'text' as const,
           customerName: named.at(-1) ?? null,
+          replyUntil: REPLY_WINDOW.after(last.channel, last.at),
         };
       }),
     );
@@ -123,7 +125,11 @@ export class BatchInboundWriter extends GroupCommitInboundWriter {
       const chatRows = asEachLeftIt(
         finalRows.get(sessionOf(c.members[0]!).id),
         c.found?.customer_name ?? null,
-        c.members.map((i) => ({ row: rowOf.get(i)!, name: batch[i]!.unit.customerName })),
+        c.members.map((i) => ({
+          row: rowOf.get(i)!,
+          name: batch[i]!.unit.customerName,
+          channel: batch[i]!.unit.channel,
+        })),
       );
       c.members.forEach((i, j) => {
         const row = rowOf.get(i)!;
@@ -206,11 +212,11 @@ export class BatchInboundWriter extends GroupCommitInboundWriter {
 function asEachLeftIt(
   last: SessionRow | undefined,
   nameBefore: string | null,
-  messages: { row: MessageRow; name: string | undefined }[],
+  messages: { row: MessageRow; name: string | undefined; channel: string }[],
 ): (SessionRow | undefined)[] {
   if (!last) return messages.map(() => undefined);
   let name = nameBefore;
-  return messages.map(({ row, name: given }, j) => {
+  return messages.map(({ row, name: given, channel }, j) => {
     if (given) name = given;
     return {
       ...last,
@@ -221,6 +227,7 @@ function asEachLeftIt(
       last_type: row.type,
       // The last message's row is the chat's as written (its name included).
       customer_name: j === messages.length - 1 ? last.customer_name : name,
+      reply_until: REPLY_WINDOW.after(channel, row.created_at),
     };
   });
 }

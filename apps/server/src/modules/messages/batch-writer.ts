@@ -183,6 +183,8 @@ export class BatchWriter extends CheckedWriter {
       blocked: 0,
       customer_name: null,
       customer_avatar: null,
+      // The statement answers the chat's own window (sessionItemSql).
+      reply_until: null,
     });
   }
 

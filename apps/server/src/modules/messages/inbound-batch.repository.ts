@@ -30,14 +30,16 @@ const insertMessagesStatement = preparedStatement<MessageRow>(`insert into messa
 
 /**
  * Each chat's customer messages of a batch at once: its last one's time and preview, its
- * unread count raised by their number, its customer's name when one of them gave one.
+ * unread count raised by their number, its customer's name when one of them gave one, its
+ * reply window after the last one.
  */
 const recordIncomingStatement = preparedStatement<SessionRow>(`update sessions s set
     latest_time = v.at, last_direction = 'in', last_preview = v.preview, last_type = v.type,
     un_read_count = ${RECEIVE_RULES.unread.sql('s.un_read_count', 'v.n')},
-    customer_name = coalesce(v.customer_name, s.customer_name)
-  from unnest($1::integer[], $2::integer[], $3::bigint[], $4::text[], $5::text[], $6::text[])
-    as v (id, n, at, preview, type, customer_name)
+    customer_name = coalesce(v.customer_name, s.customer_name), reply_until = v.reply_until
+  from unnest($1::integer[], $2::integer[], $3::bigint[], $4::text[], $5::text[], $6::text[],
+      $7::bigint[])
+    as v (id, n, at, preview, type, customer_name, reply_until)
   where s.id = v.id
   returning s.*`);
 
@@ -111,6 +113,7 @@ export const inboundBatchRepository = {
       preview: string;
       type: MessageRow['type'];
       customerName: string | null;
+      replyUntil: number | null;
     }[],
   ): Promise<SessionRow[]> {
     return recordIncomingStatement.run(db, [
@@ -120,6 +123,7 @@ export const inboundBatchRepository = {
       chats.map((c) => c.preview),
       chats.map((c) => c.type),
       chats.map((c) => c.customerName),
+      chats.map((c) => c.replyUntil),
     ]);
   },
 

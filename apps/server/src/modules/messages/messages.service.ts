@@ -1,6 +1,8 @@
 import {
+  channelAbilities,
   ERROR_CODES,
   type CallRequest,
+  type ChannelName,
   type CallResponse,
   type ChatMessage,
   type MediaKind,
@@ -31,6 +33,9 @@ export interface ChatRead {
   receiverPhone: string;
 }
 
+/** A chat read, told to the channel of its account. */
+export type ChatReadHook = (channel: ChannelName, chat: ChatRead) => Promise<void>;
+
 export class MessagesService {
   constructor(
     private readonly db: Db,
@@ -42,22 +47,14 @@ export class MessagesService {
     readonly writer: MessageWriter,
     /** The door customers' messages come in by (services.ts chooses it likewise). */
     private readonly inbound: InboundWriter,
+    /**
+     * Told (after the commit, not awaited) when an operator opens a chat with unread customer
+     * messages: its channel's `chatRead` (channels/channel-module.ts), wired in services.ts.
+     */
+    private readonly chatRead: ChatReadHook = async () => undefined,
   ) {}
 
   private present = (row: MessageRow) => toChatMessage(row, this.media.urls);
-
-  /**
-   * Told (after the commit, not awaited) when an operator opens a chat with unread customer
-   * messages: a channel with read receipts (WhatsApp's blue ticks) registers here.
-   */
-  readonly chatReadHooks: Array<(chat: ChatRead) => Promise<void>> = [];
-
-  /**
-   * Asked before a message is deleted for all: a channel that cannot retract a message it
-   * delivered (WhatsApp) answers true for its chats, and the deletion is refused (400003,
-   * reason `channel_cannot_delete`).
-   */
-  readonly deleteForAllRefusals: Array<(trx: Db, sessionId: number) => Promise<boolean>> = [];
 
   /**
    * A page of a chat: the newest (no anchor), older than `before_id`, newer than `after_id`,
@@ -116,7 +113,8 @@ export class MessagesService {
         sendPhone: input.send_phone,
         receiverPhone: input.receiver_phone,
       };
-      for (const hook of this.chatReadHooks) void hook(read).catch(() => undefined);
+      const account = await accountsRepository.findByPhone(this.db, input.send_phone);
+      if (account) void this.chatRead(account.channel, read).catch(() => undefined);
     }
     return { ...page, list: page.list.map(this.present) };
   }
@@ -339,12 +337,13 @@ export class MessagesService {
       if (message.direction !== 'out') {
         throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, { reason: 'not_outgoing' });
       }
-      for (const refuses of this.deleteForAllRefusals) {
-        if (await refuses(this.db, message.session_id)) {
-          throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
-            reason: 'channel_cannot_delete',
-          });
-        }
+      // A channel that cannot withdraw a delivered message (its `deleteForEveryone` ability,
+      // WhatsApp's for a business) refuses; "delete for me" stays.
+      const channel = await accountsRepository.channelOfChat(this.db, message.session_id);
+      if (channel !== undefined && !channelAbilities(channel).deleteForEveryone) {
+        throw new AppError(ERROR_CODES.PERMISSION_FAILED, undefined, {
+          reason: 'channel_cannot_delete',
+        });
       }
       const windowMs = this.config.deleteForAllWindowMinutes * 60_000;
       if (Date.now() - message.created_at > windowMs) {

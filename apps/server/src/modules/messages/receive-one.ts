@@ -6,6 +6,7 @@ import { groupsRepository } from '../groups/groups.repository.js';
 import { toStoredMedia } from '../media/media.presenter.js';
 import type { MediaService } from '../media/media.service.js';
 import { createChat } from '../sessions/create-chat.js';
+import { REPLY_WINDOW } from '../sessions/reply-window.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { previewOf, storedQuoteOf } from './messages.presenter.js';
 import { messagesRepository } from './messages.repository.js';
@@ -126,6 +127,7 @@ export async function receiveOne(
     preview: previewOf(row),
     type,
     customerName: input.customerName || undefined,
+    replyUntil: REPLY_WINDOW.after(input.channel, input.at),
   });
   return { blocked: false, row, session: updated, sessionId: session.id, sessionCreated };
 }

@@ -9,6 +9,8 @@ interface NewChat {
   ungroupedId: number;
   at: number;
   last?: Pick<SessionRow, 'last_direction' | 'last_preview' | 'last_type'>;
+  /** Its reply window (REPLY_WINDOW.unopened); absent: none, a customer's message sets it. */
+  replyUntil?: number | null;
 }
 
 /**
@@ -33,6 +35,7 @@ export function newChatRow(chat: NewChat) {
     last_type: chat.last?.last_type ?? null,
     customer_language: null,
     blocked: 0,
+    reply_until: chat.replyUntil ?? null,
   } satisfies Parameters<typeof sessionsRepository.insert>[1];
 }
 

@@ -1,6 +1,7 @@
 import { MEDIA_PATH_PREFIX, type SessionItem } from '@parley/protocol';
 import type { SessionRow } from '../../db/schema.js';
 import type { MediaUrls } from '../media/media-urls.js';
+import { REPLY_WINDOW } from './reply-window.js';
 
 type ColumnField = { column: keyof SessionRow; flag?: true };
 
@@ -59,6 +60,7 @@ export function toSessionItem(
             created_at: row.latest_time,
           }
         : null,
+    ...REPLY_WINDOW.present(row.reply_until, Date.now()),
   };
 }
 
@@ -76,6 +78,7 @@ export function sessionItemSql(
     ([field, { column, flag }]) => `'${field}', (${row}).${column}${flag ? ' = 1' : ''}`,
   );
   pairs.push(`'avatar_url', ${avatarUrlSql(row, signing)}`);
+  pairs.push(REPLY_WINDOW.presentSql(`(${row}).reply_until`));
   return `jsonb_build_object(${pairs.join(', ')})`;
 }
 

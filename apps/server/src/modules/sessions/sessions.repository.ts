@@ -516,6 +516,15 @@ export const sessionsRepository = {
       .then(([row]) => row);
   },
 
+  /** Every chat of an account takes this reply window (the account changed channel). */
+  async setReplyWindow(db: Db, sendPhone: string, replyUntil: number | null): Promise<void> {
+    await db
+      .updateTable('sessions')
+      .set({ reply_until: replyUntil })
+      .where('send_phone', '=', sendPhone)
+      .execute();
+  },
+
   /** A customer's message arrived: latest activity, preview, one more unread. Answers the chat. */
   recordIncoming(
     db: Db,
@@ -526,6 +535,8 @@ export const sessionsRepository = {
       type: SessionRow['last_type'];
       /** The name the channel gives the customer now (absent: the chat keeps its own). */
       customerName?: string;
+      /** The chat's reply window after this message (REPLY_WINDOW.after). */
+      replyUntil: number | null;
     },
   ): Promise<SessionRow | undefined> {
     return db
@@ -538,6 +549,7 @@ export const sessionsRepository = {
         // One more unread: the receive rule (receive-rules.ts), as the batch statement has it.
         un_read_count: sql<number>`${sql.raw(RECEIVE_RULES.unread.sql('un_read_count', '1'))}`,
         ...(last.customerName ? { customer_name: last.customerName } : {}),
+        reply_until: last.replyUntil,
       }))
       .where('id', '=', sessionId)
       .returningAll()

@@ -21,6 +21,7 @@ import { SerializedAnswer } from '../../lib/list-cache.js';
 import { readGroupInfo, type ChatListReader } from './chat-list-reader.js';
 import { CHAT_BLOCKED } from './chat-blocked.js';
 import { createChat } from './create-chat.js';
+import { REPLY_WINDOW } from './reply-window.js';
 import { toSessionItem } from './sessions.presenter.js';
 import { sessionsRepository } from './sessions.repository.js';
 
@@ -283,6 +284,9 @@ export class SessionsService {
           receiverPhone: input.receiver_phone,
           ungrouped,
           at: now,
+          // Opened by the operator: on a channel with a reply window only a template goes
+          // until the customer answers.
+          replyUntil: REPLY_WINDOW.unopened(account.channel),
           last: {
             last_direction: 'out',
             last_preview: previewOf({ type: 'text', content: greeting.content, media: null }),

@@ -12,9 +12,9 @@ import { TagsView } from '../../../features/chat/components/tags-view';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { ChatHeader } from './chat-header';
-import { WhatsappWindowNotice } from '../../../features/whatsapp/components/whatsapp-window-notice';
-import { TemplateComposer } from '../../../features/whatsapp/components/template-composer';
-import { useWhatsappWindow } from '../../../features/whatsapp/hooks/use-whatsapp-window';
+import { useReplyWindow } from '../../../features/sessions/hooks/use-reply-window';
+import { accountChannel } from '../../../lib/account-channel';
+import { channelView } from '../../channels';
 
 const BACKDROP = { flex: 1, minHeight: 0, display: 'flex' } as const;
 
@@ -35,7 +35,10 @@ export function OpenChat({ user }: { user: SessionItem }) {
   const { sendFiles, sendVoice } = useSendMedia();
   const built = useDeferredValue(user.session_id, null) === user.session_id;
   const disabled = groupDisabled || user.blocked;
-  const whatsapp = useWhatsappWindow(user);
+  // The chat's own fields say whether free text goes (its channel's reply window); past it the
+  // channel's composer (WhatsApp's templates) takes the composer's place.
+  const { canReply } = useReplyWindow(user);
+  const { ComposerNotice, PastWindowComposer } = channelView(accountChannel(user.send_phone));
   const onFiles = (files: File[]) => sendFiles(user, files);
   return (
     <ChatDropZone enabled={!disabled} onFiles={onFiles}>
@@ -47,15 +50,9 @@ export function OpenChat({ user }: { user: SessionItem }) {
           <div className="chat-backdrop" style={BACKDROP}>
             <MessageList key={user.session_id} user={user} onRetry={retry} />
           </div>
-          <WhatsappWindowNotice user={user} />
-          {/* Past a WhatsApp chat's window only a template goes: the picker takes the composer's place. */}
-          {whatsapp.closed ? (
-            <TemplateComposer
-              key={user.session_id}
-              user={user}
-              templates={whatsapp.window?.templates ?? []}
-              disabled={disabled}
-            />
+          {ComposerNotice && <ComposerNotice user={user} />}
+          {!canReply && PastWindowComposer ? (
+            <PastWindowComposer key={user.session_id} user={user} disabled={disabled} />
           ) : (
             <Composer
               key={user.session_id}

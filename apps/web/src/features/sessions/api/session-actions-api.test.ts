@@ -18,6 +18,8 @@ const item: SessionItem = {
   user_time_type: 1,
   customer_language: null,
   last_message: null,
+  can_reply: true,
+  reply_until: null,
 };
 
 afterEach(() => void vi.unstubAllGlobals());

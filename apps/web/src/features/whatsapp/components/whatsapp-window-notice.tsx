@@ -1,21 +1,22 @@
+import '../../../components/mantine-console-styles';
 import { Alert, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { formatMessageTime } from '../../../lib/format-time';
-import { useWhatsappWindow } from '../hooks/use-whatsapp-window';
+import { useReplyWindow } from '../../sessions/hooks/use-reply-window';
 
 /**
  * Above a WhatsApp chat's composer: when free-form replies stop being accepted (24 hours after
- * the customer's last message) and, once that has passed (or before the customer ever wrote),
- * that WhatsApp takes only the number's approved templates: the template composer below.
+ * the customer's last message: the chat's `reply_until`) and, once that has passed (or before
+ * the customer ever wrote), that WhatsApp takes only the number's approved templates: the
+ * template composer below.
  */
 export function WhatsappWindowNotice({ user }: { user: SessionItem }) {
   const { t, i18n } = useTranslation('chat');
-  const { window } = useWhatsappWindow(user);
-  if (!window) return null;
-  const at =
-    window.window_ends_at === null ? null : formatMessageTime(window.window_ends_at, i18n.language);
-  if (window.open) {
+  const { canReply, until, windowed } = useReplyWindow(user);
+  if (!windowed) return null;
+  const at = until === null ? null : formatMessageTime(until, i18n.language);
+  if (canReply) {
     return (
       <Text size="xs" c="dimmed" px="md" py={4} data-testid="whatsapp-window" data-open="true">
         {t('whatsapp.windowOpen', { time: at })}

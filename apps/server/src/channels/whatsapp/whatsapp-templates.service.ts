@@ -1,16 +1,9 @@
-import {
-  ERROR_CODES,
-  WHATSAPP_WINDOW_MS,
-  type CallResponse,
-  type WhatsappTemplate,
-} from '@parley/protocol';
+import { ERROR_CODES, type CallResponse, type WhatsappTemplate } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import { AppError, forbidden, notFound } from '../../lib/app-error.js';
+import { AppError, forbidden } from '../../lib/app-error.js';
 import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
-import { sessionsRepository } from '../../modules/sessions/sessions.repository.js';
 import { GraphApi, GraphApiError } from './graph-api.js';
 import { markTokenRefused } from './number-state.js';
-import { waIdOf } from './whatsapp-inbound.js';
 import { templateOf, type GraphTemplate } from './whatsapp-templates.js';
 import { whatsappRepository } from './whatsapp.repository.js';
 
@@ -18,37 +11,15 @@ import { whatsappRepository } from './whatsapp.repository.js';
 const TEMPLATE_PAGES = 10;
 
 /**
- * A WhatsApp chat's 24-hour customer-service window (from the customer's last message) and,
- * past it, the number's approved templates listed from the Graph API
- * (GET /{waba-id}/message_templates).
+ * The number's approved templates listed from the Graph API (GET /{waba-id}/message_templates):
+ * what goes past a chat's reply window (the chat's `can_reply` and `reply_until`, generic) and
+ * as addSession's greeting.
  */
-export class WhatsappWindowService {
+export class WhatsappTemplatesService {
   constructor(
     private readonly db: Db,
     private readonly graphUrl: string,
   ) {}
-
-  async window(seatId: number, sessionId: number): Promise<CallResponse<'/v1/seat/wa/window'>> {
-    const session = await sessionsRepository.findForSeat(this.db, seatId, sessionId);
-    if (!session) throw notFound();
-    const account = await accountsRepository.findByPhone(this.db, session.send_phone);
-    if (account?.channel !== 'whatsapp') return null;
-    const number = await whatsappRepository.findByPhone(this.db, session.send_phone);
-    if (!number) return null;
-    const contact = await whatsappRepository.findContact(
-      this.db,
-      session.send_phone,
-      waIdOf(session.receiver_phone),
-    );
-    const last = contact?.last_inbound_at == null ? null : Number(contact.last_inbound_at);
-    const endsAt = last === null ? null : last + WHATSAPP_WINDOW_MS;
-    const open = endsAt !== null && endsAt > Date.now();
-    return {
-      window_ends_at: endsAt,
-      open,
-      templates: open ? [] : await this.templates(number),
-    };
-  }
 
   /** The approved templates of one of the seat's accounts (null: not on WhatsApp). */
   async forAccount(
