@@ -355,7 +355,7 @@ export const ENV = {
     1,
     64,
     2,
-    "the owner's CSV exports streaming at once in this process; one more is refused with HTTP 503 `500005` (`data.reason` `exports_busy`, `Retry-After`). Each export gives the operators' calls a turn every few milliseconds, but on SQLite they share one event loop, so each export more lengthens those calls' waits",
+    "the owner's CSV exports streaming at once in this process; one more is refused with HTTP 503 `500005` (`data.reason` `exports_busy`, `Retry-After`). On SQLite each export is read in a worker thread of its own (a CPU core's worth of work at a lower priority than the operators' calls); on PostgreSQL on the server's loop, giving the operators' calls a turn every few milliseconds",
   ),
   // Each channel's own variables: its configuration fragment (channels/channel-config.ts).
   ...CHANNEL_ENV,

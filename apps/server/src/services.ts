@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { dialectOf, type Db } from './db/database.js';
+import { dialectOf, sqliteFile, type Db } from './db/database.js';
 import { KnownVersions } from './lib/known-versions.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { AddressBookService } from './modules/address-book/address-book.service.js';
@@ -40,6 +40,8 @@ import type { TranslationLanguageCode } from '@parley/protocol';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
 import { AdminExportService } from './modules/admin/admin-export.service.js';
+import { InProcessExportReader } from './modules/admin/export-reader.js';
+import { WorkerExportReader } from './modules/admin/worker-export-reader.js';
 import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
 
 /**
@@ -224,7 +226,16 @@ export async function createServices(
     adminAuth,
     adminConsole,
     adminStats,
-    adminExport: new AdminExportService(db, adminStats, adminConsole, config.exportsAtOnce),
+    adminExport: new AdminExportService(
+      adminStats,
+      adminConsole,
+      // The large exports: read on this loop on PostgreSQL (the statements run in its
+      // processes), in a worker thread of their own on SQLite (they would run on this loop).
+      dialectOf(db) === 'pg'
+        ? new InProcessExportReader(db)
+        : new WorkerExportReader(sqliteFile(config)),
+      config.exportsAtOnce,
+    ),
     push,
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };

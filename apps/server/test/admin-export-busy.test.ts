@@ -137,6 +137,58 @@ describe('exports at once', () => {
     expect(await lines(next)).toBe(ROWS + 1);
   }, 60_000);
 
+  it("an export reads on a connection of its own: a write held open on the server's neither holds it nor shows in it", async () => {
+    // On SQLite the server has one connection, and an export read on it ran each statement on
+    // the loop that serves the operators (issue 34, the seat's p99 at 4.68×): the export now
+    // reads from a worker thread's own read-only connection. Held here, a transaction of the
+    // server's connection would have kept such an export waiting to its end.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let begun!: () => void;
+    const inside = new Promise<void>((resolve) => (begun = resolve));
+    const write = t.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('audit_log')
+        .values({
+          at: Date.now(),
+          actor_type: 'admin',
+          actor: 'busy-admin',
+          action: 'seat.freeze',
+          target_type: 'seat',
+          target_id: seat.seatId,
+          target: 'busy-seat',
+          before: null,
+          after: null,
+        })
+        .execute();
+      begun();
+      await held;
+    });
+    await inside;
+    try {
+      const rows: string[] = [];
+      const exported = (async () => {
+        let text = '';
+        for await (const chunk of t.services.adminExport.audit({ action: 'seat.freeze' })) {
+          text += String(chunk);
+        }
+        rows.push(...text.split('\r\n').filter((l) => l !== ''));
+      })();
+      const outcome = await Promise.race([
+        exported.then(() => 'read'),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 15_000)),
+      ]);
+      expect(outcome).toBe('read');
+      // The header alone: the row not yet committed is not in it.
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatch(/^audit_id,/);
+    } finally {
+      release();
+      await write;
+    }
+    await t.db.deleteFrom('audit_log').where('action', '=', 'seat.freeze').execute();
+  }, 60_000);
+
   it('PARLEY_EXPORTS_AT_ONCE: 2 by default, 1 to 64', () => {
     expect(loadConfig({}).exportsAtOnce).toBe(2);
     expect(loadConfig({ PARLEY_EXPORTS_AT_ONCE: '1' }).exportsAtOnce).toBe(1);

@@ -91,10 +91,7 @@ export async function openDatabase(
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    // SQLite's own lower() folds ASCII only; keyword filters (remarks, numbers) need Unicode.
-    sqlite.function('lower', { deterministic: true }, (v: unknown) =>
-      typeof v === 'string' ? v.toLowerCase() : v,
-    );
+    ownFunctions(sqlite);
     db = new Kysely<Database>({
       dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
       log: options.log,
@@ -139,6 +136,28 @@ async function schemaOf(db: Db, config: Config): Promise<string> {
     );
   }
   return schema;
+}
+
+/** The functions every connection to the embedded database has. */
+function ownFunctions(sqlite: SQLite.Database) {
+  // SQLite's own lower() folds ASCII only; keyword filters (remarks, numbers) need Unicode.
+  sqlite.function('lower', { deterministic: true }, (v: unknown) =>
+    typeof v === 'string' ? v.toLowerCase() : v,
+  );
+}
+
+/**
+ * A read-only connection to the embedded database of a running server, for a worker thread
+ * (the exports': worker-export-reader.ts). WAL lets it read beside the server's writes; it
+ * never writes, so it never waits for the write lock, and never migrates.
+ */
+export function openSqliteReader(file: string): Db {
+  const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  ownFunctions(sqlite);
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
 }
 
 /** Where the embedded database lives (the backup command reads it too). */

@@ -20,6 +20,20 @@ export class SpoolWriteError extends Error {
 }
 
 /**
+ * Writes all of `bytes`. A write may take only part of them without an error (the disk filled
+ * up during it: POSIX's short write; only the next write says ENOSPC), and FileHandle.write
+ * reports that in bytesWritten: unchecked, the last chunk of an upload came out cut, the hash
+ * still that of the whole, and the cut file moved into the store as if whole.
+ */
+export async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await file.write(bytes, done, bytes.length - done);
+    done += bytesWritten;
+  }
+}
+
+/**
  * Streams `source` to `target` while hashing and counting. Past `cap` bytes it stops writing
  * and keeps reading to the end (discarding), so a multipart parser can finish the request and
  * the client still gets the answer. A write that fails (the disk full or read-only) likewise:
@@ -47,7 +61,7 @@ export async function spool(source: Readable, target: string, cap: number): Prom
       hash.update(chunk);
       if (failure || !file) continue;
       try {
-        await file.write(chunk);
+        await writeAll(file, chunk);
       } catch (err) {
         failure = { cause: err };
       }

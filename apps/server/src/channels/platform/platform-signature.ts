@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { writeAll } from '../../lib/spool.js';
 import {
   PLATFORM_SIGNATURE_HEADER,
   PLATFORM_SIGNATURE_MAX_AGE_MS,
@@ -101,13 +102,13 @@ export async function readSignedBody(
       if (size > options.limit) throw new BodyTooLargeError();
       hmac.update(chunk);
       if (spill) {
-        await spill.handle.write(chunk);
+        await writeAll(spill.handle, chunk);
       } else if (size <= IN_MEMORY_MAX) {
         held.push(chunk);
       } else {
         const path = await options.tempPath();
         spill = { path, handle: await open(path, 'wx', 0o600) };
-        await spill.handle.write(Buffer.concat([...held, chunk]));
+        await writeAll(spill.handle, Buffer.concat([...held, chunk]));
         held = [];
       }
     }

@@ -1,5 +1,4 @@
-import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   ADMIN_EXPORT_PATHS,
@@ -11,7 +10,6 @@ import {
 import { parseBody } from '../../lib/validate.js';
 import type { AdminAuthService } from './admin-auth.service.js';
 import type { AdminExportService } from './admin-export.service.js';
-import { csvLine } from './csv.js';
 import { ExportsBusy, type ExportGate } from './export-gate.js';
 
 export interface AdminExportServices {
@@ -19,24 +17,12 @@ export interface AdminExportServices {
   adminExport: AdminExportService;
 }
 
-/** Export work done in one turn of the event loop before the operators' calls get theirs. */
-const SLICE_MS = 2;
-/** Lines sent to the socket in one write. */
-const WRITE_BYTES = 64 * 1024;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
- * Streams the rows as CSV while holding a place of the gate (taken before the first byte,
- * freed when the answer ends or the client goes). The rows are read in chunks that resolve as
- * promises, so without a pause an export would run to its end before any I/O: every SLICE_MS
- * it yields a turn of the event loop.
+ * Streams an export's CSV while holding a place of the gate (taken before the first byte,
+ * freed when the answer ends or the client goes; the stream is destroyed then, which stops
+ * its reading).
  */
-function sendCsv(
-  reply: FastifyReply,
-  gate: ExportGate,
-  name: string,
-  rows: () => AsyncIterable<unknown[]>,
-) {
+function sendCsv(reply: FastifyReply, gate: ExportGate, name: string, csv: () => Readable) {
   let leave: () => void;
   try {
     leave = gate.enter();
@@ -45,31 +31,18 @@ function sendCsv(
     throw err;
   }
   reply.raw.once('close', leave);
-  async function* lines() {
-    try {
-      let slice = performance.now();
-      let out = '';
-      for await (const row of rows()) {
-        out += csvLine(row);
-        if (out.length >= WRITE_BYTES) {
-          yield out;
-          out = '';
-        }
-        if (performance.now() - slice >= SLICE_MS) {
-          await nextTurn();
-          slice = performance.now();
-        }
-      }
-      if (out) yield out;
-    } finally {
-      leave();
-    }
+  let stream: Readable;
+  try {
+    stream = csv();
+  } catch (err) {
+    leave();
+    throw err;
   }
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${name}"`)
     .header('cache-control', 'no-store')
-    .send(Readable.from(lines(), { objectMode: false }));
+    .send(stream);
 }
 
 /**

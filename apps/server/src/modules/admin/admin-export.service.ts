@@ -1,51 +1,29 @@
+import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type {
   adminExportAuditQuery,
   adminExportSeatTotalsQuery,
   adminExportSeriesQuery,
 } from '@parley/protocol';
-import type { Db } from '../../db/database.js';
-import {
-  addDays,
-  bucketsOf,
-  dayStart,
-  daysBetween,
-  localDate,
-  offsetAt,
-} from '../../lib/time-zone.js';
-import { auditRepository } from './admin.repository.js';
 import type { AdminConsoleService } from './admin-console.service.js';
 import type { AdminStatsService } from './admin-stats.service.js';
-import { adminStatsRepository } from './admin-stats.repository.js';
+import { csvChunks } from './csv.js';
 import { ExportGate, EXPORTS_AT_ONCE_DEFAULT } from './export-gate.js';
+import type { ExportReader } from './export-reader.js';
 
 /**
- * Days of a series read at once: a day's statements take a few ms on SQLite's one event loop;
- * a month's held the operators' calls for a second under load.
+ * The CSV exports: the large ones (series, per-seat totals over a range, audit log) read by
+ * the database's ExportReader; the overview's per-seat table, one row per seat as the console
+ * shows it, from the console's own reading.
  */
-const SERIES_CHUNK_DAYS = 1;
-/** Audit rows read at once: a statement of a few milliseconds on the event loop (SQLite). */
-const AUDIT_BATCH = 200;
-/** Seats of the per-seat export read (and counted) at once. */
-const SEAT_BATCH = 200;
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The zone's wall clock of an instant, 'YYYY-MM-DD HH:MM'. */
-function localTime(timeZone: string, at: number): string {
-  const wall = at + offsetAt(timeZone, at) * 60_000;
-  return `${localDate(timeZone, at)} ${new Date(wall).toISOString().slice(11, 16)}`;
-}
-
-/** The rows of the CSV exports, produced as they are read (the routes stream them). */
 export class AdminExportService {
   /** The exports streaming at once (PARLEY_EXPORTS_AT_ONCE). */
   readonly gate: ExportGate;
 
   constructor(
-    private readonly db: Db,
     private readonly stats: AdminStatsService,
     private readonly console: AdminConsoleService,
+    private readonly reader: ExportReader,
     exportsAtOnce = EXPORTS_AT_ONCE_DEFAULT,
   ) {
     this.gate = new ExportGate(exportsAtOnce);
@@ -55,75 +33,27 @@ export class AdminExportService {
     return this.stats.requireSeat(seatId);
   }
 
-  /** A series' buckets, a month of days at a time; one column per engine used in the range. */
-  async *series(q: z.output<typeof adminExportSeriesQuery>): AsyncGenerator<unknown[]> {
-    const seatId = q.seat_id ?? null;
-    const all = bucketsOf(q.time_zone, q.from, q.to);
-    const engines = await adminStatsRepository.engines(
-      this.db,
-      all[0]!.start,
-      all[all.length - 1]!.end,
-      seatId,
-    );
-    yield [
-      'start_utc',
-      'local_time',
-      'messages_in',
-      'messages_out',
-      'waiting',
-      'first_responses',
-      'first_response_median_ms',
-      'first_response_p90_ms',
-      ...engines.map((e) => `characters_${e}`),
-      'memory_characters',
-      'glossary_hits',
-    ];
-    const days = daysBetween(q.from, q.to) + 1;
-    const single = days === 1;
-    const now = Date.now();
-    // Read newest first, each part told the chats waiting at its end by the part after it
-    // (else each would count its waits back from now, reading every turn since, in one
-    // statement); sent oldest first. A turn of the event loop between parts: on SQLite each
-    // part's statements run on it.
-    const parts: unknown[][][] = [];
-    let waitingAtEnd: number | null = null;
-    for (
-      let d = Math.floor((days - 1) / SERIES_CHUNK_DAYS) * SERIES_CHUNK_DAYS;
-      d >= 0;
-      d -= SERIES_CHUNK_DAYS
-    ) {
-      const from = addDays(q.from, d);
-      const to = single ? q.to : addDays(q.from, Math.min(d + SERIES_CHUNK_DAYS, days) - 1);
-      // Parts of more than one day are read by day, as the whole range would be.
-      const part = await this.stats.seriesPart(
-        { timeZone: q.time_zone, from, to, seatId },
-        now,
-        !single,
-        waitingAtEnd,
-      );
-      waitingAtEnd = part.waitingAtStart;
-      parts.unshift(
-        part.series.buckets.map((b) => [
-          iso(b.start),
-          localTime(q.time_zone, b.start),
-          b.messages_in,
-          b.messages_out,
-          b.waiting,
-          b.first_responses,
-          b.first_response_median_ms,
-          b.first_response_p90_ms,
-          ...engines.map((e) => b.engine_characters[e] ?? 0),
-          b.memory_characters,
-          b.glossary_hits,
-        ]),
-      );
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    for (const part of parts) yield* part;
+  /** A series' buckets, a day at a time; one column per engine used in the range. */
+  series(query: z.output<typeof adminExportSeriesQuery>): Readable {
+    return this.reader.open({ kind: 'series', query, now: Date.now() });
   }
 
-  /** The overview's per-seat table, as the console shows it. */
-  async *seats(tzOffsetMin: number): AsyncGenerator<unknown[]> {
+  /** The per-seat table over a range of local days, a batch of seats at a time. */
+  seatTotals(query: z.output<typeof adminExportSeatTotalsQuery>): Readable {
+    return this.reader.open({ kind: 'seatTotals', query, now: Date.now() });
+  }
+
+  /** The audit log with the list's filters, newest first, read by keyset in batches. */
+  audit(query: z.output<typeof adminExportAuditQuery>): Readable {
+    return this.reader.open({ kind: 'audit', query });
+  }
+
+  /** The overview's per-seat table, as the console shows it (read on this loop: small). */
+  seats(tzOffsetMin: number): Readable {
+    return Readable.from(csvChunks(this.seatRows(tzOffsetMin)), { objectMode: false });
+  }
+
+  private async *seatRows(tzOffsetMin: number): AsyncGenerator<unknown[]> {
     const overview = await this.console.overview(tzOffsetMin);
     yield [
       'seat_id',
@@ -156,122 +86,6 @@ export class AdminExportService {
         s.outbox_pending,
         s.outbox_failed,
       ];
-    }
-  }
-
-  /**
-   * The per-seat table over a range of local days: a batch of seats at a time, each batch's
-   * figures counted by the database in one grouped query per figure (no seat read alone, no
-   * message brought to the server); one column per engine used in the range.
-   */
-  async *seatTotals(
-    q: z.output<typeof adminExportSeatTotalsQuery>,
-    now = Date.now(),
-  ): AsyncGenerator<unknown[]> {
-    const from = dayStart(q.time_zone, q.from);
-    const until = Math.min(dayStart(q.time_zone, addDays(q.to, 1)), now + 1);
-    const engines = await adminStatsRepository.engines(this.db, from, until, null);
-    yield [
-      'seat_id',
-      'account',
-      'nickname',
-      'messages_in',
-      'messages_out',
-      'first_responses',
-      'first_response_median_ms',
-      'first_response_p90_ms',
-      ...engines.map((e) => `characters_${e}`),
-      'memory_characters',
-      'waiting_now',
-    ];
-    let after = 0;
-    for (;;) {
-      const seats = await adminStatsRepository.seatsAfter(this.db, after, SEAT_BATCH);
-      if (seats.length === 0) return;
-      const ids = seats.map((s) => s.id);
-      const [messages, responses, translation, waiting] = await Promise.all([
-        adminStatsRepository.seatMessages(this.db, ids, from, until),
-        adminStatsRepository.seatResponses(this.db, ids, from, until),
-        adminStatsRepository.seatTranslation(this.db, ids, from, until),
-        adminStatsRepository.seatsWaitingNow(this.db, ids),
-      ]);
-      const row = new Map(
-        seats.map((s) => [
-          s.id,
-          {
-            in: 0,
-            out: 0,
-            n: 0,
-            median: null as number | null,
-            p90: null as number | null,
-            engines: new Map<string, number>(),
-            memory: 0,
-            waiting: 0,
-          },
-        ]),
-      );
-      for (const m of messages) row.get(m.seatId)![m.direction] = m.n;
-      for (const r of responses) Object.assign(row.get(r.seatId)!, r);
-      for (const t of translation) {
-        const r = row.get(t.seatId)!;
-        r.engines.set(t.engine, t.characters);
-        r.memory += t.memory;
-      }
-      for (const w of waiting) row.get(w.seatId)!.waiting = w.n;
-      for (const s of seats) {
-        const r = row.get(s.id)!;
-        yield [
-          s.id,
-          s.account,
-          s.nickname,
-          r.in,
-          r.out,
-          r.n,
-          r.median,
-          r.p90,
-          ...engines.map((e) => r.engines.get(e) ?? 0),
-          r.memory,
-          r.waiting,
-        ];
-      }
-      if (seats.length < SEAT_BATCH) return;
-      after = seats[seats.length - 1]!.id;
-    }
-  }
-
-  /** The audit log with the list's filters, newest first, read by keyset in batches. */
-  async *audit(filter: z.output<typeof adminExportAuditQuery>): AsyncGenerator<unknown[]> {
-    yield [
-      'audit_id',
-      'at_utc',
-      'actor_type',
-      'actor',
-      'action',
-      'target_type',
-      'target_id',
-      'target',
-      'before',
-      'after',
-    ];
-    let before: number | null = null;
-    for (;;) {
-      const rows = await auditRepository.page(this.db, filter, before, AUDIT_BATCH);
-      for (const r of rows) {
-        yield [
-          r.id,
-          iso(Number(r.at)),
-          r.actor_type,
-          r.actor,
-          r.action,
-          r.target_type,
-          r.target_id,
-          r.target,
-          r.before,
-          r.after,
-        ];
-      }
-      if (rows.length < AUDIT_BATCH) return;
-      before = rows[rows.length - 1]!.id;
     }
   }
 }

@@ -18,9 +18,11 @@ export class ExportsBusy extends AppError {
 }
 
 /**
- * How many CSV exports stream at once. Each reads the database in chunks between which the
- * operators' calls get their turn; on SQLite those chunks run on the one event loop, so every
- * export more lengthens each seat call's wait. Beyond `max`, an export is refused, coded.
+ * How many CSV exports stream at once. Each takes a core's worth of work while it runs (on
+ * SQLite a worker thread of its own, on PostgreSQL the database's and this loop's turns), so
+ * every export more lengthens the operators' calls on a small machine (bench/README.md,
+ * export-load: 8 at once on 2 cores doubled a seat's p99, 2 did not). Beyond `max`, an export
+ * is refused, coded.
  */
 export class ExportGate {
   private running = 0;
