@@ -620,6 +620,23 @@ async function main() {
   }
   result.load_after = loadAvg();
   console.log(`load average before ${result.load_before}, after ${result.load_after}`);
+  // Issue 32: two instances + Redis within 2× of one instance's p99, measured in the same run
+  // (a loaded machine moves both; their ratio is the figure to compare between runs).
+  const one = result.phases.pg;
+  const two = result.phases.pg2;
+  if (one && two) {
+    const times = (a, b) => (a !== null && b ? round(a / b, 2) : null);
+    result.two_vs_one = {
+      p50: times(two.p50, one.p50),
+      p99: times(two.p99, one.p99),
+      cpu_per_msg: times(two.server_cpu_ms_per_msg, one.server_cpu_ms_per_msg),
+      load: { one: one.load, two: two.load },
+    };
+    const r = result.two_vs_one;
+    console.log(
+      `two instances ÷ one (same run): p99 ${r.p99}× (${two.p99} / ${one.p99} ms), p50 ${r.p50}×, cpu/msg ${r.cpu_per_msg}×; load ${one.load} → ${two.load}`,
+    );
+  }
   if (result.knee) {
     console.log(
       `knee (${result.knee.phase}): p99 ≤ 1 s up to ${result.knee.last_rate_under_1s}/s; over at ${result.knee.first_rate_over_1s ?? '(not reached)'}/s`,

@@ -53,9 +53,6 @@ export default defineConfig({
                   'test/main.test.ts',
                   'test/backup.test.ts',
                   'test/graceful-shutdown.test.ts',
-                  // Runs on PostgreSQL too, but does not drain within its limit there under
-                  // heavy load yet (docs/deploy.md, "Stopping and rolling restarts").
-                  'test/graceful-shutdown-drain.test.ts',
                   'test/container-start.test.ts',
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',

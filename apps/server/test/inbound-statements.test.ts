@@ -1,6 +1,7 @@
 import type { CompiledQuery, LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { PlatformService } from '../src/channels/platform/platform.service.js';
 import { GroupCommitInboundWriter } from '../src/modules/messages/group-commit-inbound-writer.js';
 import type { InboundMessage, InboundWriter } from '../src/modules/messages/inbound-writer.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
@@ -192,4 +193,32 @@ describe('the inbound group commit’s statements', () => {
       expect(forMany.length).toBe(forTwo.length + 2);
     },
   );
+});
+
+describe("a webhook's reads before its batch", () => {
+  it('are one statement: the account and the key already taken together (a retry: that one alone)', async () => {
+    const seat = await createSeat(t, 'inb-reads');
+    const platform = new PlatformService(
+      traced.db,
+      'secret',
+      services.messages,
+      services.media,
+      services.events,
+      services.inbound,
+    );
+    const input = {
+      id: `reads-${++counter}`,
+      account: seat.phones[0]!,
+      customer: nextPhone('+4477'),
+      type: 'text' as const,
+      content: 'Hello',
+    };
+    const first = await statementsOf(() => platform.receiveMessage(input as never, null));
+    expect(first.result.duplicate).toBe(false);
+    // Before the batch's transaction: one round trip (two before: the account, then the key).
+    expect(first.sql.findIndex((sql) => /^begin/i.test(sql))).toBe(1);
+    const again = await statementsOf(() => platform.receiveMessage(input as never, null));
+    expect(again.result).toEqual({ msg_id: first.result.msg_id, blocked: false, duplicate: true });
+    expect(again.sql).toHaveLength(1);
+  });
 });

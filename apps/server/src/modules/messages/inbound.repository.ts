@@ -1,4 +1,6 @@
 import type { Db } from '../../db/database.js';
+import { compiledQuery } from '../../db/compiled-query.js';
+import type { PhoneAccountRow } from '../../db/schema.js';
 import type { ChannelName } from '@parley/protocol';
 
 /** An external message: the channel, the account it came to, the channel's id of it. */
@@ -14,6 +16,25 @@ const where = (key: InboundKey) => (db: Db) =>
     .where('channel', '=', key.channel)
     .where('send_phone', '=', key.sendPhone)
     .where('external_id', '=', key.externalId);
+
+/** The account a message came to, with the message's key when it was taken already. */
+const accountAndTakenQuery = compiledQuery(
+  (db, _shape: '', channel: ChannelName, sendPhone: string, externalId: string) =>
+    db
+      .selectFrom('phone_accounts')
+      .leftJoin('inbound_messages', (join) =>
+        join
+          .onRef('inbound_messages.send_phone', '=', 'phone_accounts.send_phone')
+          .on('inbound_messages.channel', '=', channel)
+          .on('inbound_messages.external_id', '=', externalId),
+      )
+      .selectAll('phone_accounts')
+      .select([
+        'inbound_messages.external_id as taken_external_id',
+        'inbound_messages.msg_id as taken_msg_id',
+      ])
+      .where('phone_accounts.send_phone', '=', sendPhone),
+);
 
 /**
  * Every channel's "take an external message once": a channel hands the same message over
@@ -38,6 +59,32 @@ export const inboundRepository = {
       .onConflict((oc) => oc.columns(['channel', 'send_phone', 'external_id']).doNothing())
       .executeTakeFirst();
     return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+  },
+
+  /**
+   * The account a message came to (undefined: none), and the stored message when the message
+   * was taken already (`taken` undefined: not yet; `msg_id` null: taken, nothing stored). One
+   * statement: a webhook's reads before its batch.
+   */
+  async accountAndTaken(
+    db: Db,
+    key: InboundKey,
+  ): Promise<
+    { account: PhoneAccountRow; taken: { msg_id: number | null } | undefined } | undefined
+  > {
+    const [row] = await accountAndTakenQuery.run(
+      db,
+      '',
+      key.channel,
+      key.sendPhone,
+      key.externalId,
+    );
+    if (!row) return undefined;
+    const { taken_external_id, taken_msg_id, ...account } = row;
+    return {
+      account: account as PhoneAccountRow,
+      taken: taken_external_id === null ? undefined : { msg_id: taken_msg_id },
+    };
   },
 
   /** The stored message of a taken one (`msg_id` null: taken, nothing stored). */
