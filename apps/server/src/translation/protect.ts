@@ -80,3 +80,8 @@ export function reassemble(segments: Segment[], translatedRuns: string[]): strin
   let i = 0;
   return segments.map((s) => (s.keep ? s.text : (translatedRuns[i++] ?? s.text))).join('');
 }
+
+/** The protected tokens of a text (what no engine may alter), in order. */
+export function protectedTokens(text: string): string[] {
+  return [...text.matchAll(PROTECTED)].map((m) => m[0]);
+}
