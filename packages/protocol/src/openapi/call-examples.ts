@@ -916,9 +916,15 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
   '/v1/seat/chat/translate/sent_round_trip': (w) => ({
     success: [
       {
+        // The first message of the example of /v1/seat/chat/addSession (sent untranslated).
         summary: 'A reply sent without a round trip has no back-translation',
-        request: { session_id: w.sessions.main, msg_id: w.messages.outbound },
-        response: { msg_id: w.messages.outbound, back_translation: null, engine: null, flags: [] },
+        request: { session_id: w.sessions.otherSeat + 1, msg_id: w.messages.outbound + 1 },
+        response: {
+          msg_id: w.messages.outbound + 1,
+          back_translation: null,
+          engine: null,
+          flags: [],
+        },
       },
     ],
     refusals: [
