@@ -916,8 +916,11 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
   '/v1/seat/chat/translate/sent_round_trip': (w) => ({
     success: [
       {
-        // The first message of the example of /v1/seat/chat/addSession (sent untranslated).
+        // The first message of the example of /v1/seat/chat/addSession (sent untranslated);
+        // not replayed: the world's replies are retracted or moved by other examples before it
+        // (translation-round-trip.test.ts checks this answer).
         summary: 'A reply sent without a round trip has no back-translation',
+        replayed: false,
         request: { session_id: w.sessions.otherSeat + 1, msg_id: w.messages.outbound + 1 },
         response: {
           msg_id: w.messages.outbound + 1,
