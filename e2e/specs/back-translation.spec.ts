@@ -7,13 +7,15 @@ import { expect, test as base } from '../support/fixtures';
 import { REPO_ROOT, startServer } from '../support/server';
 import { bubble, customerPhone, findSession, openChat } from '../support/chat';
 import { apiLogin, call } from '../support/api';
+import { adminLogin, adminText } from '../support/admin';
 
 /**
  * Back-translation of a reply (issue 36), in the built console: the reply goes into Spanish by
  * the real Apertium APY and back into English by another engine, the local LibreTranslate
  * server of apps/server/test/engine-servers.ts (LibreTranslate 1.x's API), taught the English
  * of Apertium's Spanish; told to break a number, its answer is flagged in the preview. The
- * customer, on the sandbox page, receives the Spanish with the price and the name intact.
+ * customer, on the sandbox page, receives the Spanish with the price and the name intact; the
+ * owner's charts count the seat's back-translations and the flagged one.
  */
 const test = base.extend<{ customer: Page }, { apertium: Apertium; libre: LocalLibreTranslate }>({
   apertium: [
@@ -73,6 +75,7 @@ test('an operator checks a reply by its back-translation; a broken number is fla
   parley,
   freshSeat,
   libre,
+  browser,
 }) => {
   libre.teach('es', 'en', {
     'Hola, el precio de Zentrox es': 'Hello, the price of Zentrox is',
@@ -149,4 +152,18 @@ test('an operator checks a reply by its back-translation; a broken number is fla
   await sent.getByTestId('message-back-translation-open').click();
   await expect(sent.getByTestId('message-back-translation')).toHaveText(REPLY);
   await page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots/back-translation.png') });
+
+  // The owner's charts count the seat's two back-translations an engine made, one flagged;
+  // the last preview, a repeat the memory answered, is not counted again.
+  const owner = await (await browser.newContext({ baseURL: parley.url })).newPage();
+  await adminLogin(owner);
+  await owner.getByTestId(`seat-stats-${freshSeat.account}`).click();
+  const table = owner.getByTestId('seat-stats-charts').getByTestId('stats-table-roundTrips');
+  const total = (series: string) =>
+    table
+      .locator(`td[data-series="${series}"]`)
+      .evaluateAll((cells) => cells.reduce((n, c) => n + Number(c.textContent), 0));
+  await expect.poll(() => total(adminText('en', 'stats.series.backTranslations'))).toBe(2);
+  expect(await total(adminText('en', 'stats.series.flagged'))).toBe(1);
+  await owner.context().close();
 });

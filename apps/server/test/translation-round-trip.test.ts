@@ -98,19 +98,31 @@ describe('a reply’s round trip', () => {
     expect(libre.calls('/translate')).toHaveLength(1);
     expect(proxy.translated).toHaveLength(1);
 
-    // The owner's figures count the way back as translation, and the round trips per seat.
+    // The owner's figures count the way back as translation (from memory the second time),
+    // and a back-translation only when an engine made it: the repeat is not counted again.
     const slots = await t.db
       .selectFrom('translation_slots')
       .select(['engine', 'characters', 'memory_characters'])
       .where('seat_id', '=', other.seatId)
       .execute();
     expect(slots.find((s) => s.engine === 'libretranslate')?.memory_characters).toBeGreaterThan(0);
-    const trips = await t.db
-      .selectFrom('round_trip_slots')
-      .select(['back_translations', 'flagged'])
-      .where('seat_id', '=', seat.seatId)
-      .execute();
-    expect(trips.map((r) => [Number(r.back_translations), Number(r.flagged)])).toEqual([[1, 0]]);
+    const trips = (seatId: number) =>
+      t.db
+        .selectFrom('round_trip_slots')
+        .select(['back_translations', 'flagged'])
+        .where('seat_id', '=', seatId)
+        .execute()
+        .then((rows) => rows.map((r) => [Number(r.back_translations), Number(r.flagged)]));
+    expect(await trips(seat.seatId)).toEqual([[1, 0]]);
+    expect(await trips(other.seatId)).toEqual([]);
+    // The same seat previewing it once more: still one.
+    const chat3 = await createChat(t.db, seat);
+    await t.call(
+      ROUND_TRIP,
+      { session_id: chat3.sessionId, text: REPLY, source_lang: 'EN', target_lang: 'ES' },
+      seat.token,
+    );
+    expect(await trips(seat.seatId)).toEqual([[1, 0]]);
   });
 
   it('flags a number the engine broke on the way back, and keeps the round trip for the bubble', async () => {

@@ -508,6 +508,14 @@ export const statsBucket = z.object({
   engine_characters: z.record(z.string(), count),
   /** Characters asked for translation in the bucket that the shared memory answered. */
   memory_characters: count,
+  /**
+   * Replies translated back into the operator's language by an engine in the bucket (a
+   * preview's round trip). A repeat the memory answered is not counted again: its characters
+   * are in memory_characters.
+   */
+  back_translations: count,
+  /** Of those back-translations, the ones with a flag (a fact lost or added on the way). */
+  flagged_round_trips: count,
 });
 export type StatsBucket = z.infer<typeof statsBucket>;
 

@@ -76,6 +76,8 @@ export class AdminExportService {
       'first_response_p90_ms',
       ...engines.map((e) => `characters_${e}`),
       'memory_characters',
+      'back_translations',
+      'flagged_round_trips',
     ];
     const days = daysBetween(q.from, q.to) + 1;
     const single = days === 1;
@@ -113,6 +115,8 @@ export class AdminExportService {
           b.first_response_p90_ms,
           ...engines.map((e) => b.engine_characters[e] ?? 0),
           b.memory_characters,
+          b.back_translations,
+          b.flagged_round_trips,
         ]),
       );
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -419,11 +419,15 @@ export class TranslationService {
       flags: JSON.stringify(flags),
       created_at: now,
     });
-    await translationRepository.addRoundTripSlot(this.db, {
-      slot: Math.floor(now / TRANSLATION_SLOT_MS) * TRANSLATION_SLOT_MS,
-      seat_id: seatId,
-      flagged: flags.length > 0 ? 1 : 0,
-    });
+    // The owner's back-translations are those an engine made: a preview repeated for the same
+    // text (by any seat) is answered by the memory and counted as memory characters only.
+    if (back?.engine && !back.from_memory) {
+      await translationRepository.addRoundTripSlot(this.db, {
+        slot: Math.floor(now / TRANSLATION_SLOT_MS) * TRANSLATION_SLOT_MS,
+        seat_id: seatId,
+        flagged: flags.length > 0 ? 1 : 0,
+      });
+    }
     const part = (t: Translated) => ({
       text: t.text,
       engine: t.engine,

@@ -13,6 +13,8 @@ const bucket = (start: number, messages_in: number): StatsBucket => ({
   first_response_p90_ms: null,
   engine_characters: {},
   memory_characters: 0,
+  back_translations: 0,
+  flagged_round_trips: 0,
 });
 
 describe('the charts in the browser', () => {
