@@ -165,5 +165,9 @@ test('an operator checks a reply by its back-translation; a broken number is fla
       .evaluateAll((cells) => cells.reduce((n, c) => n + Number(c.textContent), 0));
   await expect.poll(() => total(adminText('en', 'stats.series.backTranslations'))).toBe(2);
   expect(await total(adminText('en', 'stats.series.flagged'))).toBe(1);
+  await owner
+    .getByTestId('seat-stats-charts')
+    .getByTestId('stats-chart-roundTrips')
+    .screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots/back-translation-chart.png') });
   await owner.context().close();
 });
