@@ -3,20 +3,18 @@
 // with the local DeepL (API v2) and LibreTranslate (1.x) servers of
 // apps/server/test/engine-servers.ts. Prints the share of facts kept per engine and pair.
 // Usage: npm run build && node bench/translation-facts.mjs [--pg postgres://…]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { startApy } from './lib/apertium.mjs';
 import { printTable } from './lib/load.mjs';
 import {
   createTarget,
   dropTarget,
-  freePort,
   requireBuild,
   runCli,
-  sleep,
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
@@ -36,51 +34,6 @@ const PAIRS = [
   { from: 'es', source: 'ES', target: 'PT' },
   { from: 'pt', source: 'PT', target: 'ES' },
 ];
-
-// APY binds every interface; this narrows Tornado's bind to loopback, then runs APY's main().
-const LAUNCHER = `
-import sys, tornado.tcpserver
-_bind = tornado.tcpserver.TCPServer.bind
-def bind(self, port, address=None, *args, **kwargs):
-    return _bind(self, port, '127.0.0.1', *args, **kwargs)
-tornado.tcpserver.TCPServer.bind = bind
-from apertium_apy.apy import main
-sys.argv = ['apertium-apy'] + sys.argv[1:]
-main()
-`;
-
-async function startApy() {
-  const port = await freePort();
-  const child = spawn(
-    '/usr/bin/python3',
-    ['-c', LAUNCHER, '-p', String(port), '/usr/share/apertium/modes'],
-    {
-      env: { ...process.env, LC_ALL: 'C.UTF-8' },
-      stdio: 'ignore',
-      detached: true,
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  };
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${url}/listPairs`)).ok) return { url, stop };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  stop();
-  throw new Error(
-    'APY did not start (apt-get install -y apertium-apy apertium-eng-spa apertium-es-pt)',
-  );
-}
 
 /** The local engine servers of the server tests, their types stripped (TypeScript's own). */
 async function localEngines() {
@@ -134,7 +87,10 @@ async function factsKept(base, token, pair) {
 }
 
 async function main() {
-  const apy = await startApy();
+  const apy = await startApy(
+    ['eng-spa', 'spa-eng', 'es-pt', 'pt-es'],
+    'apertium-eng-spa apertium-es-pt',
+  );
   const { LocalDeepl, LocalLibreTranslate } = await localEngines();
   const deepl = await new LocalDeepl('bench-key:fx').start();
   const libre = await new LocalLibreTranslate().start();

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { startApertium, type Apertium } from '../../apps/server/test/apertium';
 import { LocalLibreTranslate } from '../../apps/server/test/engine-servers';
 import { signIn } from '../support/app';
-import { expect, test as base } from '../support/fixtures';
-import { REPO_ROOT, startServer } from '../support/server';
+import { expect } from '../support/fixtures';
+import { REPO_ROOT } from '../support/server';
+import { serveWith, translationTest } from '../support/translation';
 import { bubble, customerPhone, findSession, openChat } from '../support/chat';
 import { apiLogin, call } from '../support/api';
 import { adminLogin, adminText } from '../support/admin';
@@ -17,19 +17,7 @@ import { adminLogin, adminText } from '../support/admin';
  * customer, on the sandbox page, receives the Spanish with the price and the name intact; the
  * owner's charts count the seat's back-translations and the flagged one.
  */
-const test = base.extend<{ customer: Page }, { apertium: Apertium; libre: LocalLibreTranslate }>({
-  apertium: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const apy = await startApertium();
-      try {
-        await use(apy);
-      } finally {
-        await apy.stop();
-      }
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
+const test = translationTest.extend<{ customer: Page }, { libre: LocalLibreTranslate }>({
   libre: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -42,19 +30,17 @@ const test = base.extend<{ customer: Page }, { apertium: Apertium; libre: LocalL
     },
     { scope: 'worker' },
   ],
+  // Apertium there, the local LibreTranslate for the way back.
   parley: [
-    async ({ apertium, libre }, use) => {
-      const server = await startServer({
-        APERTIUM_URL: apertium.url,
-        LIBRETRANSLATE_URL: libre.url,
-        PARLEY_TRANSLATION_PROVIDERS: 'apertium,libretranslate',
-      });
-      try {
-        await use(server);
-      } finally {
-        await server.stop();
-      }
-    },
+    ({ apertium, libre }, use) =>
+      serveWith(
+        {
+          APERTIUM_URL: apertium.url,
+          LIBRETRANSLATE_URL: libre.url,
+          PARLEY_TRANSLATION_PROVIDERS: 'apertium,libretranslate',
+        },
+        use,
+      ),
     { scope: 'worker', timeout: 90_000 },
   ],
   customer: async ({ browser, parley }, use) => {
