@@ -1,11 +1,10 @@
 // A chat's 50 texts translated at once through the real Apertium APY (see bench/README.md).
 // Usage: npm run build && node bench/translate-batch.mjs [--rounds 7] [--pg postgres://…]
 //   [--suffix name]
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { startApy } from './lib/apertium.mjs';
 import { finishReport, machineOf, median, printTable } from './lib/load.mjs';
 import {
   createTarget,
@@ -15,7 +14,6 @@ import {
   round,
   runBench,
   runCli,
-  sleep,
   startServer,
   stopServer,
 } from './lib/workspace.mjs';
@@ -29,53 +27,10 @@ const opt = (name, fallback) => {
 const ROUNDS = Number(opt('rounds', 7));
 const PG = opt('pg', null);
 const PASSWORD = 'bench-password-1';
-const APY_MODES = '/usr/share/apertium/modes';
 const LANGPAIR = 'spa|eng';
 /** Targets of issue 25: engine requests per 50 texts, and time against one joined request. */
 const MAX_REQUESTS = 2;
 const MAX_RATIO = 2;
-
-// APY binds every interface; this narrows Tornado's bind to loopback, then runs APY's main().
-const LAUNCHER = `
-import sys, tornado.tcpserver
-_bind = tornado.tcpserver.TCPServer.bind
-def bind(self, port, address=None, *args, **kwargs):
-    return _bind(self, port, '127.0.0.1', *args, **kwargs)
-tornado.tcpserver.TCPServer.bind = bind
-from apertium_apy.apy import main
-sys.argv = ['apertium-apy'] + sys.argv[1:]
-main()
-`;
-
-async function startApy() {
-  if (!existsSync('/usr/bin/apertium-apy') || !existsSync(`${APY_MODES}/spa-eng.mode`)) {
-    throw new Error('needs apertium-apy and apertium-eng-spa (apt-get install -y …)');
-  }
-  const port = await freePort();
-  const child = spawn('/usr/bin/python3', ['-c', LAUNCHER, '-p', String(port), APY_MODES], {
-    env: { ...process.env, LC_ALL: 'C.UTF-8' },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  };
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${url}/listPairs`)).ok) return { url, stop };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  stop();
-  throw new Error('APY did not start');
-}
 
 /** A forwarding proxy in front of APY that counts the /translate requests it passes on. */
 async function countingProxy(apyUrl) {
@@ -170,7 +125,7 @@ async function joinedByHand(url, texts) {
 async function main() {
   const started = new Date();
   const loadBefore = os.loadavg()[0];
-  const engine = await startApy();
+  const engine = await startApy(['spa-eng'], 'apertium-eng-spa');
   const proxy = await countingProxy(engine.url);
   const { target, env: baseEnv } = await createTarget(PG);
   const env = { ...baseEnv, APERTIUM_URL: proxy.url, PARLEY_TRANSLATION_PROVIDERS: 'apertium' };

@@ -1,6 +1,19 @@
 import { startApertium, type Apertium } from '../../apps/server/test/apertium';
 import { test } from './fixtures';
-import { startServer } from './server';
+import { startServer, type ParleyServer } from './server';
+
+/** A worker's seat service with these settings, stopped when the worker ends. */
+export async function serveWith(
+  env: Record<string, string>,
+  use: (server: ParleyServer) => Promise<void>,
+): Promise<void> {
+  const server = await startServer(env);
+  try {
+    await use(server);
+  } finally {
+    await server.stop();
+  }
+}
 
 /**
  * Specs that translate: each worker starts the real Apertium APY (Debian packages apertium-apy
@@ -21,17 +34,8 @@ export const translationTest = test.extend<object, { apertium: Apertium }>({
     { scope: 'worker', timeout: 60_000 },
   ],
   parley: [
-    async ({ apertium }, use) => {
-      const server = await startServer({
-        APERTIUM_URL: apertium.url,
-        PARLEY_TRANSLATION_PROVIDERS: 'apertium',
-      });
-      try {
-        await use(server);
-      } finally {
-        await server.stop();
-      }
-    },
+    ({ apertium }, use) =>
+      serveWith({ APERTIUM_URL: apertium.url, PARLEY_TRANSLATION_PROVIDERS: 'apertium' }, use),
     { scope: 'worker', timeout: 90_000 },
   ],
 });

@@ -3,7 +3,7 @@ import type { StatsSeries } from '@parley/protocol';
 import type { NewMessage } from '../src/db/schema.js';
 import { messagesRepository } from '../src/modules/messages/messages.repository.js';
 import { sessionsRepository } from '../src/modules/sessions/sessions.repository.js';
-import { createSeat, type SeatFixture } from './fixtures.js';
+import { createChat, createSeat, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 import { LocalLibreTranslate } from './engine-servers.js';
 import { adminCall, createAdmin } from './admin-helpers.js';
@@ -83,6 +83,19 @@ async function slot(
     .execute();
 }
 
+/** Round trips (and flagged ones) of a seat's quarter hour, as round_trip_slots keeps them. */
+async function roundTrips(
+  seat: SeatFixture,
+  at: number,
+  backTranslations: number,
+  flagged: number,
+) {
+  await t.db
+    .insertInto('round_trip_slots')
+    .values({ slot: at, seat_id: seat.seatId, back_translations: backTranslations, flagged })
+    .execute();
+}
+
 beforeAll(async () => {
   libre = await new LocalLibreTranslate().start();
   t = await createTestApp({
@@ -124,6 +137,9 @@ beforeAll(async () => {
   await slot(kolkata, ist('2026-01-15T08:45'), 'libretranslate', 7, 0);
   await slot(kolkata, ist('2026-01-15T09:15'), 'libretranslate', 100, 0);
   await slot(kolkata, ist('2026-01-15T09:45'), 'deepl', 50, 30);
+  await roundTrips(kolkata, ist('2026-01-15T08:45'), 1, 1);
+  await roundTrips(kolkata, ist('2026-01-15T09:15'), 2, 0);
+  await roundTrips(kolkata, ist('2026-01-15T09:45'), 3, 1);
 
   // New York, 2026-03-08: clocks go from 02:00 EST (-05:00) to 03:00 EDT (-04:00).
   await chat(newYork, [
@@ -197,6 +213,17 @@ describe('the series of a day in a half-hour zone (Asia/Kolkata)', () => {
       only(24, { 8: { libretranslate: 7 }, 9: { libretranslate: 100, deepl: 50 } }, {}),
     );
     expect(column(s, 'memory_characters')).toEqual(only(24, { 9: 30 }, 0));
+  });
+
+  it('counts back-translations and flagged round trips per local hour, a series of their own', async () => {
+    for (const seatId of [kolkata.seatId, undefined]) {
+      const s = await series({ ...day, seat_id: seatId });
+      expect(column(s, 'back_translations')).toEqual(only(24, { 8: 1, 9: 5 }, 0));
+      expect(column(s, 'flagged_round_trips')).toEqual(only(24, { 8: 1, 9: 1 }, 0));
+    }
+    // Another seat's series has none of them.
+    const other = await series({ ...day, seat_id: newYork.seatId });
+    expect(column(other, 'back_translations')).toEqual(only(24, {}, 0));
   });
 
   it('answers only the buckets ending after `since` (a live update)', async () => {
@@ -332,6 +359,47 @@ describe('live figures', () => {
   });
 });
 
+describe('live round trips', () => {
+  it('a preview’s back-translation moves the seat’s figures, a flagged one the flagged series too; a repeated preview counts once', async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC' }).format(new Date());
+    const day = { time_zone: 'UTC', from: today, to: today, seat_id: live.seatId };
+    const chat = await createChat(t.db, live);
+    const trip = (text: string) =>
+      t.call(
+        '/v1/seat/chat/translate/round_trip',
+        { session_id: chat.sessionId, text, source_lang: 'EN', target_lang: 'ES' },
+        live.token,
+      );
+    const totals = async () => {
+      const s = await series(day);
+      return [
+        s.buckets.reduce((n, b) => n + b.back_translations, 0),
+        s.buckets.reduce((n, b) => n + b.flagged_round_trips, 0),
+      ];
+    };
+    expect(await totals()).toEqual([0, 0]);
+
+    const plain = 'Your parcel leaves the warehouse today.';
+    const first = await trip(plain);
+    expect(first.data.back_translation).toMatchObject({ from_memory: false });
+    expect(first.data.flags).toEqual([]);
+    expect(await totals()).toEqual([1, 0]);
+
+    // The engine adds a number to the translation: flagged, and counted as flagged.
+    libre.breakNumbers(1);
+    const broken = await trip('We refund the shipping cost.');
+    expect(broken.data.flags).toContainEqual(
+      expect.objectContaining({ kind: 'number', value: '10', change: 'added' }),
+    );
+    expect(await totals()).toEqual([2, 1]);
+
+    // The same preview again: the memory answers it, and the figures do not move.
+    const again = await trip(plain);
+    expect(again.data.back_translation).toMatchObject({ from_memory: true });
+    expect(await totals()).toEqual([2, 1]);
+  });
+});
+
 describe('refusals', () => {
   const day = { time_zone: 'UTC', from: '2026-01-15', to: '2026-01-15' };
   it.each([
@@ -418,6 +486,8 @@ describe('CSV exports', () => {
       'characters_libretranslate',
       'memory_characters',
       'glossary_hits',
+      'back_translations',
+      'flagged_round_trips',
     ]);
     expect(rows).toHaveLength(24);
     expect(rows[9]).toEqual([
@@ -433,7 +503,10 @@ describe('CSV exports', () => {
       '100',
       '30',
       '0',
+      '5',
+      '1',
     ]);
+    expect(rows[8]!.slice(-2)).toEqual(['1', '1']);
     expect(rows[3]![6]).toBe('');
   });
 

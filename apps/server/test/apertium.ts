@@ -15,6 +15,7 @@ export const APY_MODES = '/usr/share/apertium/modes';
 const APY_PYTHON = '/usr/bin/python3';
 const INSTALL =
   'Install it (as root): apt-get update && apt-get install -y apertium-apy apertium-eng-spa ' +
+  'apertium-es-pt ' +
   '(.ci/run does this when it is missing).';
 
 const LAUNCHER = `
@@ -49,6 +50,9 @@ export async function startApertium(): Promise<Apertium> {
     throw new Error(`Apertium APY is not installed (${APY_BIN}). ${INSTALL}`);
   if (!existsSync(`${APY_MODES}/spa-eng.mode`) || !existsSync(`${APY_MODES}/eng-spa.mode`)) {
     throw new Error(`The Apertium English-Spanish pair is not installed. ${INSTALL}`);
+  }
+  if (!existsSync(`${APY_MODES}/es-pt.mode`) || !existsSync(`${APY_MODES}/pt-es.mode`)) {
+    throw new Error(`The Apertium Spanish-Portuguese pair is not installed. ${INSTALL}`);
   }
   const port = await freePort();
   const child: ChildProcess = spawn(APY_PYTHON, ['-c', LAUNCHER, '-p', String(port), APY_MODES], {

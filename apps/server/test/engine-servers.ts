@@ -36,6 +36,9 @@ export function detect(text: string): string {
 abstract class LocalEngine {
   readonly requests: SeenRequest[] = [];
   private readonly failures = new Map<string, Answer[]>();
+  /** Phrases taught by a test ("es>en" -> exact text -> translation), before the phrasebook. */
+  private readonly taught = new Map<string, Map<string, string>>();
+  private broken = 0;
   private server: Server | null = null;
   url = '';
 
@@ -64,6 +67,35 @@ abstract class LocalEngine {
   reset() {
     this.requests.length = 0;
     this.failures.clear();
+    this.broken = 0;
+  }
+
+  /** Exact texts this engine translates so from `source` to `target` (lower-case base codes). */
+  teach(source: string, target: string, phrases: Record<string, string>) {
+    const key = `${source}>${target}`;
+    const known = this.taught.get(key) ?? new Map<string, string>();
+    for (const [text, translation] of Object.entries(phrases)) known.set(text, translation);
+    this.taught.set(key, known);
+  }
+
+  /**
+   * The next `requests` translation requests come back broken: the first text's answer ends
+   * with a number the text did not hold (" 10"), as an engine that garbles a figure.
+   */
+  breakNumbers(requests = 1) {
+    this.broken += requests;
+  }
+
+  /** The translation of one text: taught, else the phrasebook's. */
+  protected say(text: string, source: string, target: string): string {
+    return this.taught.get(`${source}>${target}`)?.get(text) ?? phrasebook(text, source, target);
+  }
+
+  /** A broken request's answers: the first one gains a number. */
+  protected maybeBreak(texts: string[]): string[] {
+    if (this.broken === 0 || texts.length === 0) return texts;
+    this.broken--;
+    return [`${texts[0]} 10`, ...texts.slice(1)];
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -462,14 +494,21 @@ export class LocalDeepl extends LocalEngine {
       }
       if (!this.glossaries.has(glossaryId)) return [404, { message: 'Glossary not found' }];
     }
+    const texts = body.text as string[];
+    const from = texts.map((text) => source?.toLowerCase() ?? detect(text));
+    const said = this.maybeBreak(
+      texts.map((text, i) => {
+        const own = glossaryId ? this.applyGlossary(text, glossaryId, from[i]!, to) : text;
+        return this.say(own, from[i]!, to);
+      }),
+    );
     return [
       200,
       {
-        translations: (body.text as string[]).map((text) => {
-          const from = source?.toLowerCase() ?? detect(text);
-          const own = glossaryId ? this.applyGlossary(text, glossaryId, from, to) : text;
-          return { detected_source_language: from.toUpperCase(), text: phrasebook(own, from, to) };
-        }),
+        translations: said.map((text, i) => ({
+          detected_source_language: from[i]!.toUpperCase(),
+          text,
+        })),
       },
     ];
   }
@@ -507,14 +546,14 @@ export class LocalLibreTranslate extends LocalEngine {
     if (!LIBRE_CODES.includes(target)) return [400, { error: `${target} is not supported` }];
     const one = (text: string) => {
       const from = source === 'auto' ? detect(text) : source;
-      return { text: phrasebook(text, from.slice(0, 2), target.slice(0, 2)), from };
+      return { text: this.say(text, from.slice(0, 2), target.slice(0, 2)), from };
     };
     if (Array.isArray(body.q)) {
       const out = (body.q as string[]).map(one);
       return [
         200,
         {
-          translatedText: out.map((o) => o.text),
+          translatedText: this.maybeBreak(out.map((o) => o.text)),
           ...(source === 'auto'
             ? { detectedLanguage: out.map((o) => ({ confidence: 90, language: o.from })) }
             : {}),
@@ -525,7 +564,7 @@ export class LocalLibreTranslate extends LocalEngine {
     return [
       200,
       {
-        translatedText: o.text,
+        translatedText: this.maybeBreak([o.text])[0],
         ...(source === 'auto' ? { detectedLanguage: { confidence: 90, language: o.from } } : {}),
       },
     ];

@@ -37,6 +37,13 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/translate/text_v2': { texts: ['hola'], target_lang: 'EN' },
   '/v1/seat/chat/translate/languages': {},
   '/v1/seat/chat/set_customer_language': { session_id: 1, customer_language: 'ES' },
+  '/v1/seat/chat/translate/round_trip': {
+    session_id: 1,
+    text: 'hello',
+    source_lang: 'EN',
+    target_lang: 'ES',
+  },
+  '/v1/seat/chat/translate/sent_round_trip': { session_id: 1, msg_id: 1 },
   '/v1/seat/tg/userInfo': { session_id: 1 },
   '/v1/seat/chat/batch_message': { batch_id: 'batch-0001', session_ids: [1], content: 'hi' },
   '/v1/seat/chat/batch_status': { batch_id: 'batch-0001' },

@@ -18,7 +18,8 @@ describe('protected tokens', () => {
   it('sends only the words between emoji, URLs, phone numbers, numbers and mentions', () => {
     const text =
       'Hola 😀 visita https://example.com/a?b=1. Llama al +34 600 123 456 o paga 12.50 € a @maria_g!';
-    expect(runsOf(text)).toEqual(['Hola', 'visita', '. Llama al', 'o paga', '€ a']);
+    // The amount keeps its currency symbol: "12.50 €" is one token.
+    expect(runsOf(text)).toEqual(['Hola', 'visita', '. Llama al', 'o paga', 'a']);
     expect(mangle(text)).toBe(
       'HOLA 😀 VISITA https://example.com/a?b=1. LLAMA AL +34 600 123 456 O PAGA 12.50 € A @maria_g!',
     );
@@ -36,6 +37,24 @@ describe('protected tokens', () => {
     // "3rd" is a word (an ordinal the engine must translate), so the engine gets it whole.
     expect(mangle(text)).toBe(
       'MAIL john.doe@example.co.uk NOW, #RD TIME AT 12:30 ON 2026-05-01 (50%)',
+    );
+  });
+
+  it('keeps order ids, codes and amounts with their currency whole', () => {
+    const text =
+      'Order #A-12345 and ORD-2026-0042 (SKU-4471-B, model X200, code SPRING25, box 30x20x10) cost R$ 49,90, $1,299.00, €12,50, 49,90 € or USD 120 on the 3rd at 10am';
+    expect(runsOf(text)).toEqual([
+      'Order',
+      'and',
+      ', model',
+      ', code',
+      ', box',
+      ') cost',
+      'or',
+      'on the 3rd at 10am',
+    ]);
+    expect(mangle(text)).toBe(
+      'ORDER #A-12345 AND ORD-2026-0042 (SKU-4471-B, MODEL X200, CODE SPRING25, BOX 30x20x10) COST R$ 49,90, $1,299.00, €12,50, 49,90 € OR USD 120 ON THE #RD AT ##AM',
     );
   });
 

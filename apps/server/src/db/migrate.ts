@@ -40,6 +40,7 @@ import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
 import { pushSubscriptionsMigration } from './migrations/039-push-subscriptions.js';
 import { glossaryMigration } from './migrations/044-glossary.js';
+import { roundTripsMigration } from './migrations/045-round-trips.js';
 import { replyWindowMigration } from './migrations/046-reply-window.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
@@ -80,6 +81,7 @@ class StaticProvider implements MigrationProvider {
       '037-reactions-pacing': reactionsPacingMigration(),
       '039-push-subscriptions': pushSubscriptionsMigration(),
       '044-glossary': glossaryMigration(this.dialect),
+      '045-round-trips': roundTripsMigration(),
       '046-reply-window': replyWindowMigration(),
     };
   }

@@ -408,6 +408,26 @@ export interface GlossaryStateTable {
   deepl_state: string | null;
 }
 
+/** Migration 045: the round trip of a reply a seat had translated (see round-trip.ts). */
+export interface RoundTripsTable {
+  seat_id: number;
+  original_hash: string;
+  sent_hash: string;
+  back_translation: string | null;
+  back_engine: string | null;
+  /** JSON: RoundTripFlag[]. */
+  flags: string;
+  created_at: number;
+}
+
+/** Migration 045: round trips (and those flagged) per quarter hour and seat. */
+export interface RoundTripSlotsTable {
+  slot: number;
+  seat_id: number;
+  back_translations: Generated<number>;
+  flagged: Generated<number>;
+}
+
 /**
  * Migration 034: a chat's turns (a message whose direction differs from the one before it), kept
  * by triggers on messages; an 'out' turn keeps when the wait it ends began.
@@ -443,6 +463,8 @@ export interface Database {
   glossary_entries: GlossaryEntriesTable;
   engine_routes: EngineRoutesTable;
   glossary_state: GlossaryStateTable;
+  round_trips: RoundTripsTable;
+  round_trip_slots: RoundTripSlotsTable;
   chat_turns: ChatTurnsTable;
   seats: SeatsTable;
   tokens: TokensTable;

@@ -5,6 +5,9 @@ import type { GlossaryMatcher } from './glossary.js';
  * translated, and the text is put back together around them. Engines given a whole sentence
  * with placeholders move, drop or "translate" them now and then; a run cannot lose a token.
  */
+/** ISO 4217 codes customers write beside an amount. */
+const CURRENCY_CODES = 'USD|EUR|GBP|BRL|MXN|ARS|CLP|COP|PEN|UYU|CAD|AUD|CHF|JPY|CNY|RUB';
+
 const PROTECTED = new RegExp(
   [
     // URLs (not their trailing sentence punctuation).
@@ -17,7 +20,16 @@ const PROTECTED = new RegExp(
     String.raw`[#*0-9]\uFE0F?\u20E3`,
     // International phone numbers: +, then digits with spaces, dots, dashes or brackets.
     String.raw`\+\(?\d[\d\s().-]{3,}\d`,
-    // Numbers not glued to a word: 12, 12.50, 1,000, 12:30, 2026-05-01, 50%.
+    // Amounts with their currency (R$ 49,90, $1,299.00, 49,90 €, USD 120, 120 EUR): an engine
+    // moves a symbol standing between words, and translates or marks letters ("US$").
+    String.raw`(?<![\p{L}\p{N}_])(?:R\$|US\$|[$€£¥₹₽]|${CURRENCY_CODES})\s?\d+(?:[.,]\d+)*(?![\p{L}\p{N}_])`,
+    String.raw`(?<![\p{L}\p{N}_])\d+(?:[.,]\d+)*\s?(?:[$€£¥₹₽]|${CURRENCY_CODES})(?![\p{L}\p{N}_])`,
+    // Order ids and codes: upper-case letters and digits joined by dashes, with a digit
+    // (#A-12345, ORD-2026-0042, SKU-4471-B), or a word with a digit glued to a letter (X200,
+    // SPRING25, 30x20x10, 4B; not 3rd or 10am, which are words): an engine reads "A" as the
+    // article, "B" as a word.
+    String.raw`#?(?<![\p{L}\p{N}_])(?=[\p{L}\p{N}-]*\d)(?:[\p{Lu}\p{N}]+(?:-[\p{Lu}\p{N}]+)+|[\p{L}\p{N}]*(?:\p{L}\p{N}|\p{N}\p{Lu})[\p{L}\p{N}]*(?:-[\p{L}\p{N}]+)*)(?![\p{L}\p{N}_])`,
+    // Numbers not glued to a word: 12, 12.50, 1,000, 12:30, 2026-05-01, 12/03/2026, 50%.
     String.raw`(?<![\p{L}\p{N}_])\d+(?:[.,:/-]\d+)*%?(?![\p{L}\p{N}_])`,
     // Emoji: flags, and pictographs with skin tones, variation selectors and ZWJ joins.
     String.raw`\p{Regional_Indicator}{2}`,
@@ -98,4 +110,9 @@ export function translatableRuns(segments: Segment[]): string[] {
 export function reassemble(segments: Segment[], translatedRuns: string[]): string {
   let i = 0;
   return segments.map((s) => (s.keep ? s.text : (translatedRuns[i++] ?? s.text))).join('');
+}
+
+/** The protected tokens of a text (what no engine may alter), in order. */
+export function protectedTokens(text: string): string[] {
+  return [...text.matchAll(PROTECTED)].map((m) => m[0]);
 }

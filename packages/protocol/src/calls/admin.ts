@@ -523,6 +523,14 @@ export const statsBucket = z.object({
   memory_characters: count,
   /** Glossary terms kept or fixed in the texts translated in the bucket. */
   glossary_hits: count,
+  /**
+   * Replies translated back into the operator's language by an engine in the bucket (a
+   * preview's round trip). A repeat the memory answered is not counted again: its characters
+   * are in memory_characters.
+   */
+  back_translations: count,
+  /** Of those back-translations, the ones with a flag (a fact lost or added on the way). */
+  flagged_round_trips: count,
 });
 export type StatsBucket = z.infer<typeof statsBucket>;
 

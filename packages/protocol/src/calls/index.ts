@@ -247,6 +247,18 @@ export const CALLS = {
     'Remember (or clear) the customer language of one of the seat’s chats; shown as customer_language in the chat item.',
     'safe',
   ),
+  '/v1/seat/chat/translate/round_trip': extension(
+    translation.roundTripRequest,
+    translation.roundTripResponse,
+    'Translate an operator’s reply into the customer’s language and back into the operator’s (by another engine when one offers the reverse pair: at most one engine request more than the translation; the shared memory answers a repeated text for nothing), with the facts (numbers, amounts, dates, links, e-mails, names, negations) that did not survive flagged. The seat’s own chats only (400001). Errors as text_v2 for the translation; a back-translation no engine could make is null with back_failure.',
+    'once',
+  ),
+  '/v1/seat/chat/translate/sent_round_trip': extension(
+    translation.sentRoundTripRequest,
+    translation.sentRoundTripResponse,
+    'The back-translation and flags of a reply the seat sent translated, kept from its round trip (null when it had none). Another seat’s chat, or a message not of this chat, answers 400001.',
+    'safe',
+  ),
   '/v1/seat/push/key': extension(
     push.pushKeyRequest,
     push.pushKeyResponse,

@@ -135,3 +135,85 @@ export const translationErrorData = z.object({
   suggested_engines: z.array(z.string()).optional(),
 });
 export type TranslationErrorData = z.infer<typeof translationErrorData>;
+
+/** What a fact is: a flag names the kind so the console can say it in the operator's words. */
+export const ROUND_TRIP_FACT_KINDS = [
+  'number',
+  'amount',
+  'date',
+  'url',
+  'email',
+  'phone',
+  'code',
+  'mention',
+  'emoji',
+  'name',
+  'negation',
+] as const;
+export type RoundTripFactKind = (typeof ROUND_TRIP_FACT_KINDS)[number];
+
+/**
+ * A fact that did not survive the round trip: `lost` (in the operator's text, missing from the
+ * translation, or kept by the translation and missing from the back-translation) or `added`
+ * (in the translation or the back-translation only). `stage` says which text shows it.
+ */
+export const roundTripFlag = z.object({
+  kind: z.enum(ROUND_TRIP_FACT_KINDS),
+  /** The fact as written (a negation: its word). */
+  value: z.string(),
+  change: z.enum(['lost', 'added']),
+  stage: z.enum(['translation', 'back_translation']),
+});
+export type RoundTripFlag = z.infer<typeof roundTripFlag>;
+
+const translatedPart = z.object({
+  text: z.string(),
+  /** Null when the text held nothing to translate (only emoji, numbers, links...). */
+  engine: z.string().nullable(),
+  /** Served from the shared translation memory: no engine was asked for it. */
+  from_memory: z.boolean(),
+});
+
+/**
+ * An operator's reply translated into the customer's language and back into the operator's,
+ * by another engine when one offers the reverse pair. The customer gets `translation.text`.
+ */
+export const roundTripRequest = z
+  .object({
+    session_id: id,
+    text: z.string().min(1).max(TRANSLATE_TEXT_MAX),
+    /** The operator's language (explicit: the reply is theirs). */
+    source_lang: translationLanguage,
+    /** The customer's language. */
+    target_lang: translationLanguage,
+  })
+  .superRefine((v, ctx) => {
+    if (baseLanguage(v.source_lang) === baseLanguage(v.target_lang)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target_lang'],
+        message: 'same language as source_lang',
+      });
+    }
+    if (v.text.trim() === '') ctx.addIssue({ code: 'custom', path: ['text'], message: 'required' });
+  });
+export const roundTripResponse = z.object({
+  translation: translatedPart,
+  /**
+   * What the translation says in the operator's language; null when no engine could answer
+   * (`back_failure` says why): the translation itself is still good to send.
+   */
+  back_translation: translatedPart.nullable(),
+  back_failure: translationFailureReason.nullable(),
+  flags: z.array(roundTripFlag),
+});
+
+/** The round trip of a reply the seat sent translated (from the round trip made before). */
+export const sentRoundTripRequest = z.object({ session_id: id, msg_id: id });
+export const sentRoundTripResponse = z.object({
+  msg_id: id,
+  /** Null when the reply was not sent through a round trip (or no engine could answer). */
+  back_translation: z.string().nullable(),
+  engine: z.string().nullable(),
+  flags: z.array(roundTripFlag),
+});

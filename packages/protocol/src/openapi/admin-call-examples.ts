@@ -723,6 +723,8 @@ function statsSeries(w: ExampleWorld): StatsSeries {
       engine_characters: (h === 10 ? { libretranslate: 120 } : {}) as Record<string, number>,
       memory_characters: h === 10 ? 40 : 0,
       glossary_hits: h === 10 ? 3 : 0,
+      back_translations: h === 10 ? 3 : 0,
+      flagged_round_trips: h === 10 ? 1 : 0,
     })),
   };
 }

@@ -875,6 +875,62 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       ]),
     ],
   }),
+  '/v1/seat/chat/translate/round_trip': (w) => ({
+    success: [
+      {
+        summary: 'A reply in Spanish, and what it says in English',
+        request: {
+          session_id: w.sessions.main,
+          text: 'The house is big',
+          source_lang: 'EN',
+          target_lang: 'ES',
+        },
+        response: {
+          translation: { text: 'La casa es grande', engine: 'apertium', from_memory: false },
+          back_translation: { text: 'The house is big', engine: 'apertium', from_memory: false },
+          back_failure: null,
+          flags: [],
+        },
+      },
+    ],
+    refusals: [
+      refusal(
+        "Another seat's chat (or one that does not exist)",
+        { session_id: w.sessions.otherSeat, text: 'Hello', source_lang: 'EN', target_lang: 'ES' },
+        '400001',
+      ),
+      badField(
+        'The same language on both sides',
+        { session_id: w.sessions.main, text: 'Hello', source_lang: 'EN', target_lang: 'EN-GB' },
+        [['target_lang', 'same language as source_lang']],
+      ),
+    ],
+  }),
+  '/v1/seat/chat/translate/sent_round_trip': (w) => ({
+    success: [
+      {
+        // The first message of the example of /v1/seat/chat/addSession (sent untranslated);
+        // not replayed: the world's replies are retracted or moved by other examples before it
+        // (translation-round-trip.test.ts checks this answer).
+        summary: 'A reply sent without a round trip has no back-translation',
+        replayed: false,
+        request: { session_id: w.sessions.otherSeat + 1, msg_id: w.messages.outbound + 1 },
+        response: {
+          msg_id: w.messages.outbound + 1,
+          back_translation: null,
+          engine: null,
+          flags: [],
+        },
+      },
+    ],
+    refusals: [
+      refusal(
+        "Another seat's chat (or one that does not exist)",
+        { session_id: w.sessions.otherSeat, msg_id: w.messages.outbound },
+        '400001',
+      ),
+    ],
+  }),
   '/v1/seat/chat/set_customer_language': (w) => ({
     success: [
       {

@@ -138,6 +138,27 @@ export const adminStatsRepository = {
     }));
   },
 
+  /**
+   * Back-translations and flagged round trips per bucket (round_trip_slots, migration 045: its
+   * key, or the seat's index), a series of its own beside the translation characters.
+   */
+  async roundTrips(db: Db, buckets: Bucket[], seatId: number | null) {
+    const result = await sql<{
+      i: number;
+      back_translations: number | string;
+      flagged: number | string;
+    }>`
+      with ${bucketsCte(buckets)}
+      select b.i, sum(r.back_translations) as back_translations, sum(r.flagged) as flagged
+      from b ${perBucket(db, 'round_trip_slots', 'r', ['back_translations', 'flagged'], sql`r.slot >= b.s and r.slot < b.e ${seatOf('r.seat_id', seatId)}`)}
+      group by b.i`.execute(db);
+    return result.rows.map((r) => ({
+      i: Number(r.i),
+      backTranslations: Number(r.back_translations),
+      flagged: Number(r.flagged),
+    }));
+  },
+
   /** Chats waiting now, outside Blocked (the kept counts, as the overview reads them). */
   async waitingNow(db: Db, seatId: number | null) {
     let q = db

@@ -79,10 +79,11 @@ export class AdminStatsService {
       waitingAtEnd === null
         ? [...buckets, { start: last.end, end: Math.max(now, last.end) + 1 }]
         : buckets;
-    const [messages, waits, translation, waitingNow] = await Promise.all([
+    const [messages, waits, translation, roundTrips, waitingNow] = await Promise.all([
       adminStatsRepository.messages(this.db, buckets, q.seatId),
       adminStatsRepository.waits(this.db, withAfter, q.seatId),
       adminStatsRepository.translation(this.db, buckets, q.seatId),
+      adminStatsRepository.roundTrips(this.db, buckets, q.seatId),
       waitingAtEnd ?? adminStatsRepository.waitingNow(this.db, q.seatId),
     ]);
 
@@ -98,6 +99,8 @@ export class AdminStatsService {
       engine_characters: {},
       memory_characters: 0,
       glossary_hits: 0,
+      back_translations: 0,
+      flagged_round_trips: 0,
     }));
     for (const m of messages) {
       if (m.direction === 'in') out[m.i]!.messages_in = m.n;
@@ -115,6 +118,10 @@ export class AdminStatsService {
       if (t.characters > 0) b.engine_characters[t.engine] = t.characters;
       b.memory_characters += t.memory;
       b.glossary_hits += t.glossaryHits;
+    }
+    for (const r of roundTrips) {
+      out[r.i]!.back_translations = r.backTranslations;
+      out[r.i]!.flagged_round_trips = r.flagged;
     }
     // Waiting at a bucket's end: waiting now, less the waits begun after it, plus those ended.
     const net = new Array<number>(withAfter.length).fill(0);

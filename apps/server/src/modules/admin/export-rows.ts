@@ -92,6 +92,8 @@ export class ExportRows {
       ...engines.map((e) => `characters_${e}`),
       'memory_characters',
       'glossary_hits',
+      'back_translations',
+      'flagged_round_trips',
     ];
     const days = daysBetween(q.from, q.to) + 1;
     const single = days === 1;
@@ -129,6 +131,8 @@ export class ExportRows {
           ...engines.map((e) => b.engine_characters[e] ?? 0),
           b.memory_characters,
           b.glossary_hits,
+          b.back_translations,
+          b.flagged_round_trips,
         ]),
       );
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { TranslationMemoryTable } from '../../db/schema.js';
+import type { RoundTripsTable, TranslationMemoryTable } from '../../db/schema.js';
 
 export type MemoryKey = Pick<TranslationMemoryTable, 'engine' | 'source_lang' | 'target_lang'>;
 
@@ -101,6 +101,60 @@ export const translationRepository = {
           characters: eb('translation_slots.characters', '+', row.characters),
           memory_characters: eb('translation_slots.memory_characters', '+', row.memory_characters),
           glossary_hits: eb('translation_slots.glossary_hits', '+', row.glossary_hits),
+        })),
+      )
+      .execute();
+  },
+
+  /** A reply's round trip, replaced when the same words are translated again. */
+  async storeRoundTrip(db: Db, row: RoundTripsTable) {
+    await db
+      .insertInto('round_trips')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['seat_id', 'original_hash', 'sent_hash']).doUpdateSet({
+          back_translation: row.back_translation,
+          back_engine: row.back_engine,
+          flags: row.flags,
+          created_at: row.created_at,
+        }),
+      )
+      .execute();
+  },
+
+  findRoundTrip(db: Db, seatId: number, originalHash: string, sentHash: string) {
+    return db
+      .selectFrom('round_trips')
+      .select(['back_translation', 'back_engine', 'flags'])
+      .where('seat_id', '=', seatId)
+      .where('original_hash', '=', originalHash)
+      .where('sent_hash', '=', sentHash)
+      .executeTakeFirst();
+  },
+
+  /** One of the seat's replies in one of its chats, unless retracted or hidden. */
+  findSentReply(db: Db, seatId: number, sessionId: number, msgId: number) {
+    return db
+      .selectFrom('messages')
+      .select(['id', 'content', 'original_content'])
+      .where('id', '=', msgId)
+      .where('session_id', '=', sessionId)
+      .where('seat_id', '=', seatId)
+      .where('direction', '=', 'out')
+      .where('deleted_for_all', '=', 0)
+      .where('deleted_for_me', '=', 0)
+      .executeTakeFirst();
+  },
+
+  /** Counts a round trip (and whether it was flagged) in a seat's quarter hour. */
+  async addRoundTripSlot(db: Db, row: { slot: number; seat_id: number; flagged: number }) {
+    await db
+      .insertInto('round_trip_slots')
+      .values({ ...row, back_translations: 1 })
+      .onConflict((oc) =>
+        oc.columns(['slot', 'seat_id']).doUpdateSet((eb) => ({
+          back_translations: eb('round_trip_slots.back_translations', '+', 1),
+          flagged: eb('round_trip_slots.flagged', '+', row.flagged),
         })),
       )
       .execute();

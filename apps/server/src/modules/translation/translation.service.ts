@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
+  baseLanguage,
   ERROR_CODES,
   OTHER_MESSAGES,
   type CallRequest,
   type CallResponse,
   type EngineOffer,
   type ErrorCode,
+  type RoundTripFlag,
   type TranslationErrorData,
   type TranslationFailureReason,
   type TranslationLanguageCode,
@@ -18,6 +20,7 @@ import { TRANSLATION_ENGINES } from '../../config.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { toListedCode } from '../../translation/languages.js';
 import { reassemble, segment, translatableRuns, type Segment } from '../../translation/protect.js';
+import { roundTripFlags } from '../../translation/round-trip.js';
 import {
   GlossaryRefusedError,
   TranslationProviderError,
@@ -86,6 +89,17 @@ const offerOf = (engine: string, langs: ProviderLanguages): EngineOffer => ({
 });
 
 type Pair = NonNullable<TranslationErrorData['pair']>;
+
+/** Whether an engine's list offers source -> target (a variant stands for its base). */
+function offersPair(
+  langs: ProviderLanguages,
+  source: TranslationLanguageCode,
+  target: TranslationLanguageCode,
+): boolean {
+  const same = (a: string, b: string) => a === b || baseLanguage(a) === baseLanguage(b);
+  if (langs.pairs) return langs.pairs.some((p) => same(p.source, source) && same(p.target, target));
+  return langs.sources.some((s) => same(s, source)) && langs.targets.some((t) => same(t, target));
+}
 
 /** The language most of the text was written in (by length); null when none was detected. */
 function dominant(items: { length: number; language: string | null }[]): string | null {
@@ -448,6 +462,182 @@ export class TranslationService {
       pairs: first.pairs,
       offers,
     };
+  }
+
+  /**
+   * The reply translated (as text_v2 does for an outgoing text) and back into the operator's
+   * language by one engine: another than the translation's when one offers the reverse pair
+   * (then one engine's mistake is not simply undone by itself), else the same. The memory of
+   * that engine answers a repeated text for nothing; else it gets one request, never a second:
+   * when it fails the reply has no back-translation, and the translation is still good.
+   */
+  async roundTrip(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/translate/round_trip'>,
+  ): Promise<CallResponse<'/v1/seat/chat/translate/round_trip'>> {
+    const source = input.source_lang;
+    const target = input.target_lang;
+    const forward = await this.translateTexts(seatId, {
+      session_id: input.session_id,
+      texts: [input.text],
+      source_lang: source,
+      target_lang: target,
+      direction: 'outgoing',
+    });
+    const sent = forward.translations[0]!;
+    let back: Translated | null = null;
+    let backFailure: TranslationFailureReason | null = null;
+    if (sent.engine === null) {
+      // Nothing was translated (emoji, numbers, links only): it reads the same both ways.
+      back = { ...sent };
+    } else {
+      const provider = await this.backEngine(sent.engine, target, source);
+      if (!provider) backFailure = 'unsupported_pair';
+      else {
+        try {
+          back = await this.translateOne(seatId, provider, sent.text, target, source);
+        } catch (err) {
+          if (!(err instanceof TranslationProviderError)) throw err;
+          this.log.warn(
+            { engine: provider.name, reason: err.reason, err: err.message },
+            'back-translation failed',
+          );
+          backFailure = err.reason;
+        }
+      }
+    }
+    const flags = roundTripFlags(input.text, sent.text, back?.text ?? null, source, target);
+    const now = Date.now();
+    await translationRepository.storeRoundTrip(this.db, {
+      seat_id: seatId,
+      original_hash: hashText(input.text),
+      sent_hash: hashText(sent.text),
+      back_translation: back?.text ?? null,
+      back_engine: back?.engine ?? null,
+      flags: JSON.stringify(flags),
+      created_at: now,
+    });
+    // The owner's back-translations are those an engine made: a preview repeated for the same
+    // text (by any seat) is answered by the memory and counted as memory characters only.
+    if (back?.engine && !back.from_memory) {
+      await translationRepository.addRoundTripSlot(this.db, {
+        slot: Math.floor(now / TRANSLATION_SLOT_MS) * TRANSLATION_SLOT_MS,
+        seat_id: seatId,
+        flagged: flags.length > 0 ? 1 : 0,
+      });
+    }
+    const part = (t: Translated) => ({
+      text: t.text,
+      engine: t.engine,
+      from_memory: t.from_memory,
+    });
+    return {
+      translation: part(sent),
+      back_translation: back ? part(back) : null,
+      back_failure: backFailure,
+      flags,
+    };
+  }
+
+  /** A sent reply's round trip, found by its words and translation; none when it had none. */
+  async sentRoundTrip(
+    seatId: number,
+    input: CallRequest<'/v1/seat/chat/translate/sent_round_trip'>,
+  ): Promise<CallResponse<'/v1/seat/chat/translate/sent_round_trip'>> {
+    const message = await translationRepository.findSentReply(
+      this.db,
+      seatId,
+      input.session_id,
+      input.msg_id,
+    );
+    if (!message) throw notFound();
+    const row =
+      message.original_content === null
+        ? undefined
+        : await translationRepository.findRoundTrip(
+            this.db,
+            seatId,
+            hashText(message.original_content),
+            hashText(message.content),
+          );
+    return {
+      msg_id: message.id,
+      back_translation: row?.back_translation ?? null,
+      engine: row?.back_engine ?? null,
+      flags: row ? (JSON.parse(row.flags) as RoundTripFlag[]) : [],
+    };
+  }
+
+  /**
+   * The engine for the way back: the first, in fallback order, that is not `forward` and says
+   * it offers the pair; else `forward` itself when it does. An engine that cannot tell what it
+   * offers is passed over.
+   */
+  private async backEngine(
+    forward: string,
+    source: TranslationLanguageCode,
+    target: TranslationLanguageCode,
+  ): Promise<TranslationProvider | null> {
+    const signal = AbortSignal.timeout(TRANSLATE_BUDGET_MS);
+    const ordered = [
+      ...this.providers.filter((p) => p.name !== forward),
+      ...this.providers.filter((p) => p.name === forward),
+    ];
+    for (const provider of ordered) {
+      const langs = await provider.languages(signal).catch(() => null);
+      if (langs && offersPair(langs, source, target)) return provider;
+    }
+    return null;
+  }
+
+  /** One text by one engine: from its memory, else in one request (then remembered). */
+  private async translateOne(
+    seatId: number,
+    provider: TranslationProvider,
+    text: string,
+    source: TranslationLanguageCode,
+    target: TranslationLanguageCode,
+  ): Promise<Translated> {
+    // The workspace's glossary holds on the way back too, and keys the memory by its version.
+    const view = (await this.glossary?.current()) ?? null;
+    const version = view?.version ?? 0;
+    const key = { engine: provider.name, source_lang: source, target_lang: target };
+    const [hit] = await translationRepository.lookup(this.db, key, [memoryHash(text, version)]);
+    if (hit) {
+      this.meter?.memoryHits(provider.name, 1);
+      await this.recordUsage(seatId, [
+        { engine: provider.name, characters: 0, memory: text.length },
+      ]);
+      return {
+        text: hit.translated,
+        detected_source_language: null,
+        from_memory: true,
+        engine: provider.name,
+      };
+    }
+    const usage: Usage[] = [];
+    const substituted = view?.matcher(source, target, true) ?? null;
+    const segments = new Map([[text, segment(text, substituted)]]);
+    const fresh = await this.translateRuns(
+      provider,
+      [text],
+      { segments, glossaryId: null },
+      { texts: [text], source_lang: source, target_lang: target, direction: 'outgoing' },
+      AbortSignal.timeout(TRANSLATE_BUDGET_MS),
+      usage,
+    );
+    const translated = fresh.get(text)!;
+    await translationRepository.store(this.db, [
+      {
+        ...key,
+        text_hash: memoryHash(text, version),
+        translated: translated.text,
+        detected_lang: null,
+        created_at: Date.now(),
+      },
+    ]);
+    await this.recordUsage(seatId, usage);
+    return translated;
   }
 
   async setCustomerLanguage(

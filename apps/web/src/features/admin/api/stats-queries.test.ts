@@ -14,6 +14,8 @@ const bucket = (start: number, messages_in: number): StatsBucket => ({
   engine_characters: {},
   memory_characters: 0,
   glossary_hits: 0,
+  back_translations: 0,
+  flagged_round_trips: 0,
 });
 
 describe('the charts in the browser', () => {

@@ -20,7 +20,7 @@ import { ExportRange } from './export-range';
 import { UplotChart, type ChartSeries } from './uplot-chart';
 
 export interface ChartDef {
-  id: 'messages' | 'waiting' | 'frt' | 'translation' | 'glossary';
+  id: 'messages' | 'waiting' | 'frt' | 'translation' | 'glossary' | 'roundTrips';
   title: string;
   series: ChartSeries[];
   /** y values as text (counts, minutes). */
@@ -29,7 +29,7 @@ export interface ChartDef {
 
 const MINUTE = 60_000;
 
-/** The four charts of a series: what they plot and how their numbers read. */
+/** The charts of a series: what they plot and how their numbers read. */
 export function useChartDefs(data: StatsSeries | undefined): ChartDef[] {
   const { t, i18n } = useTranslation('admin');
   const theme = useMantineTheme();
@@ -135,6 +135,28 @@ export function useChartDefs(data: StatsSeries | undefined): ChartDef[] {
           },
         ],
       },
+      {
+        // Replies checked by a round trip before sending, and those with a fact flagged.
+        id: 'roundTrips',
+        title: t('stats.charts.roundTrips'),
+        formatY: count,
+        series: [
+          {
+            label: t('stats.series.backTranslations'),
+            color: c('violet'),
+            kind: 'bars',
+            align: -1,
+            values: b.map((x) => x.back_translations),
+          },
+          {
+            label: t('stats.series.flagged'),
+            color: c('red'),
+            kind: 'bars',
+            align: 1,
+            values: b.map((x) => x.flagged_round_trips),
+          },
+        ],
+      },
     ];
   }, [data, t, lang, dark, theme]);
 }
@@ -200,7 +222,7 @@ function ChartTable({
   );
 }
 
-/** The four charts of one series (every seat or one), two a row from 1024 px. */
+/** The charts of one series (every seat or one), two a row from 1024 px. */
 export function StatsChartGrid({ data }: { data: StatsSeries }) {
   const { t } = useTranslation('admin');
   const defs = useChartDefs(data);

@@ -19,6 +19,28 @@ export function translateTexts(input: TranslateInput, signal?: AbortSignal) {
   return callApi('/v1/seat/chat/translate/text_v2', input, { notify: false, signal });
 }
 
+export type RoundTripInput = CallInput<'/v1/seat/chat/translate/round_trip'>;
+export type RoundTripAnswer = CallResponse<'/v1/seat/chat/translate/round_trip'>;
+
+/** A reply into the customer's language and back, with what did not survive flagged. */
+export function roundTrip(input: RoundTripInput, signal?: AbortSignal) {
+  return callApi('/v1/seat/chat/translate/round_trip', input, { notify: false, signal });
+}
+
+/** The back-translation kept for a reply sent translated (the bubble, on demand). */
+export function sentRoundTripQuery(sessionId: number, msgId: number) {
+  return queryOptions({
+    queryKey: ['translation', 'sent-round-trip', sessionId, msgId] as const,
+    queryFn: ({ signal }) =>
+      callApi(
+        '/v1/seat/chat/translate/sent_round_trip',
+        { session_id: sessionId, msg_id: msgId },
+        { notify: false, signal },
+      ),
+    staleTime: Infinity,
+  });
+}
+
 export const languagesKey = ['translation', 'languages'] as const;
 
 /** The engine in use and the pairs it offers (the settings dialog; auto-detection). */

@@ -1,5 +1,9 @@
-import { Text } from '@mantine/core';
+import { useState } from 'react';
+import { Anchor, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { sentRoundTripQuery } from '../api/translation-api';
+import { RoundTripFlags } from './round-trip-flags';
 import type { DisplayMessage } from '../../messages/api/merge-messages';
 import { lookupTranslation } from '../translation-index';
 import { useIsPending } from '../translation-pending.store';
@@ -10,7 +14,8 @@ import classes from './message-translation.module.css';
 /**
  * Under a bubble: the translation of an incoming message into the operator's language (while
  * translation is on), "Translating…" while it is asked for, and for a message the operator
- * wrote in their own language (outgoing translation) what they wrote.
+ * wrote in their own language (outgoing translation) what they wrote, and on demand what the
+ * sent translation says back in their language (kept from the round trip before sending).
  */
 export function MessageTranslation({ message: m }: { message: DisplayMessage }) {
   const { t } = useTranslation('translation');
@@ -32,6 +37,7 @@ export function MessageTranslation({ message: m }: { message: DisplayMessage }) 
         <Text size="sm" c="dimmed" data-testid="message-original">
           {m.original_content}
         </Text>
+        {msgId !== 0 && <SentBackTranslation sessionId={m.session_id} msgId={msgId} />}
       </div>
     );
   }
@@ -56,4 +62,42 @@ export function MessageTranslation({ message: m }: { message: DisplayMessage }) 
       {t('translating')}
     </Text>
   ) : null;
+}
+
+/** A sent reply's back-translation, asked for when the operator opens it. */
+function SentBackTranslation({ sessionId, msgId }: { sessionId: number; msgId: number }) {
+  const { t } = useTranslation('translation');
+  const [open, setOpen] = useState(false);
+  const kept = useQuery({ ...sentRoundTripQuery(sessionId, msgId), enabled: open });
+  if (!open) {
+    return (
+      <Anchor
+        component="button"
+        type="button"
+        size="xs"
+        onClick={() => setOpen(true)}
+        data-testid="message-back-translation-open"
+      >
+        {t('showBackTranslation')}
+      </Anchor>
+    );
+  }
+  if (!kept.data) {
+    return (
+      <Text size="xs" c="dimmed">
+        {kept.isError ? t('messages:translationFailed') : t('translating')}
+      </Text>
+    );
+  }
+  return (
+    <>
+      <Text size="xs" c="dimmed">
+        {t('backTranslationShort')}
+      </Text>
+      <Text size="sm" c="dimmed" data-testid="message-back-translation">
+        {kept.data.back_translation ?? t('backTranslationNone')}
+      </Text>
+      <RoundTripFlags flags={kept.data.flags} />
+    </>
+  );
 }

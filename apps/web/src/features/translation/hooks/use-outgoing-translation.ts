@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionItem, TranslationLanguageCode } from '@parley/protocol';
-import { translateTexts } from '../api/translation-api';
+import { roundTrip } from '../api/translation-api';
 import { outgoingPair } from '../translation-languages';
 import { useTranslationSettings } from '../translation.store';
 
@@ -15,19 +15,13 @@ function outgoingQuery(
 ) {
   return queryOptions({
     queryKey: ['translation', 'outgoing', pair.source, pair.target, text] as const,
-    queryFn: async ({ signal }) => {
-      const answer = await translateTexts(
-        {
-          session_id: sessionId,
-          texts: [text],
-          source_lang: pair.source,
-          target_lang: pair.target,
-          direction: 'outgoing',
-        },
+    // The translation and what it says back in the operator's language (one engine request
+    // more at most; the server's memory answers a repeated text).
+    queryFn: ({ signal }) =>
+      roundTrip(
+        { session_id: sessionId, text, source_lang: pair.source, target_lang: pair.target },
         signal,
-      );
-      return answer.translations[0]?.text ?? '';
-    },
+      ),
     staleTime: Infinity,
     gcTime: 5 * 60_000,
   });
@@ -44,8 +38,9 @@ function useDebounced<T>(value: T, ms: number): T {
 
 /**
  * Outgoing translation (beyond the spec): while the composer's toggle is on, the operator's
- * draft (in their language) is translated into the customer's and previewed; sending sends
- * the translation, with what the operator wrote as original_content.
+ * draft (in their language) is translated into the customer's and previewed with its
+ * back-translation and what did not survive the round trip; sending sends the translation,
+ * with what the operator wrote as original_content (the server keeps the round trip).
  */
 export function useOutgoingTranslation(user: SessionItem, draft: string) {
   const qc = useQueryClient();
@@ -73,7 +68,7 @@ export function useOutgoingTranslation(user: SessionItem, draft: string) {
     /** The translation of exactly this text (from the preview when it is already there). */
     async translate(value: string): Promise<string> {
       if (!pair) return value;
-      return qc.fetchQuery(outgoingQuery(user.session_id, pair, value));
+      return (await qc.fetchQuery(outgoingQuery(user.session_id, pair, value))).translation.text;
     },
   };
 }
