@@ -33,6 +33,7 @@ import { OutboxWriter } from './modules/outbox/outbox-writer.js';
 import { AuditService } from './modules/admin/audit.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { PushService, resolveVapidKeys } from './modules/push/push.service.js';
+import { MutesService } from './modules/mutes/mutes.service.js';
 import { PushEndpoints } from './modules/push/push-endpoint.js';
 import type { TranslationLanguageCode } from '@parley/protocol';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
@@ -79,6 +80,8 @@ export interface CoreServices {
   adminExport: AdminExportService;
   /** Web Push: the seats' devices and the notification of customers' messages. */
   push: PushService;
+  /** Muted chats (per seat): not notified. */
+  mutes: MutesService;
 }
 
 export async function createServices(
@@ -202,6 +205,7 @@ export async function createServices(
     adminStats,
     adminExport: new AdminExportService(db, adminStats, adminConsole, config.exportsAtOnce),
     push,
+    mutes: new MutesService(db, events),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

@@ -13,6 +13,7 @@ import { WHATSAPP_GREETING } from './whatsapp-greeting';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
+import { useMutedChats } from '../../features/sessions/api/muted-chats';
 import { useSessionList } from '../../features/sessions/hooks/use-session-list';
 import { TimeTabs } from '../../features/sessions/components/time-tabs';
 import { UserItem } from '../../features/sessions/components/user-item';
@@ -31,6 +32,7 @@ export function UserList() {
     useSessionList();
   const selectedId = useConsole((s) => s.selectedUser?.session_id ?? null);
   const onSelect = useSelectUser();
+  const muted = useMutedChats();
   const menu = useContextMenu<SessionItem>();
   const openMenu = menu.open;
   const press = useLongPress(menu.openAt);
@@ -47,12 +49,13 @@ export function UserList() {
       <UserItem
         user={user}
         active={user.session_id === selectedId}
+        muted={muted.has(user.session_id)}
         onSelect={onSelect}
         onContextMenu={openMenu}
         longPress={press}
       />
     ),
-    [selectedId, onSelect, openMenu, press],
+    [selectedId, muted, onSelect, openMenu, press],
   );
 
   const addChat = (

@@ -9,6 +9,7 @@ import { applyEvent } from '../apply-event';
 import { askNotificationsOnce, clearAttention, raiseAttention } from '../attention';
 import { PushConnection, realtimeUrl } from '../push-connection';
 import { realtimeOnline } from '../../../stores/realtime.store';
+import { mutedChatsKey } from '../../sessions/api/muted-chats';
 import { refreshLists } from '../../sessions/api/session-cache';
 
 /** The open chat reads a customer's new message as opening it does (getChatRecord clears unread). */
@@ -28,6 +29,7 @@ function readOpenChat(data: EventPayload<'message.created'>): void {
 function refetchAll(qc: QueryClient): void {
   refreshLists(qc);
   void qc.invalidateQueries({ queryKey: ['chat'] });
+  void qc.invalidateQueries({ queryKey: mutedChatsKey });
 }
 
 /**
