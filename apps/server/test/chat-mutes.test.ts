@@ -102,9 +102,7 @@ describe('muted chats', () => {
     expect(await mutedOf(seat)).toEqual([]);
     const later = push.delivered.length;
     await customerWrites(seat, quiet, 'after unmute');
-    expect(received(later).map((p) => [p.session_id, p.body])).toEqual([
-      [quietId, 'after unmute'],
-    ]);
+    expect(received(later).map((p) => [p.session_id, p.body])).toEqual([[quietId, 'after unmute']]);
     await t.call('/v1/seat/push/unsubscribe', { endpoint: device.endpoint }, seat.token);
   });
 
@@ -122,7 +120,10 @@ describe('muted chats', () => {
     const again = await t.call(MUTE, { session_id: chat.sessionId, muted: true }, seat.token);
     expect(again.data).toEqual({ session_id: chat.sessionId, muted: true });
     await t.call(MUTE, { session_id: chat.sessionId, muted: false }, seat.token);
-    await console2.waitForEvent('session.muted', (d) => d.session_id === chat.sessionId && !d.muted);
+    await console2.waitForEvent(
+      'session.muted',
+      (d) => d.session_id === chat.sessionId && !d.muted,
+    );
     const told = console2
       .events()
       .filter((e) => e.type === 'session.muted' && e.data.session_id === chat.sessionId);
@@ -157,7 +158,11 @@ describe('muted chats', () => {
     const chat = await createChat(t.db, seat, {});
     await t.call(MUTE, { session_id: chat.sessionId, muted: true }, seat.token);
     expect(await mutedOf(seat)).toContain(chat.sessionId);
-    const del = await t.call('/v1/seat/chat/delSession', { session_id: chat.sessionId }, seat.token);
+    const del = await t.call(
+      '/v1/seat/chat/delSession',
+      { session_id: chat.sessionId },
+      seat.token,
+    );
     expect(del.code).toBe('000000');
     expect(await mutedOf(seat)).not.toContain(chat.sessionId);
     const left = await t.db

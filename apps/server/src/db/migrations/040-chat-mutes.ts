@@ -20,7 +20,11 @@ export function chatMutesMigration(): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('chat_mutes_pk', ['session_id', 'seat_id'])
         .execute();
-      await db.schema.createIndex('chat_mutes_seat_idx').on('chat_mutes').column('seat_id').execute();
+      await db.schema
+        .createIndex('chat_mutes_seat_idx')
+        .on('chat_mutes')
+        .column('seat_id')
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('chat_mutes').execute();

@@ -5,13 +5,16 @@ import { callApi } from '../../../lib/api-client';
 export const mutedChatsKey = ['mutedChats'] as const;
 
 const EMPTY: ReadonlySet<number> = new Set();
+// One function for every render: TanStack Query then keeps the same Set while the answer is
+// the same (a new Set per render would re-render every row, forever).
+const toSet = (d: { session_ids: number[] }): ReadonlySet<number> => new Set(d.session_ids);
 
 /** The muted chats' ids (empty until the first answer). */
 export function useMutedChats(): ReadonlySet<number> {
   const { data } = useQuery({
     queryKey: mutedChatsKey,
     queryFn: ({ signal }) => callApi('/v1/seat/chat/mutedChats', {}, { signal, notify: false }),
-    select: (d) => new Set(d.session_ids),
+    select: toSet,
     staleTime: Infinity,
   });
   return data ?? EMPTY;
