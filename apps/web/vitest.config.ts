@@ -19,9 +19,11 @@ export default defineConfig({
           name: 'components',
           environment: 'jsdom',
           include: ['src/**/*.test.tsx'],
-          setupFiles: ['src/test/component-setup.ts'],
+          setupFiles: ['src/test/component-setup.ts', 'src/test/server-calls.ts'],
           // Mantine's CSS is not needed to find elements by role and label.
           css: false,
+          // Typing and clicking as a user does, on a machine shared with other work.
+          testTimeout: 30_000,
         },
       },
     ],

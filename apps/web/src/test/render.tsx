@@ -24,7 +24,8 @@ export function renderWithProviders(ui: ReactElement) {
   });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider>
+      {/* env="test": no transitions and no portals, so a dropdown or a dialog is there at once. */}
+      <MantineProvider env="test">
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>

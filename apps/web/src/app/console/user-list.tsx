@@ -1,10 +1,11 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { useContextMenu } from '../../components/use-context-menu';
 import { useLongPress } from '../../components/use-long-press';
+import { markFirstScreenShown } from '../../lib/first-screen';
 import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { setGroupsDrawer, useConsole } from '../../stores/console.store';
@@ -42,6 +43,11 @@ export function UserList() {
   const onRowsRendered = useCallback((count: number) => {
     if (count > 0) setRowsShown(true);
   }, []);
+  // The first screen is up: its first rows, or its list shown empty (lib/first-screen.ts).
+  const listShownEmpty = !isPending && users.length === 0;
+  useEffect(() => {
+    if (rowsShown || listShownEmpty) markFirstScreenShown();
+  }, [rowsShown, listShownEmpty]);
   useConsoleWarmUp(rowsShown, i18n.language);
 
   const renderItem = useCallback(
