@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // What jsdom lacks and Mantine reads: the media query list (colour scheme, breakpoints) and the
@@ -28,6 +28,9 @@ class InertObserver {
 globalThis.ResizeObserver ??= InertObserver as unknown as typeof ResizeObserver;
 globalThis.IntersectionObserver ??= InertObserver as unknown as typeof IntersectionObserver;
 Element.prototype.scrollIntoView ??= () => undefined;
+
+// findBy and waitFor wait up to 10 s: the machine is shared, and a wait ends as soon as it holds.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

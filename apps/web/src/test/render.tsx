@@ -3,6 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
+import { VirtuosoMockContext } from 'react-virtuoso';
 import { adminStringsReady } from '../features/admin/admin-locale';
 import { i18n, initI18n } from '../lib/i18n';
 
@@ -26,7 +27,12 @@ export function renderWithProviders(ui: ReactElement) {
     <I18nextProvider i18n={i18n}>
       {/* env="test": no transitions and no portals, so a dropdown or a dialog is there at once. */}
       <MantineProvider env="test">
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        <QueryClientProvider client={queryClient}>
+          {/* jsdom lays nothing out: the virtual lists are told a viewport and a row height. */}
+          <VirtuosoMockContext.Provider value={{ viewportHeight: 2000, itemHeight: 40 }}>
+            {children}
+          </VirtuosoMockContext.Provider>
+        </QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>
   );

@@ -32,6 +32,9 @@ const SCHEMAS: Record<
 
 let answers = new Map<string, Answer>();
 let sent: SentCall[] = [];
+/** What broke the protocol: failed after the test, as a call the request layer swallows
+ * (a network error) would otherwise only leave the component waiting. */
+let problems: string[] = [];
 const realFetch = globalThis.fetch;
 
 /** Answers for this test, by path (a call without one fails the test). */
@@ -47,25 +50,34 @@ export function sentCalls(path?: string): SentCall[] {
 beforeEach(() => {
   answers = new Map();
   sent = [];
+  problems = [];
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const path =
       typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
     const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
     const schema = SCHEMAS[path];
-    expect(schema, `a call the protocol does not have: ${path}`).toBeDefined();
-    expect(schema!.request.safeParse(body).success, `${path} sent ${JSON.stringify(body)}`).toBe(
-      true,
-    );
-    sent.push({ path, body });
     const answer = answers.get(path);
-    expect(answer, `no answer given for ${path}`).toBeDefined();
+    const problem = !schema
+      ? `a call the protocol does not have: ${path}`
+      : !schema.request.safeParse(body).success
+        ? `${path} sent what the protocol refuses: ${JSON.stringify(body)}`
+        : !answer
+          ? `no answer given for ${path}`
+          : null;
+    if (problem) {
+      problems.push(problem);
+      throw new TypeError(problem);
+    }
+    sent.push({ path, body });
     const given = typeof answer === 'function' ? answer(body) : answer!;
     let envelope: unknown;
     if ('code' in given) {
       envelope = { code: given.code, msg: given.msg, data: given.data ?? null };
     } else {
-      const checked = schema!.response.safeParse(given.data);
-      expect(checked.success, `${path}'s answer is not the protocol's`).toBe(true);
+      if (!schema!.response.safeParse(given.data).success) {
+        problems.push(`${path}'s answer is not the protocol's`);
+        throw new TypeError(problems.at(-1));
+      }
       envelope = { code: SUCCESS_CODE, msg: 'success', data: given.data };
     }
     return new Response(JSON.stringify(envelope), {
@@ -77,4 +89,5 @@ beforeEach(() => {
 
 afterEach(() => {
   globalThis.fetch = realFetch;
+  expect(problems).toEqual([]);
 });
