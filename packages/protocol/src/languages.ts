@@ -98,18 +98,3 @@ export const TRANSLATION_DEFAULTS = {
   isEnable: boolean;
   mode: TranslationMode;
 };
-
-/** EN-GB -> EN, ZH-HANS -> ZH: two codes of one language share their base. */
-export function baseLanguage(code: string): string {
-  return code.split('-')[0]!;
-}
-
-/**
- * `message` of a translation failure (calls/translation.ts, TranslationErrorData): the key of
- * its text. Here, with no schema beside it: the console's first screen reads it, without zod.
- */
-export const TRANSLATION_PROBLEMS = [
-  'translationFailed',
-  'translationError',
-  'languageListFailed',
-] as const;

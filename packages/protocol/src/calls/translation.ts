@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id } from '../entities.js';
-import { TRANSLATION_LANGUAGE_CODES, TRANSLATION_PROBLEMS, baseLanguage } from '../languages.js';
+import { TRANSLATION_LANGUAGE_CODES } from '../languages.js';
+import { TRANSLATION_PROBLEMS, baseLanguage } from '../translation-values.js';
 import { TRANSLATE_TEXTS_MAX, TRANSLATE_TEXT_MAX } from '../limits.js';
 
 export const translationLanguage = z.enum(TRANSLATION_LANGUAGE_CODES);
