@@ -126,7 +126,11 @@ describe('muted chats', () => {
     );
     const told = console2
       .events()
-      .filter((e) => e.type === 'session.muted' && e.data.session_id === chat.sessionId);
+      .filter(
+        (e) =>
+          e.type === 'session.muted' &&
+          (e.data as { session_id: number }).session_id === chat.sessionId,
+      );
     // Once per change: muting a muted chat pushed nothing.
     expect(told.map((e) => (e.data as { muted: boolean }).muted)).toEqual([true, false]);
   });
