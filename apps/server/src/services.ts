@@ -35,6 +35,7 @@ import { EngineRoutesService } from './modules/translation/engine-routes.service
 import { GlossaryService } from './modules/translation/glossary.service.js';
 import { AdminAuthService } from './modules/admin/admin-auth.service.js';
 import { PushService, resolveVapidKeys } from './modules/push/push.service.js';
+import { MutesService } from './modules/mutes/mutes.service.js';
 import { PushEndpoints } from './modules/push/push-endpoint.js';
 import type { TranslationLanguageCode } from '@parley/protocol';
 import { AdminConsoleService } from './modules/admin/admin-console.service.js';
@@ -86,6 +87,8 @@ export interface CoreServices {
   adminExport: AdminExportService;
   /** Web Push: the seats' devices and the notification of customers' messages. */
   push: PushService;
+  /** Muted chats (per seat): not notified. */
+  mutes: MutesService;
 }
 
 export async function createServices(
@@ -237,6 +240,7 @@ export async function createServices(
       config.exportsAtOnce,
     ),
     push,
+    mutes: new MutesService(db, events),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

@@ -51,6 +51,8 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/chat/addressBook': {},
   '/v1/seat/chat/logout': {},
   '/v1/seat/chat/markUnread': { session_id: 1 },
+  '/v1/seat/chat/mute': { session_id: 1, muted: true },
+  '/v1/seat/chat/mutedChats': {},
   '/v1/seat/wa/templates': { send_phone: '+15550001' },
   '/v1/seat/wa/sendTemplate': {
     session_id: 1,

@@ -189,6 +189,9 @@ describe("the list cache's rule: a cached answer reads only tables that move the
     const read = new Set<string>();
     for (const q of queries) for (const table of await tablesReadBy(traced.db, q)) read.add(table);
     expect(read).toContain('sessions');
+    // A muted chat's mark reaches the rows through mutedChats and session.muted, not the
+    // cached answers: chat_mutes (no version trigger) is read by none of them.
+    expect(read).not.toContain('chat_mutes');
     expect(await uncovered(traced.db, queries)).toEqual([]);
   });
 

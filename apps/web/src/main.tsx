@@ -13,7 +13,7 @@ import { AppProviders } from './app/providers';
 import { expiredGuard } from './app/expired-modal';
 import { createAppRouter } from './app/router';
 import { clearStoredOutboxes } from './features/messages/outbox/outbox-keys';
-import { clearSoundMuted } from './features/realtime/attention';
+import { clearSoundMuted } from './features/realtime/sound-muted';
 
 const i18nReady = initI18n();
 ensureTranslateDefaults();

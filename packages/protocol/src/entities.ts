@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { channelName } from './channels.js';
 import { GROUP_NAME_MAX } from './limits.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_TYPES } from './message-values.js';
 
 /**
  * Ids are positive integers that fit PostgreSQL's `integer` (and SQLite's rowid); times are
@@ -51,9 +52,9 @@ export const group = z.object({
 });
 export type Group = z.infer<typeof group>;
 
-export const messageType = z.enum(['text', 'image', 'audio', 'video', 'file']);
+export const messageType = z.enum(MESSAGE_TYPES);
 export type MessageType = z.infer<typeof messageType>;
-export const messageDirection = z.enum(['in', 'out']);
+export const messageDirection = z.enum(MESSAGE_DIRECTIONS);
 export const messageStatus = z.enum(['pending', 'sent', 'delivered', 'read', 'failed']);
 export type MessageStatus = z.infer<typeof messageStatus>;
 /**

@@ -44,6 +44,8 @@ export const EVENT_PAYLOADS = {
   /** A chat changed: moved, pinned, blocked or unblocked, remark, language, read. */
   'session.updated': z.object({ session: sessionItem }),
   'session.deleted': z.object({ session_id: id }),
+  /** A chat muted or unmuted by this seat (from any of its consoles): /v1/seat/chat/mute. */
+  'session.muted': z.object({ session_id: id, muted: z.boolean() }),
   /**
    * Chats read at once (oneClickRead, from any console of the seat): these chats' unread
    * counts are now 0. The group list's counts come in the groups.changed that follows.
@@ -89,6 +91,7 @@ export const pushEvent = z.discriminatedUnion('type', [
   pushEventOf('session.created'),
   pushEventOf('session.updated'),
   pushEventOf('session.deleted'),
+  pushEventOf('session.muted'),
   pushEventOf('sessions.read'),
   pushEventOf('groups.changed'),
   pushEventOf('batch.progress'),

@@ -39,6 +39,7 @@ import { whatsappMigration } from './migrations/035-whatsapp.js';
 import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.js';
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
 import { pushSubscriptionsMigration } from './migrations/039-push-subscriptions.js';
+import { chatMutesMigration } from './migrations/040-chat-mutes.js';
 import { glossaryMigration } from './migrations/044-glossary.js';
 import { roundTripsMigration } from './migrations/045-round-trips.js';
 import { replyWindowMigration } from './migrations/046-reply-window.js';
@@ -80,6 +81,7 @@ class StaticProvider implements MigrationProvider {
       '036-whatsapp-templates': whatsappTemplatesMigration(),
       '037-reactions-pacing': reactionsPacingMigration(),
       '039-push-subscriptions': pushSubscriptionsMigration(),
+      '040-chat-mutes': chatMutesMigration(),
       '044-glossary': glossaryMigration(this.dialect),
       '045-round-trips': roundTripsMigration(),
       '046-reply-window': replyWindowMigration(),

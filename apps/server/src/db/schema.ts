@@ -218,6 +218,13 @@ export interface PushSubscriptionsTable {
   created_at: number;
 }
 
+/** A chat a seat muted: its customers' messages are not notified to the seat (migration 040). */
+export interface ChatMutesTable {
+  session_id: number;
+  seat_id: number;
+  created_at: number;
+}
+
 export interface ServerSettingsTable {
   key: string;
   value: string;
@@ -497,6 +504,7 @@ export interface Database {
   whatsapp_messages: WhatsappMessagesTable;
   whatsapp_template_sends: WhatsappTemplateSendsTable;
   push_subscriptions: PushSubscriptionsTable;
+  chat_mutes: ChatMutesTable;
 }
 
 /** A WhatsApp Business number bound to a phone account (migration 035). */

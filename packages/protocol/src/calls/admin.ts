@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { epochMs, id, phone, queryEpochMs, queryId } from '../entities.js';
 import { DEFAULT_CHANNEL, channelName, plainChannelName } from '../channels.js';
 import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
-import { baseLanguage, translationLanguage } from './translation.js';
+import { baseLanguage } from '../translation-values.js';
+import { translationLanguage } from './translation.js';
 
 /**
  * The workspace owner's console: administrators are their own accounts (not seats) with their

@@ -241,6 +241,18 @@ export const CALLS = {
     'Mark one of the seat’s chats unread: its unread count becomes at least 1, and the counts of its group, its time tab and the total follow (session.updated and groups.changed are pushed). Another seat’s chat answers 400001.',
     'safe',
   ),
+  '/v1/seat/chat/mute': extension(
+    sessions.muteRequest,
+    sessions.muteResponse,
+    'Mute (or unmute) one of the seat’s chats: its customers’ messages are then not notified on the seat’s devices (Web Push). Per seat and chat; session.muted is pushed to the seat’s consoles. Another seat’s chat answers 400001.',
+    'safe',
+  ),
+  '/v1/seat/chat/mutedChats': extension(
+    sessions.mutedChatsRequest,
+    sessions.mutedChatsResponse,
+    'The ids of the seat’s muted chats.',
+    'safe',
+  ),
   '/v1/seat/chat/set_customer_language': extension(
     translation.setCustomerLanguageRequest,
     translation.setCustomerLanguageResponse,

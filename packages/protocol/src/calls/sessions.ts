@@ -81,6 +81,18 @@ export const unblockResponse = sessionItem;
 export const markUnreadRequest = sessionRef;
 export const markUnreadResponse = sessionItem;
 
+/**
+ * Mute or unmute one of the seat's chats: a muted chat's customer messages are not notified
+ * (Web Push). Per seat and chat, so each seat sharing a chat keeps its own choice. Setting the
+ * state it has already is answered as it is.
+ */
+export const muteRequest = z.object({ session_id: id, muted: z.boolean() });
+export const muteResponse = z.object({ session_id: id, muted: z.boolean() });
+
+/** The seat's muted chats (the console marks their rows). */
+export const mutedChatsRequest = z.object({});
+export const mutedChatsResponse = z.object({ session_ids: z.array(id) });
+
 export const setRemarkRequest = z.object({
   session_id: id,
   remark: z.string().trim().max(REMARK_MAX),

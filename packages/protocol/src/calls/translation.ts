@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { id } from '../entities.js';
 import { TRANSLATION_LANGUAGE_CODES } from '../languages.js';
+import { TRANSLATION_PROBLEMS, baseLanguage } from '../translation-values.js';
 import { TRANSLATE_TEXTS_MAX, TRANSLATE_TEXT_MAX } from '../limits.js';
 
 export const translationLanguage = z.enum(TRANSLATION_LANGUAGE_CODES);
-
-/** EN-GB -> EN, ZH-HANS -> ZH: two codes of one language share their base. */
-export function baseLanguage(code: string): string {
-  return code.split('-')[0]!;
-}
 
 /**
  * Texts of one chat to translate. Emoji, URLs, e-mail addresses, phone numbers, numbers and
@@ -115,7 +111,7 @@ export const translationFailureReason = z.enum([
 ]);
 export type TranslationFailureReason = z.infer<typeof translationFailureReason>;
 export const translationErrorData = z.object({
-  message: z.enum(['translationFailed', 'translationError', 'languageListFailed']),
+  message: z.enum(TRANSLATION_PROBLEMS),
   reason: translationFailureReason,
   /** What each engine answered, in fallback order. */
   attempts: z.array(z.object({ engine: z.string(), reason: translationFailureReason })),

@@ -419,6 +419,40 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       ]),
     ],
   }),
+  '/v1/seat/chat/mute': (w) => ({
+    success: [
+      {
+        summary: 'Mute a chat',
+        request: { session_id: w.sessions.main, muted: true },
+        response: { session_id: w.sessions.main, muted: true },
+      },
+      {
+        summary: 'Unmute it',
+        request: { session_id: w.sessions.main, muted: false },
+        response: { session_id: w.sessions.main, muted: false },
+      },
+    ],
+    refusals: [
+      refusal(
+        "Another seat's chat (or one that does not exist)",
+        { session_id: w.sessions.otherSeat, muted: true },
+        '400001',
+      ),
+      badField('muted missing', { session_id: w.sessions.main }, [
+        ['muted', 'Invalid input: expected boolean, received undefined'],
+      ]),
+    ],
+  }),
+  '/v1/seat/chat/mutedChats': (w) => ({
+    success: [
+      {
+        summary: 'The muted chats',
+        request: {},
+        response: { session_ids: [w.sessions.main] },
+      },
+    ],
+    refusals: [noToken()],
+  }),
   '/v1/seat/chat/markUnread': (w) => ({
     success: [
       {

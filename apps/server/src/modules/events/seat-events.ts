@@ -208,6 +208,10 @@ export class SeatEvents {
     if (session) await this.bus.publish(db, seatId, 'session.updated', { session });
   }
 
+  sessionMuted(db: Db, seatId: number, sessionId: number, muted: boolean): Promise<void> {
+    return this.bus.publish(db, seatId, 'session.muted', { session_id: sessionId, muted });
+  }
+
   sessionDeleted(db: Db, seatId: number, sessionId: number): Promise<void> {
     return this.bus.publish(db, seatId, 'session.deleted', { session_id: sessionId });
   }

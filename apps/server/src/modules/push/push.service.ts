@@ -17,6 +17,7 @@ import { settingsRepository } from '../settings/settings.repository.js';
 import type { AuthSeat, Revocation } from '../auth/auth.service.js';
 import type { LoggedEvent } from '../events/events.repository.js';
 import type { PushEndpoints } from './push-endpoint.js';
+import { mutesRepository } from '../mutes/mutes.repository.js';
 import { pushRepository } from './push.repository.js';
 
 const VAPID_KEY = 'push.vapid';
@@ -213,9 +214,16 @@ export class PushService {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  private async notify(seatId: number, items: EventPayload<'message.created'>[]): Promise<void> {
+  private async notify(seatId: number, all: EventPayload<'message.created'>[]): Promise<void> {
     const subs = await pushRepository.deliverable(this.db, seatId, Date.now());
     if (subs.length === 0) return;
+    // The chats this seat muted are not notified.
+    const muted = await mutesRepository.mutedAmong(
+      this.db,
+      seatId,
+      all.map((i) => i.session.session_id),
+    );
+    const items = all.filter((i) => !muted.has(i.session.session_id));
     const translated = new Map<string, string | null>();
     for (const { message, session } of items) {
       const text = message.content.slice(0, BODY_MAX * 4);

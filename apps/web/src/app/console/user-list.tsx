@@ -1,10 +1,11 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
 import { useContextMenu } from '../../components/use-context-menu';
 import { useLongPress } from '../../components/use-long-press';
+import { markFirstScreenShown } from '../../lib/first-screen';
 import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { setGroupsDrawer, useConsole } from '../../stores/console.store';
@@ -13,6 +14,7 @@ import { WHATSAPP_GREETING } from './whatsapp-greeting';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
+import { useMutedChats } from '../../features/sessions/api/muted-chats';
 import { useSessionList } from '../../features/sessions/hooks/use-session-list';
 import { TimeTabs } from '../../features/sessions/components/time-tabs';
 import { UserItem } from '../../features/sessions/components/user-item';
@@ -31,6 +33,7 @@ export function UserList() {
     useSessionList();
   const selectedId = useConsole((s) => s.selectedUser?.session_id ?? null);
   const onSelect = useSelectUser();
+  const muted = useMutedChats();
   const menu = useContextMenu<SessionItem>();
   const openMenu = menu.open;
   const press = useLongPress(menu.openAt);
@@ -40,6 +43,11 @@ export function UserList() {
   const onRowsRendered = useCallback((count: number) => {
     if (count > 0) setRowsShown(true);
   }, []);
+  // The first screen is up: its first rows, or its list shown empty (lib/first-screen.ts).
+  const listShownEmpty = !isPending && users.length === 0;
+  useEffect(() => {
+    if (rowsShown || listShownEmpty) markFirstScreenShown();
+  }, [rowsShown, listShownEmpty]);
   useConsoleWarmUp(rowsShown, i18n.language);
 
   const renderItem = useCallback(
@@ -47,12 +55,13 @@ export function UserList() {
       <UserItem
         user={user}
         active={user.session_id === selectedId}
+        muted={muted.has(user.session_id)}
         onSelect={onSelect}
         onContextMenu={openMenu}
         longPress={press}
       />
     ),
-    [selectedId, onSelect, openMenu, press],
+    [selectedId, muted, onSelect, openMenu, press],
   );
 
   const addChat = (

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventPayload, EventType, PushEvent } from '@parley/protocol';
+import { applyMuted } from '../sessions/api/muted-chats';
 import { patchMessage, removeMessage, upsertMessage } from '../messages/api/message-cache';
 import {
   applyGroupsChanged,
@@ -38,6 +39,7 @@ const handlers: Handlers = {
   'session.created': (qc, { session }) => applySessionUpdate(qc, session, PUSHED),
   'session.updated': (qc, { session }) => applySessionUpdate(qc, session, PUSHED),
   'session.deleted': (qc, { session_id }) => applySessionRemoved(qc, session_id, PUSHED),
+  'session.muted': (qc, { session_id, muted }) => applyMuted(qc, session_id, muted),
   'sessions.read': (qc, { session_ids }) => applySessionsRead(qc, session_ids),
   'groups.changed': (qc, data) => applyGroupsChanged(qc, data),
   'batch.progress': (qc, data) => {

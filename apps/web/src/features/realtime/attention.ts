@@ -1,34 +1,8 @@
-import { createStore, useStore } from '../../lib/create-store';
+import { soundMuted } from './sound-muted';
 
-const MUTE_KEY = 'parley.soundMuted';
+export { setSoundMuted, useSoundMuted } from './sound-muted';
+
 const TITLE_PREFIX = /^\(\d+\) /;
-
-function readMuted(): boolean {
-  try {
-    return localStorage.getItem(MUTE_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-/** The sound of new messages is muted (stored in this browser). */
-export const soundMuted = createStore<boolean>(readMuted());
-
-/** Logout forgets the choice (main.tsx registers it: logout on /login has not loaded this). */
-export function clearSoundMuted(): void {
-  localStorage.removeItem(MUTE_KEY);
-  soundMuted.set(false);
-}
-
-export function useSoundMuted(): boolean {
-  return useStore(soundMuted, (m) => m);
-}
-
-export function setSoundMuted(muted: boolean): void {
-  if (muted) localStorage.setItem(MUTE_KEY, '1');
-  else localStorage.removeItem(MUTE_KEY);
-  soundMuted.set(muted);
-}
 
 /** The page title with the count of customer messages that arrived while the tab was hidden. */
 export function titleWithCount(title: string, count: number): string {

@@ -1,7 +1,7 @@
 import {
   ERROR_CODES,
-  messageQuote,
-  messageType,
+  MESSAGE_DIRECTIONS,
+  MESSAGE_TYPES,
   type Media,
   type MessageQuote,
 } from '@parley/protocol';
@@ -114,10 +114,28 @@ export function toStored(locals: readonly LocalMessage[]): StoredOutbox {
 
 const CID = /^[A-Za-z0-9_-]{8,64}$/;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const oneOf = <T extends string>(values: readonly T[], v: unknown): v is T =>
+  values.includes(v as T);
+
+/**
+ * A stored quote as the protocol's MessageQuote has it. By hand, not with its zod schema: the
+ * outbox is read on the console's first screen, which does not load zod (issue 37).
+ */
+function isQuote(v: unknown): v is MessageQuote {
+  return (
+    isObj(v) &&
+    Number.isSafeInteger(v.msg_id) &&
+    (v.msg_id as number) > 0 &&
+    oneOf(MESSAGE_DIRECTIONS, v.direction) &&
+    oneOf(MESSAGE_TYPES, v.type) &&
+    typeof v.preview === 'string' &&
+    typeof v.deleted === 'boolean'
+  );
+}
 
 function validItem(v: unknown): v is StoredOutboxItem {
   if (!isObj(v)) return false;
-  const typeOk = messageType.safeParse(v.type).success;
+  const typeOk = oneOf(MESSAGE_TYPES, v.type);
   return (
     typeof v.client_msg_id === 'string' &&
     CID.test(v.client_msg_id) &&
@@ -133,9 +151,18 @@ function validItem(v: unknown): v is StoredOutboxItem {
 
 /** A stored item's reply, kept only when whole (an id and its quote of that id). */
 function storedReply(i: StoredOutboxItem): Pick<LocalMessage, 'reply_to' | 'quote'> {
-  const quote = messageQuote.safeParse(i.quote);
-  return Number.isInteger(i.reply_to) && quote.success && quote.data.msg_id === i.reply_to
-    ? { reply_to: i.reply_to!, quote: quote.data }
+  const quote = i.quote;
+  return Number.isInteger(i.reply_to) && isQuote(quote) && quote.msg_id === i.reply_to
+    ? {
+        reply_to: i.reply_to!,
+        quote: {
+          msg_id: quote.msg_id,
+          direction: quote.direction,
+          type: quote.type,
+          preview: quote.preview,
+          deleted: quote.deleted,
+        },
+      }
     : { reply_to: null, quote: null };
 }
 

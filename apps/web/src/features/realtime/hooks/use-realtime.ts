@@ -7,8 +7,11 @@ import { readToken } from '../../../lib/storage';
 import { consoleStore } from '../../../stores/console.store';
 import { applyEvent } from '../apply-event';
 import { askNotificationsOnce, clearAttention, raiseAttention } from '../attention';
-import { PushConnection, realtimeUrl } from '../push-connection';
+import { afterFirstScreen } from '../../../lib/first-screen';
+import { retrying } from '../../../lib/retrying-import';
+import type { PushConnection, PushHandlers } from '../push-connection';
 import { realtimeOnline } from '../../../stores/realtime.store';
+import { mutedChatsKey } from '../../sessions/api/muted-chats';
 import { refreshLists } from '../../sessions/api/session-cache';
 
 /** The open chat reads a customer's new message as opening it does (getChatRecord clears unread). */
@@ -25,9 +28,17 @@ function readOpenChat(data: EventPayload<'message.created'>): void {
   ).catch(() => undefined);
 }
 
+/**
+ * The socket's code, with the protocol's frame schemas (zod, ~25 KB gzip): fetched once the
+ * first screen is up, not with it (what the first row needs comes first, issue 37). Events
+ * of the moments before are not lost: the first `ready` refetches what the console shows.
+ */
+const loadConnection = retrying(() => import('../push-connection'));
+
 function refetchAll(qc: QueryClient): void {
   refreshLists(qc);
   void qc.invalidateQueries({ queryKey: ['chat'] });
+  void qc.invalidateQueries({ queryKey: mutedChatsKey });
 }
 
 /**
@@ -45,7 +56,7 @@ export function useRealtime(): void {
     };
     document.addEventListener('visibilitychange', onVisible);
     const stopAsking = askNotificationsOnce();
-    const connection = new PushConnection(realtimeUrl(window.location), token, {
+    const handlers: PushHandlers = {
       onReady(_last, fresh) {
         // Nothing to resume from: the first connection (what changed between the page's first
         // fetches and this moment was never pushed) or a drop of a seat without events.
@@ -79,10 +90,20 @@ export function useRealtime(): void {
         // The next call opens the single login-expired dialog.
         refreshLists(qc, 'groups');
       },
+    };
+    let connection: PushConnection | undefined;
+    let stopped = false;
+    const cancelWait = afterFirstScreen(() => {
+      void loadConnection().then(({ PushConnection, realtimeUrl }) => {
+        if (stopped) return;
+        connection = new PushConnection(realtimeUrl(window.location), token, handlers);
+        connection.start();
+      });
     });
-    connection.start();
     return () => {
-      connection.stop();
+      stopped = true;
+      cancelWait();
+      connection?.stop();
       stopAsking();
       document.removeEventListener('visibilitychange', onVisible);
       realtimeOnline.set(null);

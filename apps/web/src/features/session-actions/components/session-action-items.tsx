@@ -1,6 +1,7 @@
 import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
+import { useMutedChats } from '../../sessions/api/muted-chats';
 import { openSessionDialog } from '../../../stores/session-dialogs.store';
 import { run, useSessionActions } from '../../sessions/hooks/use-session-actions';
 
@@ -14,6 +15,7 @@ interface Props {
 export function SessionActionItems({ user, onProfile }: Props) {
   const { t } = useTranslation('session-actions');
   const actions = useSessionActions();
+  const muted = useMutedChats().has(user.session_id);
   return (
     <>
       {onProfile && (
@@ -31,6 +33,21 @@ export function SessionActionItems({ user, onProfile }: Props) {
       ) : (
         <Menu.Item onClick={() => run(actions.setTop(user, true))} data-testid="session-action-pin">
           {t('pin')}
+        </Menu.Item>
+      )}
+      {muted ? (
+        <Menu.Item
+          onClick={() => run(actions.setMuted(user, false))}
+          data-testid="session-action-unmute"
+        >
+          {t('unmute')}
+        </Menu.Item>
+      ) : (
+        <Menu.Item
+          onClick={() => run(actions.setMuted(user, true))}
+          data-testid="session-action-mute"
+        >
+          {t('mute')}
         </Menu.Item>
       )}
       {user.un_read_count === 0 && (

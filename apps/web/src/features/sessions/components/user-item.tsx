@@ -12,6 +12,8 @@ import classes from './user-item.module.css';
 interface Props {
   user: SessionItem;
   active: boolean;
+  /** This seat muted the chat: its messages are not notified. */
+  muted?: boolean;
   onSelect: (user: SessionItem) => void;
   /** Opens the row's context menu (the chat actions). */
   onContextMenu?: (user: SessionItem, e: MouseEvent<HTMLElement>) => void;
@@ -22,6 +24,7 @@ interface Props {
 export const UserItem = memo(function UserItem({
   user,
   active,
+  muted = false,
   onSelect,
   onContextMenu,
   longPress,
@@ -80,6 +83,17 @@ export const UserItem = memo(function UserItem({
                 {user.receiver_phone}
               </p>
             </div>
+            {muted && (
+              <span
+                className={classes.muted}
+                title={t('muted')}
+                role="img"
+                aria-label={t('muted')}
+                data-testid="user-muted"
+              >
+                <MutedIcon />
+              </span>
+            )}
             <p className={`${classes.text} ${classes.time}`}>
               {formatListTime(user.latest_time, i18n.language)}
             </p>
@@ -101,6 +115,23 @@ export const UserItem = memo(function UserItem({
     </UnstyledButton>
   );
 });
+
+/** A bell struck through. */
+function MutedIcon() {
+  return (
+    <svg
+      width="12"
+      height="12"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      aria-hidden
+    >
+      <path d="M13.7 21a2 2 0 0 1-3.4 0M18.6 13A17.9 17.9 0 0 1 18 8M6.3 6.3A6 6 0 0 0 6 8c0 7-3 9-3 9h14M18 8a6 6 0 0 0-9.3-5M2 2l20 20" />
+    </svg>
+  );
+}
 
 function PinIcon() {
   return (

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { SessionItem } from '@parley/protocol';
 import { consoleStore, selectUser } from '../../../stores/console.store';
+import { applyMuted, muteChat } from '../api/muted-chats';
 import { applySessionRemoved, applySessionUpdate, refreshLists } from '../api/session-cache';
 import {
   blockOrUnblock,
@@ -38,6 +39,11 @@ export function useSessionActions() {
         if (consoleStore.get().selectedUser?.session_id === user.session_id) selectUser(null);
         applySessionUpdate(qc, updated);
         refreshLists(qc, 'groups');
+      },
+      /** Mute or unmute: the row's mark follows (the seat's other consoles get session.muted). */
+      async setMuted(user: SessionItem, muted: boolean) {
+        const saved = await muteChat(user.session_id, muted);
+        applyMuted(qc, saved.session_id, saved.muted);
       },
       async move(user: SessionItem, groupId: number) {
         applySessionUpdate(qc, await moveSession(user.session_id, groupId));

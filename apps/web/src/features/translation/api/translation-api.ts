@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   ERROR_CODES,
-  translationErrorData,
+  TRANSLATION_PROBLEMS,
+  type TranslationErrorData,
   type CallInput,
   type CallResponse,
   type EngineOffer,
@@ -59,7 +60,27 @@ export function setCustomerLanguage(sessionId: number, language: TranslationLang
 }
 
 /** The `messages:` key of what to tell the operator about a failed translation. */
-export type TranslationProblem = 'translationFailed' | 'translationError' | 'languageListFailed';
+export type TranslationProblem = (typeof TRANSLATION_PROBLEMS)[number];
+
+type ReadErrorData = Pick<TranslationErrorData, 'message' | 'offers' | 'suggested_engines'>;
+
+/**
+ * The fields of a translation failure's `data` (protocol TranslationErrorData) this console
+ * reads, or null when it is not one. Checked by hand, not with the protocol's zod schema:
+ * this module is on the console's first screen, and zod (~25 KB gzip) is not (issue 37).
+ */
+function readErrorData(data: unknown): ReadErrorData | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { message, offers, suggested_engines } = data as Record<string, unknown>;
+  if (!TRANSLATION_PROBLEMS.includes(message as TranslationProblem)) return null;
+  return {
+    message: message as TranslationProblem,
+    offers: Array.isArray(offers) ? (offers as ReadErrorData['offers']) : undefined,
+    suggested_engines: Array.isArray(suggested_engines)
+      ? suggested_engines.filter((e): e is string => typeof e === 'string')
+      : undefined,
+  };
+}
 
 /**
  * The server names its translation failures (protocol translationErrorData); other refusals
@@ -70,8 +91,8 @@ export function translationProblem(err: unknown): TranslationProblem | null {
   if (err instanceof DOMException && err.name === 'AbortError') return null;
   if (!(err instanceof ApiError)) return 'translationError';
   if (err.code === ERROR_CODES.TOKEN_EXPIRED) return null;
-  const data = translationErrorData.safeParse(err.data);
-  if (data.success) return data.data.message;
+  const data = readErrorData(err.data);
+  if (data) return data.message;
   return err.code === ERROR_CODES.SERVER_BUSY ? 'translationFailed' : 'translationError';
 }
 
@@ -89,10 +110,10 @@ export function unservedAnswer(err: unknown): {
         ? 'not_configured'
         : null;
   if (!reason) return null;
-  const data = translationErrorData.safeParse(err.data);
+  const data = readErrorData(err.data);
   return {
     reason,
-    offers: data.success ? (data.data.offers ?? []) : [],
-    suggestedEngines: data.success ? (data.data.suggested_engines ?? []) : [],
+    offers: data?.offers ?? [],
+    suggestedEngines: data?.suggested_engines ?? [],
   };
 }
