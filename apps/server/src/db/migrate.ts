@@ -39,6 +39,7 @@ import { whatsappMigration } from './migrations/035-whatsapp.js';
 import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.js';
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
 import { pushSubscriptionsMigration } from './migrations/039-push-subscriptions.js';
+import { teamAccountsMigration } from './migrations/041-team-accounts.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -77,6 +78,7 @@ class StaticProvider implements MigrationProvider {
       '036-whatsapp-templates': whatsappTemplatesMigration(),
       '037-reactions-pacing': reactionsPacingMigration(),
       '039-push-subscriptions': pushSubscriptionsMigration(),
+      '041-team-accounts': teamAccountsMigration(this.dialect),
     };
   }
 }
