@@ -39,6 +39,8 @@ import { AdminConsoleService } from './modules/admin/admin-console.service.js';
 import { AdminStatsService } from './modules/admin/admin-stats.service.js';
 import { AdminExportService } from './modules/admin/admin-export.service.js';
 import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
+import { TeamsService } from './modules/teams/teams.service.js';
+import { TeamInboundWriter } from './modules/teams/team-inbound.js';
 
 /**
  * Every service, wired once; the HTTP routes and the CLI use the same ones: the modules' here,
@@ -79,6 +81,8 @@ export interface CoreServices {
   adminExport: AdminExportService;
   /** Web Push: the seats' devices and the notification of customers' messages. */
   push: PushService;
+  /** Team accounts: queues, assignment, hand-over, private notes (issue 35). */
+  teams: TeamsService;
 }
 
 export async function createServices(
@@ -112,14 +116,18 @@ export async function createServices(
       : new GroupCommitWriter(db, writerParts);
   // Customers' messages likewise, every channel's through this one door: a batch's few
   // statements on PostgreSQL, message by message on SQLite (no round trips there).
-  const inbound: InboundWriter =
+  const dbInbound: InboundWriter =
     dialectOf(db) === 'pg'
       ? new BatchInboundWriter(db, media, events, log)
       : new GroupCommitInboundWriter(db, media, events, log);
+  const audit = new AuditService(db);
+  // Team accounts' messages find their chat's holder and are routed around that writer.
+  const teams = new TeamsService(db, events, audit, urls);
+  const inbound: InboundWriter = new TeamInboundWriter(dbInbound, teams);
   const messages = new MessagesService(db, config, media, events, outbox, writer, inbound);
   const auth = new AuthService(db, config);
-  const audit = new AuditService(db);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
+  teams.setOnlineRule((seat) => adminConsole.onlineNow(seat));
   const adminStats = new AdminStatsService(db);
   const accounts = new AccountsService(db, audit, channels, events);
   const adminAuth = new AdminAuthService(db, config, audit);
@@ -202,6 +210,7 @@ export async function createServices(
     adminStats,
     adminExport: new AdminExportService(db, adminStats, adminConsole, config.exportsAtOnce),
     push,
+    teams,
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }
