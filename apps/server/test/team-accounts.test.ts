@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES, type AdminCallPath } from '@parley/protocol';
+import {
+  ERROR_MESSAGES,
+  type AdminCallPath,
+  type EventPayload,
+  type EventType,
+} from '@parley/protocol';
 import { adminCall, createAdmin } from './admin-helpers.js';
 import { PASSWORD, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
@@ -22,8 +27,8 @@ let teamPhone: string;
 let teamAccountId: number;
 
 /** An admin call (its answer checked against the protocol by adminCall). */
-async function asOwner(path: AdminCallPath, body: Record<string, unknown>) {
-  return (await adminCall(t, path, body, adminToken)) as { code: string; msg: string; data: any };
+function asOwner<P extends AdminCallPath>(path: P, body: Record<string, unknown>) {
+  return adminCall(t, path, body, adminToken);
 }
 
 /** A customer writes to the team number: the chat's id. */
@@ -60,7 +65,7 @@ async function holderOf(sessionId: number) {
   return row.seat_id;
 }
 
-async function eventsOf(seatId: number, type: string) {
+async function eventsOf<T extends EventType>(seatId: number, type: T) {
   const rows = await t.db
     .selectFrom('events')
     .select(['type', 'data'])
@@ -68,7 +73,7 @@ async function eventsOf(seatId: number, type: string) {
     .where('type', '=', type)
     .orderBy('seq')
     .execute();
-  return rows.map((r) => JSON.parse(r.data) as any);
+  return rows.map((r) => JSON.parse(r.data) as EventPayload<T>);
 }
 
 async function setTeam(members: SeatFixture[], routing = 'manual', capacity = 5) {
@@ -139,20 +144,26 @@ describe('team accounts', () => {
     });
     expect(bad.code).toBe('200001');
     const list = await asOwner('/v1/admin/teams/list', {});
-    expect(list.data.teams[0].members).toHaveLength(2);
+    expect(list.data.teams[0]!.members).toHaveLength(2);
   });
 
   it('a new customer waits in the queue of every member, and no one else’s', async () => {
     const { sessionId } = await customerWrites('queued one');
     const [q] = (await t.call('/v1/seat/team/queue', {}, bo.token)).data.teams;
-    expect(q).toMatchObject({ account_id: teamAccountId, send_phone: teamPhone, routing: 'manual' });
+    expect(q).toMatchObject({
+      account_id: teamAccountId,
+      send_phone: teamPhone,
+      routing: 'manual',
+    });
     expect(q!.chats.map((c) => c.session_id)).toContain(sessionId);
     expect(q!.count).toBeGreaterThanOrEqual(1);
     expect(q!.oldest_since).not.toBeNull();
     expect((await t.call('/v1/seat/team/queue', {}, outsider.token)).data.teams).toEqual([]);
     // Each member was told.
     const told = await eventsOf(bo.seatId, 'team.queue');
-    expect(told.at(-1).chats.map((c: { session_id: number }) => c.session_id)).toContain(sessionId);
+    expect(told.at(-1)!.chats.map((c: { session_id: number }) => c.session_id)).toContain(
+      sessionId,
+    );
     // Not in anyone's chat list: the queue is no member's.
     for (const seat of [ana, bo]) {
       const info = await recordOf(sessionId, seat);
@@ -170,21 +181,25 @@ describe('team accounts', () => {
     expect(record.code).toBe('000000');
     const [q] = (await t.call('/v1/seat/team/queue', {}, ana.token)).data.teams;
     expect(q!.chats.map((c) => c.session_id)).not.toContain(sessionId);
-    expect((await eventsOf(bo.seatId, 'session.created')).map((e) => e.session.session_id)).toContain(
+    expect(
+      (await eventsOf(bo.seatId, 'session.created')).map((e) => e.session.session_id),
+    ).toContain(sessionId);
+    const anaQueue = (await eventsOf(ana.seatId, 'team.queue')).at(-1);
+    expect(anaQueue!.chats.map((c: { session_id: number }) => c.session_id)).not.toContain(
       sessionId,
     );
-    const anaQueue = (await eventsOf(ana.seatId, 'team.queue')).at(-1);
-    expect(anaQueue.chats.map((c: { session_id: number }) => c.session_id)).not.toContain(sessionId);
     // A taker's reply goes out from the team number.
     const sent = await t.call(
       '/v1/seat/chat/message',
       {
         send_phone: teamPhone,
-        receiver_phone: (await t.db
-          .selectFrom('sessions')
-          .select('receiver_phone')
-          .where('id', '=', sessionId)
-          .executeTakeFirstOrThrow()).receiver_phone,
+        receiver_phone: (
+          await t.db
+            .selectFrom('sessions')
+            .select('receiver_phone')
+            .where('id', '=', sessionId)
+            .executeTakeFirstOrThrow()
+        ).receiver_phone,
         type: 'text',
         content: 'Hi, Bo here',
         client_msg_id: `bo-reply-${sessionId}`,
@@ -193,11 +208,13 @@ describe('team accounts', () => {
     );
     expect(sent.code, sent.raw).toBe('000000');
     // The customer's next message reaches the holder, not the queue.
-    const receiver = (await t.db
-      .selectFrom('sessions')
-      .select('receiver_phone')
-      .where('id', '=', sessionId)
-      .executeTakeFirstOrThrow()).receiver_phone;
+    const receiver = (
+      await t.db
+        .selectFrom('sessions')
+        .select('receiver_phone')
+        .where('id', '=', sessionId)
+        .executeTakeFirstOrThrow()
+    ).receiver_phone;
     const again = await customerWrites('thanks', receiver);
     expect(again).toMatchObject({ sessionId, seatId: bo.seatId });
   });
@@ -213,7 +230,9 @@ describe('team accounts', () => {
     const holder = await holderOf(sessionId);
     expect([ana.seatId, bo.seatId]).toContain(holder);
     const winnerToken = holder === ana.seatId ? ana.token : bo.token;
-    const won = answers.filter((a, i) => a.code === '000000' && seats[i % 2]!.token !== winnerToken);
+    const won = answers.filter(
+      (a, i) => a.code === '000000' && seats[i % 2]!.token !== winnerToken,
+    );
     expect(won).toHaveLength(0);
     const lost = answers.filter((a) => a.code !== '000000');
     expect(lost.length).toBeGreaterThanOrEqual(25);
@@ -350,7 +369,10 @@ describe('team accounts', () => {
       '400001',
     );
     expect(await holderOf(sessionId)).toBe(ana.seatId);
-    expect((await t.db.selectFrom('team_notes').select('id').where('content', '=', 'peek').execute()).length).toBe(0);
+    expect(
+      (await t.db.selectFrom('team_notes').select('id').where('content', '=', 'peek').execute())
+        .length,
+    ).toBe(0);
   });
 
   it('back to queue with a note: the chat waits again, the note stays with it', async () => {
@@ -375,9 +397,8 @@ describe('team accounts', () => {
     const { sessionId } = await customerWrites('cy holds this');
     await t.call('/v1/seat/team/take', { session_id: sessionId }, cy.token);
     const count = async () =>
-      (
-        await t.db.selectFrom('messages').select('id').where('session_id', '=', sessionId).execute()
-      ).length;
+      (await t.db.selectFrom('messages').select('id').where('session_id', '=', sessionId).execute())
+        .length;
     const before = await count();
     const res = await setTeam([ana, bo]);
     expect(res.queued_chats).toBeGreaterThanOrEqual(1);
@@ -385,9 +406,7 @@ describe('team accounts', () => {
     expect(q!.chats.map((c) => c.session_id)).toContain(sessionId);
     expect(await count()).toBe(before);
     expect((await t.call('/v1/seat/team/queue', {}, cy.token)).data.teams).toEqual([]);
-    expect(
-      (await recordOf(sessionId, cy)).code,
-    ).toBe('400001');
+    expect((await recordOf(sessionId, cy)).code).toBe('400001');
   });
 
   it('automatic routing: a new chat goes to the online member with fewest open chats; full: queue', async () => {

@@ -117,7 +117,7 @@ export const ADMIN_CALLS = {
   '/v1/admin/teams/set': call(
     admin.adminTeamsSetRequest,
     admin.adminTeamsSetResponse,
-    'Make a phone account a team account or change one (members, routing manual|automatic, capacity per seat); a removed member\'s chats go back to the queue. Audited as account.set_team. A seat id that is not a seat: 200001.',
+    "Make a phone account a team account or change one (members, routing manual|automatic, capacity per seat); a removed member's chats go back to the queue. Audited as account.set_team. A seat id that is not a seat: 200001.",
     'once',
   ),
   '/v1/admin/teams/notes': call(

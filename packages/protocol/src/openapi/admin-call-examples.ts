@@ -188,7 +188,13 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
                 frozen: false,
                 open_chats: 0,
               },
-              { seat_id: w.admin.otherSeatId, account: 'bob', nickname: 'bob', frozen: false, open_chats: 0 },
+              {
+                seat_id: w.admin.otherSeatId,
+                account: 'bob',
+                nickname: 'bob',
+                frozen: false,
+                open_chats: 0,
+              },
             ],
             queue_count: 0,
             oldest_since: null,
@@ -205,7 +211,12 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
         { account_id: w.admin.accountId, routing: 'manual', capacity: 5, member_ids: [999_999] },
         '200001',
       ),
-      seatToken(w, { account_id: w.admin.accountId, routing: 'manual', capacity: 5, member_ids: [1] }),
+      seatToken(w, {
+        account_id: w.admin.accountId,
+        routing: 'manual',
+        capacity: 5,
+        member_ids: [1],
+      }),
     ],
   }),
   '/v1/admin/teams/notes': (w) => ({

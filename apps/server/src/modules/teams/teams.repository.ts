@@ -124,11 +124,7 @@ export const teamsRepository = {
       .innerJoin('phone_accounts', 'phone_accounts.send_phone', 'sessions.send_phone')
       .innerJoin('team_accounts', 'team_accounts.account_id', 'phone_accounts.id')
       .selectAll('sessions')
-      .select([
-        'team_accounts.account_id',
-        'team_accounts.queue_seat_id',
-        'team_accounts.routing',
-      ])
+      .select(['team_accounts.account_id', 'team_accounts.queue_seat_id', 'team_accounts.routing'])
       .where('sessions.id', '=', sessionId)
       .where((eb) =>
         eb.or([

@@ -83,7 +83,8 @@ export class TeamsService {
   /** A chat the seat holds (hand-over, back to queue): a queued one must be taken first. */
   private async heldBy(db: Db, seatId: number, sessionId: number) {
     const row = await this.chatFor(db, seatId, sessionId);
-    if (row.seat_id !== seatId) throw invalidField('session_id', 'waits in the queue: take it first');
+    if (row.seat_id !== seatId)
+      throw invalidField('session_id', 'waits in the queue: take it first');
     return row;
   }
 
@@ -192,7 +193,12 @@ export class TeamsService {
       const row = await this.move(trx, chat, chat.queue_seat_id, seatId);
       if (!row) throw alreadyTaken();
       await teamsRepository.dequeue(trx, chat.id);
-      await this.events.chatsHandedOver(trx, seatId, [row], new Map([[chat.queue_seat_id, [chat.id]]]));
+      await this.events.chatsHandedOver(
+        trx,
+        seatId,
+        [row],
+        new Map([[chat.queue_seat_id, [chat.id]]]),
+      );
       await this.announceQueue(trx, chat.account_id);
       return { row, chat };
     });
@@ -245,7 +251,12 @@ export class TeamsService {
           input.note,
         );
       }
-      await this.events.chatsHandedOver(trx, chat.queue_seat_id, [row], new Map([[seatId, [chat.id]]]));
+      await this.events.chatsHandedOver(
+        trx,
+        chat.queue_seat_id,
+        [row],
+        new Map([[seatId, [chat.id]]]),
+      );
       await this.announceQueue(trx, chat.account_id);
       return { session_id: chat.id };
     });
@@ -438,7 +449,12 @@ export class TeamsService {
   }
 
   /** A leaving member's chats of the account go back to the queue; how many. */
-  private async returnChats(db: Db, team: TeamAccountRow, account: PhoneAccountRow, seatId: number) {
+  private async returnChats(
+    db: Db,
+    team: TeamAccountRow,
+    account: PhoneAccountRow,
+    seatId: number,
+  ) {
     const ids = await teamsRepository.chatsHeld(db, account.send_phone, seatId);
     const rows: SessionRow[] = [];
     for (const id of ids) {
@@ -539,7 +555,12 @@ export class TeamsService {
       if (!row) return true;
       await teamsRepository.dequeue(trx, sessionId);
       await teamsRepository.setLastRouted(trx, team.account_id, pick);
-      await this.events.chatsHandedOver(trx, pick, [row], new Map([[team.queue_seat_id, [sessionId]]]));
+      await this.events.chatsHandedOver(
+        trx,
+        pick,
+        [row],
+        new Map([[team.queue_seat_id, [sessionId]]]),
+      );
       await this.events.teamAssigned(trx, pick, { session_id: sessionId, from: null, note: null });
       await this.announceQueue(trx, team.account_id);
       return true;
