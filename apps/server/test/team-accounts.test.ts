@@ -411,6 +411,14 @@ describe('team accounts', () => {
 
   it('automatic routing: a new chat goes to the online member with fewest open chats; full: queue', async () => {
     await setTeam([ana, bo], 'automatic', 1000);
+    // Both online, as their consoles' heartbeats keep them (the test's heartbeat is short).
+    const seen = () =>
+      t.db
+        .updateTable('seats')
+        .set({ last_seen_at: Date.now() })
+        .where('id', 'in', [ana.seatId, bo.seatId])
+        .execute();
+    await seen();
     const open = async (seatId: number) =>
       (
         await t.db
@@ -435,10 +443,43 @@ describe('team accounts', () => {
     expect(q!.chats.map((c) => c.session_id)).toContain(queued.sessionId);
     // An offline member is not routed to.
     await setTeam([ana, bo], 'automatic', 1000);
+    await seen();
     await t.db.updateTable('seats').set({ last_seen_at: 0 }).where('id', '=', ana.seatId).execute();
     const toBo = await customerWrites('bo only');
     expect(await holderOf(toBo.sessionId)).toBe(bo.seatId);
     await setTeam([ana, bo], 'manual', 5);
+  });
+
+  it('the list-cache rule: a take and a return move the list versions of the seats they touch', async () => {
+    const version = async (seatId: number) =>
+      Number(
+        (
+          await t.db
+            .selectFrom('seat_list_versions')
+            .select('version')
+            .where('seat_id', '=', seatId)
+            .executeTakeFirst()
+        )?.version ?? 0,
+      );
+    const { sessionId } = await customerWrites('versions');
+    const bo0 = await version(bo.seatId);
+    await t.call('/v1/seat/team/take', { session_id: sessionId }, bo.token);
+    const bo1 = await version(bo.seatId);
+    expect(bo1).toBeGreaterThan(bo0);
+    await t.call('/v1/seat/team/backToQueue', { session_id: sessionId }, bo.token);
+    expect(await version(bo.seatId)).toBeGreaterThan(bo1);
+    // The taker's cached list shows the chat after a take, without waiting for anything else.
+    const list = async () =>
+      (
+        await t.call(
+          '/v1/seat/chat/getGroupInfo',
+          { group_id: bo.groups.ungrouped, user_time_type: 1 },
+          bo.token,
+        )
+      ).data.account_list.map((c) => c.session_id);
+    expect(await list()).not.toContain(sessionId);
+    await t.call('/v1/seat/team/take', { session_id: sessionId }, bo.token);
+    expect(await list()).toContain(sessionId);
   });
 
   it('ties rotate', () => {

@@ -43,6 +43,17 @@ const handlers: Handlers = {
   'batch.progress': (qc, data) => {
     qc.setQueryData(['batchStatus', data.batch_id], data);
   },
+  // Team accounts (issue 35): kept for the console's Queue place; the chats themselves come as
+  // session.created / session.deleted.
+  'team.queue': (qc, queue) => {
+    qc.setQueryData(['teamQueue', queue.account_id], queue);
+  },
+  'team.assigned': (qc, data) => {
+    qc.setQueryData(['teamAssigned'], data);
+  },
+  'team.note': (qc, note) => {
+    void qc.invalidateQueries({ queryKey: ['teamNotes', note.session_id] });
+  },
 };
 
 // Generic over the type, so that `handlers[type]` and `data` stay paired (no cast).
