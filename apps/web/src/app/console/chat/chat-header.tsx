@@ -6,6 +6,7 @@ import { ChatHeaderActions } from '../../../features/session-actions/components/
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
 import { BackToList } from './back-to-list';
+import { TeamActionItems, TeamChatBar } from '../../../features/team/components/team-chat-bar';
 
 interface Props {
   user: SessionItem;
@@ -66,7 +67,8 @@ export function ChatHeader({ user, disabled }: Props) {
             {t('blockedChat')}
           </Badge>
         )}
-        <ChatHeaderActions user={user} />
+        <TeamChatBar user={user} />
+        <ChatHeaderActions user={user} Extra={TeamActionItems} />
       </Group>
     </Group>
   );

@@ -15,6 +15,7 @@ import { ChatHeader } from './chat-header';
 import { WhatsappWindowNotice } from '../../../features/whatsapp/components/whatsapp-window-notice';
 import { TemplateComposer } from '../../../features/whatsapp/components/template-composer';
 import { useWhatsappWindow } from '../../../features/whatsapp/hooks/use-whatsapp-window';
+import { TeamChatNotes } from '../../../features/team/components/team-notes';
 
 const BACKDROP = { flex: 1, minHeight: 0, display: 'flex' } as const;
 
@@ -47,6 +48,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
           <div className="chat-backdrop" style={BACKDROP}>
             <MessageList key={user.session_id} user={user} onRetry={retry} />
           </div>
+          <TeamChatNotes user={user} />
           <WhatsappWindowNotice user={user} />
           {/* Past a WhatsApp chat's window only a template goes: the picker takes the composer's place. */}
           {whatsapp.closed ? (
