@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { pushEvent, type TeamNote, type TeamQueue } from '@parley/protocol';
-import { applyEvent } from '../../realtime/apply-event';
-import { isTeamChat, teamNotesQuery, teamQueuesQuery } from './team-api';
-import { queueSummary, waitParts } from '../hooks/use-team-queues';
+import { applyEvent } from './apply-event';
+import { isTeamChat, teamNotesQuery, teamQueuesQuery } from '../team/api/team-api';
 
 const queue = (account_id: number, count: number, oldest: number | null): TeamQueue => ({
   account_id,
@@ -28,14 +27,13 @@ const effects = { onCustomerMessage: () => undefined };
 const push = (type: 'team.queue' | 'team.note', data: unknown) =>
   pushEvent.parse({ id: ++id, type, data, at: 1 });
 
-describe('team caches', () => {
+describe('team events in the caches', () => {
   it('a pushed team.queue replaces its team in the cached queues; the others stay', () => {
     const qc = new QueryClient();
     qc.setQueryData(teamQueuesQuery().queryKey, { teams: [queue(1, 0, null), queue(2, 1, 50)] });
     applyEvent(qc, push('team.queue', queue(1, 3, 20)), effects);
     const teams = qc.getQueryData(teamQueuesQuery().queryKey)!.teams;
     expect(teams.map((t) => t.count)).toEqual([3, 1]);
-    expect(queueSummary(teams)).toEqual({ count: 4, oldest: 20 });
     expect(isTeamChat(qc, { send_phone: '+15550000002' })).toBe(true);
     expect(isTeamChat(qc, { send_phone: '+15559999999' })).toBe(false);
   });
@@ -48,10 +46,5 @@ describe('team caches', () => {
     expect(qc.getQueryData(teamNotesQuery(7).queryKey)!.notes.map((n) => n.note_id)).toEqual([
       1, 2,
     ]);
-  });
-
-  it('a wait reads as hours and minutes', () => {
-    expect(waitParts(0, 59_000)).toEqual({ h: 0, m: 0 });
-    expect(waitParts(0, 65 * 60_000)).toEqual({ h: 1, m: 5 });
   });
 });
