@@ -115,7 +115,12 @@ export function AccountsPage() {
         // A team account's seat is its queue: the owner sees the team.
         const team = teamOf(a);
         return team ? (
-          <Badge variant="light" color="teal" data-testid="account-seat">
+          <Badge
+            variant="light"
+            color="teal"
+            data-testid="account-seat"
+            style={{ textTransform: 'none' }}
+          >
             {t('teams.badge', { count: team.members.length })}
           </Badge>
         ) : (

@@ -39,7 +39,12 @@ export function QueuedChatPane({ sessionId }: { sessionId: number }) {
           </Text>
         </div>
         <Group gap="xs" wrap="nowrap">
-          <Badge color="orange" variant="light" data-testid="chat-holder">
+          <Badge
+            color="orange"
+            variant="light"
+            data-testid="chat-holder"
+            style={{ textTransform: 'none' }}
+          >
             {t('inQueue', { wait: waitText(chat.since, now) })}
           </Badge>
           <Button

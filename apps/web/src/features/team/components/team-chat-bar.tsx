@@ -9,14 +9,15 @@ import { openHandOver } from '../team-view.store';
 
 /**
  * The chat header's team part: who holds the chat, and Hand over… / Back to queue (H / Q).
- * Nothing for a chat that is not on a team account.
+ * Nothing for a chat that is not on a team account; `compact` (a phone's header): nothing
+ * either, the chat's menu has both actions.
  */
-export function TeamChatBar({ user }: { user: SessionItem }) {
+export function TeamChatBar({ user, compact = false }: { user: SessionItem; compact?: boolean }) {
   const { t } = useTranslation('team');
   const team = useIsTeamChat(user);
-  const { data } = useQuery({ ...teamMembersQuery(user.session_id), enabled: team });
+  const { data } = useQuery({ ...teamMembersQuery(user.session_id), enabled: team && !compact });
   const back = useBackToQueue();
-  if (!team) return null;
+  if (!team || compact) return null;
   const holder = data?.holder;
   return (
     <Group gap={6} wrap="nowrap" data-testid="team-chat-bar">
