@@ -13,6 +13,14 @@ import { builtInGroup } from '../support/chats';
  * (it leaves B's queue within 1 s), hands it to B with a note; B is told at once and sees the
  * note, which never reaches the customer; B's reply does.
  */
+/** Notes a careless renderer would run or reshape. */
+const HOSTILE_NOTES = [
+  '<script>window.__pwned=2</script>',
+  '<svg/onload=window.__pwned=3>',
+  '[click](javascript:window.__pwned=4) {{constructor.constructor("window.__pwned=5")()}}',
+  '\u202Egnp.exe ‮ & &amp; &lt;b&gt;',
+];
+
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots', name) });
 
@@ -144,6 +152,18 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
   await b.getByTestId('team-note-save').click();
   await expect(b.getByTestId('team-note-content').filter({ hasText: own })).toBeVisible();
   await shot(b, 'team-note.png');
+  // Hostile notes are shown as the text they are, and run nothing.
+  for (const hostile of HOSTILE_NOTES) {
+    await b.getByTestId('team-note-write').click();
+    await b.getByTestId('team-note-input').fill(hostile);
+    await b.getByTestId('team-note-save').click();
+    await expect(
+      b.getByTestId('team-note-content').filter({ hasText: hostile.slice(0, 12) }),
+    ).toHaveText(hostile);
+  }
+  await expect(
+    b.locator('[data-testid="team-notes"] img, [data-testid="team-notes"] script'),
+  ).toHaveCount(0);
   expect(await b.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
 
   // 5. B's reply reaches the customer; 4. no note ever does.
@@ -160,6 +180,7 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
   await expect(customer.getByTestId('sandbox-message')).toHaveCount(2);
   await expect(customer.getByText('VIP', { exact: false })).toHaveCount(0);
   await expect(customer.getByText(own)).toHaveCount(0);
+  await expect(customer.getByText('__pwned', { exact: false })).toHaveCount(0);
 
   // The owner's view: the queue is empty, B holds one chat.
   await expect(card.getByTestId('team-card-queue')).toHaveText('0', { timeout: 20_000 });

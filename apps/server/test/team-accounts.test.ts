@@ -482,6 +482,46 @@ describe('team accounts', () => {
     expect(await list()).toContain(sessionId);
   });
 
+  it('a member signs in with the team number among its accounts and starts a chat on it; an outsider cannot', async () => {
+    const login = async (seat: SeatFixture) =>
+      (await t.call('/v1/seat/chat/login', { account: seat.account, password: PASSWORD })).data
+        .phone_accounts.map((p: { send_phone: string }) => p.send_phone);
+    expect(await login(bo)).toContain(teamPhone);
+    expect(await login(ana)).toContain(teamPhone);
+    expect(await login(outsider)).not.toContain(teamPhone);
+    // cy left the team: the number is no longer offered to it.
+    expect(await login(cy)).not.toContain(teamPhone);
+
+    const customer = nextPhone('+4479');
+    const started = await t.call(
+      '/v1/seat/chat/addSession',
+      {
+        send_phone: teamPhone,
+        receiver_phone: customer,
+        greeting: 'Hello from the team',
+        client_msg_id: 'team-start-0001',
+      },
+      bo.token,
+    );
+    expect(started.code, JSON.stringify(started)).toBe('000000');
+    // bo holds it: in bo's list, not in the queue; the customer's answer reaches bo.
+    expect(await holderOf(started.data.session.session_id)).toBe(bo.seatId);
+    const answer = await customerWrites('thanks', customer);
+    expect(answer.sessionId).toBe(started.data.session.session_id);
+    expect(await holderOf(answer.sessionId)).toBe(bo.seatId);
+    const refused = await t.call(
+      '/v1/seat/chat/addSession',
+      {
+        send_phone: teamPhone,
+        receiver_phone: nextPhone('+4479'),
+        greeting: 'hi',
+        client_msg_id: 'team-start-0002',
+      },
+      outsider.token,
+    );
+    expect(refused.code).toBe('400003');
+  });
+
   it('ties rotate', () => {
     const m = [
       { seatId: 3, open: 1 },
