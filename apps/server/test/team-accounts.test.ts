@@ -484,8 +484,9 @@ describe('team accounts', () => {
 
   it('a member signs in with the team number among its accounts and starts a chat on it; an outsider cannot', async () => {
     const login = async (seat: SeatFixture) =>
-      (await t.call('/v1/seat/chat/login', { account: seat.account, password: PASSWORD })).data
-        .phone_accounts.map((p: { send_phone: string }) => p.send_phone);
+      (
+        await t.call('/v1/seat/chat/login', { account: seat.account, password: PASSWORD })
+      ).data.phone_accounts.map((p: { send_phone: string }) => p.send_phone);
     expect(await login(bo)).toContain(teamPhone);
     expect(await login(ana)).toContain(teamPhone);
     expect(await login(outsider)).not.toContain(teamPhone);
