@@ -12,7 +12,13 @@ import { readdirSync } from 'node:fs';
  * no feature and not the app.
  */
 const WEB = './apps/web/src';
-const DATA_LAYER = ['./messages', './sessions/api', './sessions/hooks', './quick-replies/api'];
+const DATA_LAYER = [
+  './messages',
+  './sessions/api',
+  './sessions/hooks',
+  './quick-replies/api',
+  './team/api',
+];
 const FEATURES = readdirSync(new URL('apps/web/src/features', import.meta.url));
 const webZones = [
   ...FEATURES.map((name) => ({

@@ -44,6 +44,8 @@ import { AdminExportService } from './modules/admin/admin-export.service.js';
 import { InProcessExportReader } from './modules/admin/export-reader.js';
 import { WorkerExportReader } from './modules/admin/worker-export-reader.js';
 import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
+import { TeamsService } from './modules/teams/teams.service.js';
+import { TeamInboundWriter } from './modules/teams/team-inbound.js';
 
 /**
  * Every service, wired once; the HTTP routes and the CLI use the same ones: the modules' here,
@@ -89,6 +91,8 @@ export interface CoreServices {
   push: PushService;
   /** Muted chats (per seat): not notified. */
   mutes: MutesService;
+  /** Team accounts: queues, assignment, hand-over, private notes (issue 35). */
+  teams: TeamsService;
 }
 
 export async function createServices(
@@ -122,10 +126,14 @@ export async function createServices(
       : new GroupCommitWriter(db, writerParts);
   // Customers' messages likewise, every channel's through this one door: a batch's few
   // statements on PostgreSQL, message by message on SQLite (no round trips there).
-  const inbound: InboundWriter =
+  const dbInbound: InboundWriter =
     dialectOf(db) === 'pg'
       ? new BatchInboundWriter(db, media, events, log)
       : new GroupCommitInboundWriter(db, media, events, log);
+  const audit = new AuditService(db);
+  // Team accounts' messages find their chat's holder and are routed around that writer.
+  const teams = new TeamsService(db, events, audit, urls);
+  const inbound: InboundWriter = new TeamInboundWriter(dbInbound, teams);
   const silent = { warn: () => undefined };
   const messages = new MessagesService(
     db,
@@ -140,8 +148,8 @@ export async function createServices(
       channelModule(channel).chatRead?.(chat, { db, config, log: log ?? silent }),
   );
   const auth = new AuthService(db, config);
-  const audit = new AuditService(db);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
+  teams.setOnlineRule((seat) => adminConsole.onlineNow(seat));
   const adminStats = new AdminStatsService(db);
   const accounts = new AccountsService(db, audit, channels, events);
   const adminAuth = new AdminAuthService(db, config, audit);
@@ -241,6 +249,7 @@ export async function createServices(
     ),
     push,
     mutes: new MutesService(db, events),
+    teams,
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

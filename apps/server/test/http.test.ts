@@ -66,6 +66,14 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   },
   '/v1/seat/push/unsubscribe': { endpoint: 'https://fcm.googleapis.com/fcm/send/device-1' },
   '/v1/seat/push/test': { endpoint: 'https://fcm.googleapis.com/fcm/send/device-1' },
+  '/v1/seat/team/queue': {},
+  '/v1/seat/team/take': { session_id: 1 },
+  '/v1/seat/team/handOver': { session_id: 1, to_seat_id: 2, note: 'x' },
+  '/v1/seat/team/backToQueue': { session_id: 1 },
+  '/v1/seat/team/members': { session_id: 1 },
+  '/v1/seat/team/addNote': { session_id: 1, content: 'a note' },
+  '/v1/seat/team/notes': { session_id: 1 },
+  '/v1/seat/team/searchNotes': { keyword: 'note' },
 };
 
 const IMPLEMENTED: CallPath[] = [

@@ -42,6 +42,12 @@ export const ERROR_CODES = {
   PUSH_ENDPOINT_REFUSED: '422002',
   /** Administrator console: an engine chosen for a language pair is not configured here. */
   TRANSLATION_ENGINE_NOT_CONFIGURED: '422003',
+  /** Team accounts: another member took the queued chat first. */
+  CHAT_ALREADY_TAKEN: '409002',
+  /** Team accounts: a hand-over (or a team's member list) names a seat that is not a member. */
+  TEAM_NOT_MEMBER: '409003',
+  /** Team accounts: a hand-over to a frozen member. */
+  TEAM_SEAT_FROZEN: '409004',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -82,6 +88,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '507002': 'Storage cannot be written, tell your administrator',
   '422002': 'This browser’s push service cannot be used for notifications',
   '422003': 'This translation engine is not configured on this server',
+  '409002': 'This chat has already been taken by another member',
+  '409003': 'That seat is not a member of this team',
+  '409004': 'That seat is frozen and cannot receive chats',
 };
 
 /**

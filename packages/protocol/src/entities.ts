@@ -190,6 +190,7 @@ export const userInfo = z.object({
   seat_id: id,
   account: z.string(),
   nickname: z.string(),
+  /** The accounts the seat writes from: its own, and the team accounts it is a member of. */
   phone_accounts: z.array(phoneAccount),
   /** When the token stops working (epoch ms). */
   expires_at: epochMs,

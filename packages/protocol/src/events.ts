@@ -8,6 +8,7 @@ import {
   sessionItem,
 } from './entities.js';
 import { batchStatus } from './calls/messages.js';
+import { teamMember, teamNote, teamQueue } from './calls/team.js';
 
 /**
  * The push channel: one WebSocket per signed-in console at `REALTIME_PATH`. Pushed events
@@ -59,6 +60,20 @@ export const EVENT_PAYLOADS = {
     un_read_count: z.number().int().nonnegative(),
   }),
   'batch.progress': batchStatus,
+  /**
+   * A queue of one of the seat's team accounts changed (a chat queued, taken, handed back; a
+   * member added or removed): the queue as team/queue answers it.
+   */
+  'team.queue': teamQueue,
+  /** A team chat was given to this seat by a member or by routing (the chat itself comes as session.created). */
+  'team.assigned': z.object({
+    session_id: id,
+    /** Who handed it; null: automatic routing or the owner. */
+    from: teamMember.nullable(),
+    note: teamNote.nullable(),
+  }),
+  /** A private note was written in a chat the seat holds. */
+  'team.note': teamNote,
 } as const;
 
 export type EventType = keyof typeof EVENT_PAYLOADS;
@@ -95,6 +110,9 @@ export const pushEvent = z.discriminatedUnion('type', [
   pushEventOf('sessions.read'),
   pushEventOf('groups.changed'),
   pushEventOf('batch.progress'),
+  pushEventOf('team.queue'),
+  pushEventOf('team.assigned'),
+  pushEventOf('team.note'),
 ]);
 export type PushEvent = z.infer<typeof pushEvent>;
 export type PushEventOf<T extends EventType> = Extract<PushEvent, { type: T }>;

@@ -61,3 +61,11 @@ export const QUICK_REPLY_NAME_MAX = 100;
 /** translate/text_v2: at most this many texts per call, each at most this long. */
 export const TRANSLATE_TEXTS_MAX = 50;
 export const TRANSLATE_TEXT_MAX = 5000;
+
+/** Team accounts (issue 35): a private note's length, the queue's page, a seat's capacity. */
+export const TEAM_NOTE_MAX = 4096;
+export const TEAM_QUEUE_PAGE_MAX = 50;
+export const TEAM_CAPACITY_MAX = 1000;
+export const TEAM_MEMBERS_MAX = 100;
+/** Search in notes answers at most this many. */
+export const TEAM_NOTES_SEARCH_MAX = 50;

@@ -40,6 +40,7 @@ import { whatsappTemplatesMigration } from './migrations/036-whatsapp-templates.
 import { reactionsPacingMigration } from './migrations/037-reactions-pacing.js';
 import { pushSubscriptionsMigration } from './migrations/039-push-subscriptions.js';
 import { chatMutesMigration } from './migrations/040-chat-mutes.js';
+import { teamAccountsMigration } from './migrations/041-team-accounts.js';
 import { glossaryMigration } from './migrations/044-glossary.js';
 import { roundTripsMigration } from './migrations/045-round-trips.js';
 import { replyWindowMigration } from './migrations/046-reply-window.js';
@@ -82,6 +83,7 @@ class StaticProvider implements MigrationProvider {
       '037-reactions-pacing': reactionsPacingMigration(),
       '039-push-subscriptions': pushSubscriptionsMigration(),
       '040-chat-mutes': chatMutesMigration(),
+      '041-team-accounts': teamAccountsMigration(this.dialect),
       '044-glossary': glossaryMigration(this.dialect),
       '045-round-trips': roundTripsMigration(),
       '046-reply-window': replyWindowMigration(),

@@ -505,7 +505,50 @@ export interface Database {
   whatsapp_template_sends: WhatsappTemplateSendsTable;
   push_subscriptions: PushSubscriptionsTable;
   chat_mutes: ChatMutesTable;
+  team_accounts: TeamAccountsTable;
+  team_members: TeamMembersTable;
+  team_queue: TeamQueueTable;
+  team_notes: TeamNotesTable;
 }
+
+/** A phone account made a team account (migration 041). */
+export interface TeamAccountsTable {
+  account_id: number;
+  /** The seat holding the chats no member holds (frozen; never logs in). */
+  queue_seat_id: number;
+  routing: 'manual' | 'automatic';
+  /** Automatic routing gives a member at most this many open chats of the account. */
+  capacity: number;
+  last_routed_seat_id: number | null;
+  created_at: number;
+}
+
+export interface TeamMembersTable {
+  account_id: number;
+  seat_id: number;
+  joined_at: number;
+}
+
+/** When a queued chat entered the queue (none: since it was opened). */
+export interface TeamQueueTable {
+  session_id: number;
+  account_id: number;
+  since: number;
+}
+
+export interface TeamNotesTable {
+  id: Generated<number>;
+  session_id: number;
+  account_id: number;
+  author_seat_id: number | null;
+  /** The writer as shown: a seat's nickname, or the administrator's name. */
+  author: string;
+  kind: 'note' | 'handover';
+  content: string;
+  created_at: number;
+}
+export type TeamAccountRow = Selectable<TeamAccountsTable>;
+export type TeamNoteRow = Selectable<TeamNotesTable>;
 
 /** A WhatsApp Business number bound to a phone account (migration 035). */
 export interface WhatsappNumbersTable {

@@ -43,6 +43,7 @@ export const NAMESPACES = [
   'sandbox',
   'translation',
   'realtime',
+  'team',
 ] as const;
 
 export function initialLanguage(): UiLanguage {

@@ -47,6 +47,10 @@ export const SHORTCUTS = [
   { keys: ['Alt', '↑'], label: 'previousChat' },
   { keys: ['Alt', 'Shift', '↓'], label: 'nextUnread' },
   { keys: ['R'], label: 'focusComposer' },
+  { keys: ['T'], label: 'takeChat' },
+  { keys: ['H'], label: 'handOver' },
+  { keys: ['Q'], label: 'backToQueue' },
+  { keys: ['N'], label: 'writeNote' },
   { keys: ['Ctrl/⌘', 'K'], label: 'search' },
   { keys: ['?'], label: 'help' },
 ] as const;

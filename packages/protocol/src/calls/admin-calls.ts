@@ -108,6 +108,24 @@ export const ADMIN_CALLS = {
     'Assign a phone account to a seat or move it to another; its chats move with it.',
     'once',
   ),
+  '/v1/admin/teams/list': call(
+    admin.adminTeamsListRequest,
+    admin.adminTeamsListResponse,
+    'Team accounts with their members (chats each holds), routing, capacity, queue length and oldest wait.',
+    'safe',
+  ),
+  '/v1/admin/teams/set': call(
+    admin.adminTeamsSetRequest,
+    admin.adminTeamsSetResponse,
+    "Make a phone account a team account or change one (members, routing manual|automatic, capacity per seat); a removed member's chats go back to the queue. Audited as account.set_team. A seat id that is not a seat: 200001.",
+    'once',
+  ),
+  '/v1/admin/teams/notes': call(
+    admin.adminTeamsNotesRequest,
+    admin.adminTeamsNotesResponse,
+    "A team account's private notes, newest first (at most 50), or those containing a text.",
+    'safe',
+  ),
   '/v1/admin/accounts/setChannel': call(
     admin.adminAccountsSetChannelRequest,
     admin.adminAccountsSetChannelResponse,

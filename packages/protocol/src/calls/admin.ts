@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { epochMs, id, phone, queryEpochMs, queryId } from '../entities.js';
 import { DEFAULT_CHANNEL, channelName, plainChannelName } from '../channels.js';
-import { ACCOUNT_MAX, PASSWORD_MIN } from '../limits.js';
+import { ACCOUNT_MAX, PASSWORD_MIN, TEAM_CAPACITY_MAX, TEAM_MEMBERS_MAX } from '../limits.js';
 import { baseLanguage } from '../translation-values.js';
+import { teamNote, teamRouting } from './team.js';
 import { translationLanguage } from './translation.js';
 
 /**
@@ -298,6 +299,7 @@ export const auditAction = z.enum([
   'account.update',
   'account.assign',
   'account.set_channel',
+  'account.set_team',
   'outbox.retry',
   'glossary.add',
   'glossary.delete',
@@ -824,3 +826,54 @@ export const adminEngineRoutesSetResponse = engineRoute;
 
 export const adminEngineRoutesDeleteRequest = z.object({ route_id: id });
 export const adminEngineRoutesDeleteResponse = z.object({});
+/**
+ * Team accounts (issue 35): a phone account staffed by several member seats, its chats each held
+ * by one member or waiting in its queue (docs/decisions/2026-11-29-team-accounts.md).
+ */
+export const adminTeamMember = z.object({
+  seat_id: id,
+  account: z.string(),
+  nickname: z.string(),
+  frozen: z.boolean(),
+  /** Chats of the account this member holds. */
+  open_chats: z.number().int().nonnegative(),
+});
+export const adminTeam = z.object({
+  account_id: id,
+  send_phone: z.string(),
+  label: z.string(),
+  routing: teamRouting,
+  capacity: z.number().int().min(1).max(TEAM_CAPACITY_MAX),
+  members: z.array(adminTeamMember),
+  queue_count: z.number().int().nonnegative(),
+  /** When the chat waiting longest entered the queue; null when none waits. */
+  oldest_since: epochMs.nullable(),
+});
+export type AdminTeam = z.infer<typeof adminTeam>;
+
+export const adminTeamsListRequest = z.object({});
+export const adminTeamsListResponse = z.object({ teams: z.array(adminTeam) });
+
+/**
+ * Make an account a team account, or change one: the whole member list, routing and capacity at
+ * once. The chats of a member left out go back to the queue; an account that becomes a team
+ * account keeps its chats with its seat when that seat is a member, else they wait in the queue.
+ */
+export const adminTeamsSetRequest = z.object({
+  account_id: id,
+  routing: teamRouting,
+  capacity: z.number().int().min(1).max(TEAM_CAPACITY_MAX),
+  member_ids: z.array(id).min(1).max(TEAM_MEMBERS_MAX),
+});
+export const adminTeamsSetResponse = z.object({
+  team: adminTeam,
+  /** Chats that went back to the queue (their member left the team, or the account's seat is not one). */
+  queued_chats: z.number().int().nonnegative(),
+});
+
+/** The owner reads every private note of a team account (newest first, at most 50), or those containing `keyword`. */
+export const adminTeamsNotesRequest = z.object({
+  account_id: id,
+  keyword: z.string().trim().max(200).optional(),
+});
+export const adminTeamsNotesResponse = z.object({ notes: z.array(teamNote) });

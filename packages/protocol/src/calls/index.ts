@@ -9,6 +9,7 @@ import * as telegram from './telegram.js';
 import * as whatsapp from './whatsapp.js';
 import * as mediaCalls from './media.js';
 import * as push from './push.js';
+import * as team from './team.js';
 
 /**
  * Whether a call may run twice with the same effect as once (`safe`): a read, a call that sets
@@ -295,6 +296,55 @@ export const CALLS = {
     "Send a test notification to one of the seat's subscribed devices.",
     'once',
   ),
+  // Team accounts (issue 35): the isolation rule in `team.ts`; any other chat answers 400001.
+  '/v1/seat/team/queue': extension(
+    team.teamQueueRequest,
+    team.teamQueueResponse,
+    "The queues of the team accounts the seat is a member of: each one's count, oldest wait and the chats waiting longest.",
+    'safe',
+  ),
+  '/v1/seat/team/take': extension(
+    team.teamTakeRequest,
+    team.teamTakeResponse,
+    "Take a chat waiting in one of the seat's team queues: it moves to the seat's Ungrouped group. Another member took it first: 409002.",
+    'safe',
+  ),
+  '/v1/seat/team/handOver': extension(
+    team.teamHandOverRequest,
+    team.teamHandOverResponse,
+    'Hand a chat the seat holds to another member of its team, with an optional private note; the member is told at once. A seat that is not a member: 409003; a frozen member: 409004; nothing changes.',
+    'once',
+  ),
+  '/v1/seat/team/backToQueue': extension(
+    team.teamBackToQueueRequest,
+    team.teamBackToQueueResponse,
+    "Put a chat the seat holds back in its team's queue, with an optional private note.",
+    'once',
+  ),
+  '/v1/seat/team/members': extension(
+    team.teamMembersRequest,
+    team.teamMembersResponse,
+    "The members of a team chat's account and who holds the chat (the hand-over dialog, the chat header).",
+    'safe',
+  ),
+  '/v1/seat/team/addNote': extension(
+    team.teamAddNoteRequest,
+    team.teamAddNoteResponse,
+    'Write a private note in a team chat: seen by the team and the owner, never sent to the customer.',
+    'once',
+  ),
+  '/v1/seat/team/notes': extension(
+    team.teamNotesRequest,
+    team.teamNotesResponse,
+    "A team chat's private notes, oldest first.",
+    'safe',
+  ),
+  '/v1/seat/team/searchNotes': extension(
+    team.teamSearchNotesRequest,
+    team.teamSearchNotesResponse,
+    'Private notes containing a text, of the chats the seat may see (held, or waiting in its queues), newest first.',
+    'safe',
+  ),
 } as const;
 
 export type CallPath = keyof typeof CALLS;
@@ -318,4 +368,5 @@ export {
   whatsapp,
   mediaCalls,
   push,
+  team,
 };

@@ -164,6 +164,89 @@ function glossaryEntry(w: ExampleWorld): GlossaryEntry {
  * token) and refusals with the whole answer they get, replayed by the server's contract test.
  */
 export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } = {
+  '/v1/admin/teams/list': (w) => ({
+    success: [
+      {
+        summary: 'No team account yet',
+        request: {},
+        token: w.admin.token,
+        response: { teams: [] },
+      },
+    ],
+    refusals: [seatToken(w)],
+  }),
+  '/v1/admin/teams/set': (w) => ({
+    success: [
+      {
+        summary: 'Make an account a team account of two seats, routed automatically',
+        request: {
+          account_id: w.admin.accountId,
+          routing: 'automatic',
+          capacity: 5,
+          member_ids: [w.admin.seatId, w.admin.otherSeatId],
+        },
+        token: w.admin.token,
+        response: {
+          team: {
+            account_id: w.admin.accountId,
+            send_phone: w.phone,
+            label: w.phoneLabel,
+            routing: 'automatic',
+            capacity: 5,
+            members: [
+              {
+                seat_id: w.admin.seatId,
+                account: w.admin.seatAccount,
+                nickname: w.admin.seatAccount,
+                frozen: false,
+                open_chats: 0,
+              },
+              {
+                seat_id: w.admin.otherSeatId,
+                account: 'bob',
+                nickname: 'bob',
+                frozen: false,
+                open_chats: 0,
+              },
+            ],
+            queue_count: 0,
+            oldest_since: null,
+          },
+          queued_chats: 0,
+        },
+        replayed: false,
+      },
+    ],
+    refusals: [
+      refusal(
+        w,
+        'No such seat',
+        { account_id: w.admin.accountId, routing: 'manual', capacity: 5, member_ids: [999_999] },
+        '200001',
+      ),
+      seatToken(w, {
+        account_id: w.admin.accountId,
+        routing: 'manual',
+        capacity: 5,
+        member_ids: [1],
+      }),
+    ],
+  }),
+  '/v1/admin/teams/notes': (w) => ({
+    success: [
+      {
+        summary: "A team account's private notes",
+        request: { account_id: w.admin.accountId },
+        token: w.admin.token,
+        response: { notes: [] },
+        replayed: false,
+      },
+    ],
+    refusals: [
+      refusal(w, 'An account that is not a team account', { account_id: 999_999 }, '400001'),
+      seatToken(w, { account_id: 1 }),
+    ],
+  }),
   '/v1/admin/login': (w) => ({
     success: [
       {

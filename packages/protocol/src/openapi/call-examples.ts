@@ -217,6 +217,118 @@ const noChat = (w: ExampleWorld) =>
  * the whole answer they get. Typed by the call registry, so a new call needs its examples.
  */
 export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
+  '/v1/seat/team/queue': () => ({
+    success: [
+      {
+        summary: 'A seat that is a member of no team account',
+        request: {},
+        response: { teams: [] },
+      },
+    ],
+    refusals: [
+      badField('page_size 0', { page_size: 0 }, [
+        ['page_size', 'Too small: expected number to be >=1'],
+      ]),
+    ],
+  }),
+  '/v1/seat/team/take': (w) => ({
+    success: [
+      {
+        summary: 'Take the chat waiting longest (a team account)',
+        request: { session_id: w.sessions.main },
+        response: session(w),
+        replayed: false,
+      },
+    ],
+    refusals: [noChat(w)],
+  }),
+  '/v1/seat/team/handOver': (w) => ({
+    success: [
+      {
+        summary: 'Hand a chat to another member, with a note',
+        request: { session_id: w.sessions.main, to_seat_id: 7, note: 'Wants a refund; order 4411' },
+        response: {
+          session_id: w.sessions.main,
+          holder: { seat_id: 7, nickname: 'Bo', online: true, frozen: false },
+        },
+        replayed: false,
+      },
+    ],
+    refusals: [{ ...noChat(w), request: { session_id: w.sessions.otherSeat, to_seat_id: 7 } }],
+  }),
+  '/v1/seat/team/backToQueue': (w) => ({
+    success: [
+      {
+        summary: 'Put a chat back in the queue',
+        request: { session_id: w.sessions.main, note: 'Going off shift' },
+        response: { session_id: w.sessions.main },
+        replayed: false,
+      },
+    ],
+    refusals: [noChat(w)],
+  }),
+  '/v1/seat/team/members': (w) => ({
+    success: [
+      {
+        summary: 'Who holds a team chat, and who could take it over',
+        request: { session_id: w.sessions.main },
+        response: {
+          account_id: 1,
+          holder: { seat_id: w.seatId, nickname: w.nickname, online: true, frozen: false },
+          members: [
+            { seat_id: w.seatId, nickname: w.nickname, online: true, frozen: false },
+            { seat_id: 7, nickname: 'Bo', online: false, frozen: false },
+          ],
+        },
+        replayed: false,
+      },
+    ],
+    refusals: [noChat(w)],
+  }),
+  '/v1/seat/team/addNote': (w) => ({
+    success: [
+      {
+        summary: 'A private note in a team chat',
+        request: { session_id: w.sessions.main, content: 'VIP: answer within the hour' },
+        response: {
+          note_id: 1,
+          session_id: w.sessions.main,
+          kind: 'note',
+          author: w.nickname,
+          author_seat_id: w.seatId,
+          content: 'VIP: answer within the hour',
+          created_at: w.now,
+        },
+        replayed: false,
+      },
+    ],
+    refusals: [{ ...noChat(w), request: { session_id: w.sessions.otherSeat, content: 'x' } }],
+  }),
+  '/v1/seat/team/notes': (w) => ({
+    success: [
+      {
+        summary: "A team chat's notes",
+        request: { session_id: w.sessions.main },
+        response: { notes: [] },
+        replayed: false,
+      },
+    ],
+    refusals: [noChat(w)],
+  }),
+  '/v1/seat/team/searchNotes': () => ({
+    success: [
+      {
+        summary: 'No team account, no notes',
+        request: { keyword: 'refund' },
+        response: { notes: [] },
+      },
+    ],
+    refusals: [
+      badField('keyword empty', { keyword: '' }, [
+        ['keyword', 'Too small: expected string to have >=1 characters'],
+      ]),
+    ],
+  }),
   '/v1/seat/chat/login': (w) => ({
     success: [
       {

@@ -7,11 +7,24 @@ const findByPhoneQuery = compiledQuery((db, _shape: '', sendPhone: string) =>
 );
 
 export const accountsRepository = {
+  /**
+   * The accounts a seat writes from: those assigned to it, and the team accounts it is a member
+   * of (issue 35: their own seat is the team's queue).
+   */
   listBySeat(db: Db, seatId: number): Promise<PhoneAccountRow[]> {
     return db
       .selectFrom('phone_accounts')
       .selectAll()
-      .where('seat_id', '=', seatId)
+      .where((eb) =>
+        eb.or([
+          eb('seat_id', '=', seatId),
+          eb(
+            'id',
+            'in',
+            eb.selectFrom('team_members').select('account_id').where('seat_id', '=', seatId),
+          ),
+        ]),
+      )
       .orderBy('id')
       .execute();
   },
@@ -26,6 +39,16 @@ export const accountsRepository = {
     return row?.channel;
   },
 
+  /** Whether the seat is a member of the account's team (a team account's chats are its members'). */
+  async isTeamMember(db: Db, accountId: number, seatId: number): Promise<boolean> {
+    const row = await db
+      .selectFrom('team_members')
+      .select('seat_id')
+      .where('account_id', '=', accountId)
+      .where('seat_id', '=', seatId)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
   findByPhone(db: Db, sendPhone: string): Promise<PhoneAccountRow | undefined> {
     return findByPhoneQuery.run(db, '', sendPhone).then(([row]) => row);
   },

@@ -72,6 +72,11 @@ export class AdminConsoleService {
     this.onlineWindowMs = heartbeatMs * 2 + 1_000;
   }
 
+  /** Whether a seat is online now, by the owner's rule (team routing picks among these). */
+  onlineNow(seat: { id: number; last_seen_at: number | null }, now = Date.now()): boolean {
+    return this.isOnline(seat, now, this.presence());
+  }
+
   private isOnline(
     seat: { id: number; last_seen_at: number | null },
     now: number,

@@ -9,8 +9,20 @@ export interface SeatFilter {
   status: 'all' | 'active' | 'frozen';
 }
 
+/** Not a team's queue seat (it holds a team account's queue; the owner sees it as the team). */
+function notQueueSeat(eb: ExpressionBuilder<Database, 'seats'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('team_accounts')
+        .select('team_accounts.account_id')
+        .whereRef('team_accounts.queue_seat_id', '=', 'seats.id'),
+    ),
+  );
+}
+
 function seatWhere(eb: ExpressionBuilder<Database, 'seats'>, f: SeatFilter) {
-  const conditions = [];
+  const conditions = [notQueueSeat(eb)];
   if (f.status !== 'all') conditions.push(eb('seats.frozen', '=', f.status === 'frozen' ? 1 : 0));
   if (f.keyword) {
     const pattern = containsPattern(f.keyword.toLowerCase());
@@ -103,6 +115,7 @@ export const adminViewsRepository = {
     return db
       .selectFrom('seats')
       .select(['id', 'account', 'nickname', 'frozen', 'last_seen_at'])
+      .where((eb) => notQueueSeat(eb))
       .orderBy('account')
       .execute();
   },

@@ -1,3 +1,4 @@
+import type { TeamsService } from '../teams/teams.service.js';
 import type { AdminCallRegistry } from '../../plugins/admin-calls.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SeatsService } from '../seats/seats.service.js';
@@ -17,6 +18,7 @@ export interface AdminRouteServices {
   accounts: AccountsService;
   glossary: GlossaryService;
   engineRoutes: EngineRoutesService;
+  teams: TeamsService;
 }
 
 const actorOf = (admin: AuthAdmin): Actor => ({ type: 'admin', name: admin.account });
@@ -72,6 +74,9 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
     );
     return { account: await s.adminConsole.account(account.send_phone), moved_chats: moved };
   });
+  calls.authed('/v1/admin/teams/list', () => s.teams.list());
+  calls.authed('/v1/admin/teams/set', (input, admin) => s.teams.set(input, actorOf(admin)));
+  calls.authed('/v1/admin/teams/notes', (input) => s.teams.notesOfAccount(input));
   calls.authed('/v1/admin/accounts/setChannel', async (input, admin) => {
     const account = await s.accounts.setChannel(input.account_id, input, actorOf(admin));
     return s.adminConsole.account(account.send_phone);

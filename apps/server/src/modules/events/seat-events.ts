@@ -182,6 +182,31 @@ export class SeatEvents {
     for (const seatId of seatIds) this.bus.recorded?.(seatId);
   }
 
+  /** A team account's queue as it now is, to each of its members (team.queue). */
+  teamQueue(db: Db, seatIds: number[], queue: EventPayload<'team.queue'>): Promise<void> {
+    const requestId = currentRequestId();
+    const sorted = [...seatIds].sort((a, b) => a - b);
+    return this.publishAll(
+      db,
+      sorted.map((seatId) => ({ seatId, type: 'team.queue' as const, data: queue, requestId })),
+    );
+  }
+
+  /** A team chat given to this seat (by a member, or by routing): team.assigned. */
+  teamAssigned(db: Db, seatId: number, data: EventPayload<'team.assigned'>): Promise<void> {
+    return this.bus.publish(db, seatId, 'team.assigned', data);
+  }
+
+  /** A private note written in a team chat, to the seats that see the chat. */
+  teamNote(db: Db, seatIds: number[], note: EventPayload<'team.note'>): Promise<void> {
+    const requestId = currentRequestId();
+    const sorted = [...new Set(seatIds)].sort((a, b) => a - b);
+    return this.publishAll(
+      db,
+      sorted.map((seatId) => ({ seatId, type: 'team.note' as const, data: note, requestId })),
+    );
+  }
+
   messageUpdated(db: Db, seatId: number, message: ChatMessage): Promise<void> {
     return this.bus.publish(db, seatId, 'message.updated', { message });
   }

@@ -55,10 +55,13 @@ export const SEND_RULES: readonly SendRule[] = [
     sql: (c) => `${c.existing_id} is null`,
     fails: 'replay',
   },
-  // From an account of this seat.
+  // From an account of this seat, or to a chat of the account the seat holds: a team
+  // account's chat given to this member (docs/decisions/2026-11-29-team-accounts.md). A seat
+  // holds a chat of another's account no other way (an account's reassignment moves its chats).
   {
-    passes: (c) => c.account_seat_id !== null && c.account_seat_id === c.seat_id,
-    sql: (c) => `${c.account_seat_id} = ${c.seat_id}`,
+    passes: (c) =>
+      (c.account_seat_id !== null && c.account_seat_id === c.seat_id) || c.session_id !== null,
+    sql: (c) => `(${c.account_seat_id} = ${c.seat_id} or ${c.session_id} is not null)`,
     fails: forbidden,
   },
   // To a chat of this seat.

@@ -258,7 +258,13 @@ export class SessionsService {
     if (replay) return replay;
 
     const account = await accountsRepository.findByPhone(this.db, input.send_phone);
-    if (!account || account.seat_id !== seatId) throw forbidden();
+    if (!account) throw forbidden();
+    // A team account's member starts a chat on its number too, and holds it (issue 35).
+    if (
+      account.seat_id !== seatId &&
+      !(await accountsRepository.isTeamMember(this.db, account.id, seatId))
+    )
+      throw forbidden();
     if (await accountsRepository.findByPhone(this.db, input.receiver_phone)) {
       throw new AppError(ERROR_CODES.RENTED_ACCOUNTS_CANNOT_CHAT);
     }

@@ -21,6 +21,11 @@ import { setGroupsDrawer, useConsole } from '../../stores/console.store';
 import { useConsoleWidth } from './use-console-width';
 import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortcuts';
 import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
+import { QueuePlace } from '../../features/team/components/queue-place';
+import { HandOverDialogHost } from '../../features/team/components/hand-over-dialog';
+import { QueueList } from '../../features/team/components/queue-list';
+import { useTeamShortcuts } from '../../features/team/hooks/use-team-shortcuts';
+import { closeQueue, useTeamView } from '../../features/team/team-view.store';
 import classes from './console-page.module.css';
 
 const ProfileCard = lazyComponent(
@@ -78,11 +83,21 @@ function GroupSelectionSync() {
 
 const ConsoleGrid = memo(function ConsoleGrid() {
   const [help, setHelp] = useConsoleShortcuts();
+  useTeamShortcuts();
+  const queueOpen = useTeamView((s) => s.queueOpen);
+  const preview = useTeamView((s) => s.preview !== null);
   // Mounted at its first opening: not part of the console's first commit.
   const helpMounted = useOpenedOnce(help);
   const width = useConsoleWidth();
-  const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null);
-  const groups = <GroupList actions={<BatchReplyButton />} />;
+  const chatOpen = useConsole((s) => s.selectedUser !== null || s.missingChat !== null) || preview;
+  const groups = (
+    <GroupList
+      actions={<BatchReplyButton />}
+      places={<QueuePlace />}
+      onSelectGroup={closeQueue}
+      placeOpen={queueOpen}
+    />
+  );
   return (
     <Box
       className={classes.grid}
@@ -102,7 +117,7 @@ const ConsoleGrid = memo(function ConsoleGrid() {
         onPointerEnter={preloadOpenChat}
         onFocus={preloadOpenChat}
       >
-        <UserList />
+        {queueOpen ? <QueueList /> : <UserList />}
       </section>
       <section className={classes.chat} id="chat-pane">
         <ChatPane />
@@ -110,6 +125,7 @@ const ConsoleGrid = memo(function ConsoleGrid() {
       <LazyProfileCard />
       <LazySessionDialogs />
       <BatchReplyHost />
+      <HandOverDialogHost />
       {helpMounted && <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />}
     </Box>
   );

@@ -7,6 +7,7 @@ import { UnsentLogoutModal } from '../../features/messages/components/unsent-log
 import { useOutbox } from './use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
+import { showTeamAssigned } from '../../features/team/hooks/team-assigned-toast';
 import { useTimeTabs } from '../../features/sessions/hooks/use-time-tabs';
 import { AppHeader } from './app-header';
 import { SkipLinks } from '../../features/shortcuts/skip-links';
@@ -27,7 +28,8 @@ const HomeShell = memo(function HomeShell() {
   useOutbox();
   useOfflineCode();
   useTranslationRuntime();
-  useRealtime();
+  // A team chat handed to this seat is told at once (issue 35).
+  useRealtime(showTeamAssigned);
   useTimeTabs();
   return (
     <div className={classes.shell}>

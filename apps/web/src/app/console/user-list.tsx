@@ -20,6 +20,7 @@ import { TimeTabs } from '../../features/sessions/components/time-tabs';
 import { UserItem } from '../../features/sessions/components/user-item';
 import { UserListEmpty } from '../../features/sessions/components/user-list-empty';
 import { useConsoleWarmUp } from './use-console-warm-up';
+import { TeamActionItems } from '../../features/team/components/team-chat-bar';
 
 // The right-click menu's code is fetched at the first right-click.
 const UserContextMenu = lazyComponent(
@@ -107,7 +108,9 @@ export function UserList() {
           />
         )}
       </div>
-      {menuMounted && <UserContextMenu state={menu.state} onClose={menu.close} />}
+      {menuMounted && (
+        <UserContextMenu state={menu.state} onClose={menu.close} Extra={TeamActionItems} />
+      )}
     </Stack>
   );
 }

@@ -14,5 +14,6 @@ import '@mantine/core/styles/Card.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
+// The team dialog's member seats (MultiSelect).
 import '@mantine/core/styles/Pill.layer.css';
 import '@mantine/core/styles/PillsInput.layer.css';

@@ -8,6 +8,7 @@ import {
   applySessionsRead,
   applySessionUpdate,
 } from '../sessions/api/session-cache';
+import { applyTeamNote, applyTeamQueue } from '../team/api/team-api';
 
 // A push carries the whole change: the chat is placed in the cached lists, and the group
 // list's counts come in their own event (groups.changed) when they change. Nothing is refetched.
@@ -16,6 +17,8 @@ const PUSHED = { refetchGroups: false, refetchSessions: false };
 /** What the console does besides the caches (the open chat's reading, the attention). */
 export interface EventEffects {
   onCustomerMessage(data: EventPayload<'message.created'>): void;
+  /** A team chat was handed to this seat: the console tells the operator at once. */
+  onTeamAssigned?(data: EventPayload<'team.assigned'>): void;
 }
 
 type Handlers = {
@@ -45,6 +48,11 @@ const handlers: Handlers = {
   'batch.progress': (qc, data) => {
     qc.setQueryData(['batchStatus', data.batch_id], data);
   },
+  // Team accounts (issue 35): the Queue place's counts and the chat's notes; the chats
+  // themselves come as session.created / session.deleted.
+  'team.queue': (qc, queue) => applyTeamQueue(qc, queue),
+  'team.assigned': (_qc, data, effects) => effects.onTeamAssigned?.(data),
+  'team.note': (qc, note) => applyTeamNote(qc, note),
 };
 
 // Generic over the type, so that `handlers[type]` and `data` stay paired (no cast).

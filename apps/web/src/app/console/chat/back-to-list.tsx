@@ -5,14 +5,14 @@ import { selectUser } from '../../../stores/console.store';
 import { useConsoleWidth } from '../use-console-width';
 
 /** On a phone the chat is a screen of its own: this returns to the list (as back does). */
-export function BackToList() {
+export function BackToList({ onBack = () => selectUser(null) }: { onBack?: () => void }) {
   const { t } = useTranslation('chat');
   if (useConsoleWidth() !== 'phone') return null;
   return (
     <ActionIcon
       variant="subtle"
       size="lg"
-      onClick={() => selectUser(null)}
+      onClick={onBack}
       aria-label={t('backToList')}
       title={t('backToList')}
       data-testid="chat-back"

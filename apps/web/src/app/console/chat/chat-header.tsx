@@ -6,6 +6,8 @@ import { ChatHeaderActions } from '../../../features/session-actions/components/
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
 import { BackToList } from './back-to-list';
+import { useConsoleWidth } from '../use-console-width';
+import { TeamActionItems, TeamChatBar } from '../../../features/team/components/team-chat-bar';
 
 interface Props {
   user: SessionItem;
@@ -17,6 +19,7 @@ export function ChatHeader({ user, disabled }: Props) {
   const { t } = useTranslation('chat');
   const sendLine = `${t('via', { phone: user.send_phone })}${user.remark ? ` · ${user.remark}` : ''}`;
   const name = customerNameOrNull(user);
+  const phone = useConsoleWidth() === 'phone';
   return (
     <Group
       px="md"
@@ -66,7 +69,8 @@ export function ChatHeader({ user, disabled }: Props) {
             {t('blockedChat')}
           </Badge>
         )}
-        <ChatHeaderActions user={user} />
+        <TeamChatBar user={user} compact={phone} />
+        <ChatHeaderActions user={user} Extra={TeamActionItems} />
       </Group>
     </Group>
   );

@@ -10,11 +10,25 @@ import { MessageListSkeleton } from '../../../features/chat/components/message-l
 import { LineIcon } from '../../../components/line-icon';
 import { OpenChat } from './lazy-open-chat';
 import { BackToList } from './back-to-list';
+import { QueuedChatPane } from '../../../features/team/components/queued-chat-pane';
+import { previewQueued, useTeamView } from '../../../features/team/team-view.store';
 
 export function ChatPane() {
   const { t } = useTranslation('chat');
   const user = useConsole((s) => s.selectedUser);
   const missing = useConsole((s) => s.missingChat);
+  const preview = useTeamView((s) => s.preview);
+
+  if (!user && preview !== null) {
+    return (
+      <Stack h="100%" gap={0} data-testid="chat-pane">
+        <BackToList onBack={() => previewQueued(null)} />
+        <Box flex={1} mih={0}>
+          <QueuedChatPane sessionId={preview} />
+        </Box>
+      </Stack>
+    );
+  }
 
   if (!user && missing !== null) {
     return (

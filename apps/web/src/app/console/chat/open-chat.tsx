@@ -13,6 +13,7 @@ import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { ChatHeader } from './chat-header';
 import { useReplyWindow } from '../../../features/sessions/hooks/use-reply-window';
+import { TeamChatNotes } from '../../../features/team/components/team-notes';
 import { accountChannel } from '../../../lib/account-channel';
 import { channelView } from '../../channels';
 
@@ -50,6 +51,7 @@ export function OpenChat({ user }: { user: SessionItem }) {
           <div className="chat-backdrop" style={BACKDROP}>
             <MessageList key={user.session_id} user={user} onRetry={retry} />
           </div>
+          <TeamChatNotes user={user} />
           {ComposerNotice && <ComposerNotice user={user} />}
           {!canReply && PastWindowComposer ? (
             <PastWindowComposer key={user.session_id} user={user} disabled={disabled} />

@@ -104,3 +104,15 @@ export function refetchScopes(client: QueryClient, scopes: readonly AdminChangeS
 export function rowsOf<T>(data: { pages: { list: T[] }[] } | undefined): T[] {
   return data?.pages.flatMap((p) => p.list) ?? [];
 }
+
+/**
+ * Team accounts (issue 35): each team's members, routing, capacity and figures (queue length,
+ * oldest wait, open chats per member). Under the accounts scope: a change refetches it, and the
+ * queue moves without an admin action, so it is read again every 15 s while shown.
+ */
+export const teamsQuery = () =>
+  queryOptions({
+    queryKey: [...adminKeys.scope('accounts'), 'teams'] as const,
+    queryFn: ({ signal }) => callAdmin('/v1/admin/teams/list', {}, { signal }),
+    refetchInterval: 15_000,
+  });

@@ -1,11 +1,16 @@
 import '../mantine-admin-styles';
 import { useState } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { CHANNEL_NAMES, type AdminPhoneAccount, type ChannelKind } from '@parley/protocol';
-import { accountsQuery, rowsOf } from '../api/admin-queries';
+import {
+  CHANNEL_NAMES,
+  type AdminPhoneAccount,
+  type AdminTeam,
+  type ChannelKind,
+} from '@parley/protocol';
+import { accountsQuery, rowsOf, teamsQuery } from '../api/admin-queries';
 import { formatNumber } from '../admin-format';
 import { AdminTable, type AdminColumn } from './admin-table';
 import { PageHeader } from './page-header';
@@ -13,6 +18,8 @@ import { AccountAssignDialog, AccountCreateDialog, AccountLabelDialog } from './
 import { AccountChannelDialog } from './account-channel-dialog';
 import { PollBadge } from './telegram-status';
 import { WhatsappStateBadge } from './whatsapp-status';
+import { TeamDialog, type TeamSubject } from './team-dialog';
+import { TeamsPanel } from './teams-panel';
 
 /**
  * How often the list re-reads the bots' poll state and the WhatsApp numbers' token state while
@@ -58,6 +65,17 @@ export function AccountsPage() {
         : false,
   });
   const rows = rowsOf(query.data);
+  const teams = useQuery(teamsQuery()).data?.teams ?? [];
+  const teamOf = (a: { account_id: number }): AdminTeam | null =>
+    teams.find((team) => team.account_id === a.account_id) ?? null;
+  const [teamEdit, setTeamEdit] = useState<TeamSubject | null>(null);
+  const editTeam = (team: AdminTeam) =>
+    setTeamEdit({
+      account_id: team.account_id,
+      send_phone: team.send_phone,
+      seat_id: null,
+      seat_account: null,
+    });
   const total = query.data?.pages[0]?.total ?? 0;
   const open = (kind: NonNullable<Dialog>['kind'], account: AdminPhoneAccount) =>
     setDialog({ kind, account });
@@ -92,12 +110,25 @@ export function AccountsPage() {
     {
       key: 'seat',
       header: t('accounts.columns.seat'),
-      width: '15%',
-      render: (a) => (
-        <Text size="sm" data-testid="account-seat" c={a.seat_account ? undefined : 'dimmed'}>
-          {a.seat_account ?? t('accounts.unassigned')}
-        </Text>
-      ),
+      width: '13%',
+      render: (a) => {
+        // A team account's seat is its queue: the owner sees the team.
+        const team = teamOf(a);
+        return team ? (
+          <Badge
+            variant="light"
+            color="teal"
+            data-testid="account-seat"
+            style={{ textTransform: 'none' }}
+          >
+            {t('teams.badge', { count: team.members.length })}
+          </Badge>
+        ) : (
+          <Text size="sm" data-testid="account-seat" c={a.seat_account ? undefined : 'dimmed'}>
+            {a.seat_account ?? t('accounts.unassigned')}
+          </Text>
+        );
+      },
     },
     {
       key: 'chats',
@@ -110,7 +141,7 @@ export function AccountsPage() {
     {
       key: 'actions',
       header: t('accounts.columns.actions'),
-      width: '25%',
+      width: '27%',
       render: (a) => (
         <Group gap={4} wrap="nowrap">
           <Button
@@ -143,6 +174,15 @@ export function AccountsPage() {
           >
             {t('accounts.actions.channel')}
           </Button>
+          <Button
+            size="compact-xs"
+            variant="default"
+            onClick={() => setTeamEdit(a)}
+            aria-label={t('teams.openFor', { phone: a.send_phone })}
+            data-testid="account-team-open"
+          >
+            {t('teams.open')}
+          </Button>
         </Group>
       ),
     },
@@ -159,6 +199,7 @@ export function AccountsPage() {
           </Button>
         }
       />
+      <TeamsPanel onEdit={editTeam} />
       <Group mb="sm" gap="sm" role="search">
         <TextInput
           placeholder={t('accounts.search')}
@@ -215,6 +256,11 @@ export function AccountsPage() {
       <AccountAssignDialog
         account={dialog?.kind === 'assign' ? dialog.account : null}
         onClose={() => setDialog(null)}
+      />
+      <TeamDialog
+        account={teamEdit}
+        team={teamEdit ? teamOf(teamEdit) : null}
+        onClose={() => setTeamEdit(null)}
       />
       <AccountChannelDialog
         account={dialog?.kind === 'channel' ? dialog.account : null}

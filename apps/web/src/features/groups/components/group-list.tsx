@@ -21,8 +21,22 @@ const GroupFormModal = lazyComponent(
 
 type Editing = { group: Group | null } | null;
 
-/** `actions`: buttons beside "New group", handed in by the console (batch reply). */
-export function GroupList({ actions }: { actions?: ReactNode }) {
+/**
+ * `actions`: buttons beside "New group", handed in by the console (batch reply); `places`: what
+ * the console shows above the groups (the team Queue); `onSelectGroup`: told when one is picked.
+ */
+export function GroupList({
+  actions,
+  places,
+  onSelectGroup,
+  placeOpen = false,
+}: {
+  actions?: ReactNode;
+  places?: ReactNode;
+  onSelectGroup?: () => void;
+  /** One of `places` is shown instead of a group: no group is marked as the open one. */
+  placeOpen?: boolean;
+}) {
   const { t } = useTranslation('groups');
   const qc = useQueryClient();
   const groupName = useGroupName();
@@ -32,6 +46,13 @@ export function GroupList({ actions }: { actions?: ReactNode }) {
   const [deleting, setDeleting] = useState<Group | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const onSelect = useCallback(
+    (g: Group) => {
+      selectGroup(g);
+      onSelectGroup?.();
+    },
+    [onSelectGroup],
+  );
   const onRename = useCallback((g: Group) => setEditing({ group: g }), []);
   const onDelete = useCallback((g: Group) => setDeleting(g), []);
 
@@ -73,14 +94,15 @@ export function GroupList({ actions }: { actions?: ReactNode }) {
         </Row>
       </Row>
       <ScrollArea flex={1} type="auto">
+        {places}
         {isPending &&
           Array.from({ length: 5 }, (_, i) => <Skeleton key={i} h={32} mb={6} radius="sm" />)}
         {data?.group_list.map((g) => (
           <GroupItem
             key={g.group_id}
             group={g}
-            active={g.group_id === selectedId}
-            onSelect={selectGroup}
+            active={!placeOpen && g.group_id === selectedId}
+            onSelect={onSelect}
             onRename={onRename}
             onDelete={onDelete}
           />

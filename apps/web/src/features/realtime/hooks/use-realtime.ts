@@ -13,6 +13,7 @@ import type { PushConnection, PushHandlers } from '../push-connection';
 import { realtimeOnline } from '../../../stores/realtime.store';
 import { mutedChatsKey } from '../../sessions/api/muted-chats';
 import { refreshLists } from '../../sessions/api/session-cache';
+import { teamKeys } from '../../team/api/team-api';
 
 /** The open chat reads a customer's new message as opening it does (getChatRecord clears unread). */
 function readOpenChat(data: EventPayload<'message.created'>): void {
@@ -37,6 +38,7 @@ const loadConnection = retrying(() => import('../push-connection'));
 
 function refetchAll(qc: QueryClient): void {
   refreshLists(qc);
+  void qc.invalidateQueries({ queryKey: teamKeys.queues });
   void qc.invalidateQueries({ queryKey: ['chat'] });
   void qc.invalidateQueries({ queryKey: mutedChatsKey });
 }
@@ -45,7 +47,10 @@ function refetchAll(qc: QueryClient): void {
  * One push socket while the console is open: events go into the query caches; a `reset` (or a
  * reconnect with nothing to resume from) refetches. The 10-second group poll stays as the net.
  */
-export function useRealtime(): void {
+/** `onTeamAssigned`: a module-level function (a new one each render would reconnect). */
+export function useRealtime(
+  onTeamAssigned?: (qc: QueryClient, data: EventPayload<'team.assigned'>) => void,
+): void {
   const qc = useQueryClient();
   const token = readToken();
 
@@ -67,6 +72,9 @@ export function useRealtime(): void {
       },
       onEvent(event) {
         applyEvent(qc, event, {
+          onTeamAssigned(data) {
+            onTeamAssigned?.(qc, data);
+          },
           onCustomerMessage(data) {
             const hidden = document.visibilityState === 'hidden';
             const open = consoleStore.get().selectedUser?.session_id === data.session.session_id;
@@ -108,5 +116,5 @@ export function useRealtime(): void {
       document.removeEventListener('visibilitychange', onVisible);
       realtimeOnline.set(null);
     };
-  }, [token, qc]);
+  }, [token, qc, onTeamAssigned]);
 }

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
@@ -9,10 +10,12 @@ interface Props {
   user: SessionItem;
   /** Opens the chat's profile card (absent where the card is what shows the menu). */
   onProfile?: () => void;
+  /** More items another feature adds, handed in by the console (the team's hand-over). */
+  Extra?: ComponentType<{ user: SessionItem }>;
 }
 
 /** The actions on one chat, as items of a menu (the list's context menu, the chat header). */
-export function SessionActionItems({ user, onProfile }: Props) {
+export function SessionActionItems({ user, onProfile, Extra }: Props) {
   const { t } = useTranslation('session-actions');
   const actions = useSessionActions();
   const muted = useMutedChats().has(user.session_id);
@@ -88,6 +91,7 @@ export function SessionActionItems({ user, onProfile }: Props) {
         </Menu.Item>
       )}
       <Menu.Divider />
+      {Extra && <Extra user={user} />}
       <Menu.Item
         color="red"
         onClick={() => openSessionDialog('delete', user)}

@@ -1,0 +1,57 @@
+import type { ChannelName } from '@parley/protocol';
+import type { ParleyMetrics } from '../../metrics/metrics.js';
+import type { InboundMessage, InboundOutcome, InboundWriter } from '../messages/inbound-writer.js';
+import type { RefusalReason } from '../messages/receive-rules.js';
+import type { TeamsService } from './teams.service.js';
+
+/** How often a team account's message is tried again when its chat moved while it was written. */
+const MOVED_TRIES = 3;
+
+/**
+ * The inbound door of team accounts (docs/decisions/2026-11-29-team-accounts.md), around the
+ * database's own writer: a message to a team account (its seat is the team's queue seat) goes
+ * to the chat's holder, and a message stored in the queue is routed or queued after its commit.
+ * Any other account's message passes straight through: the queue seats are known by id, so it
+ * costs no query.
+ */
+export class TeamInboundWriter implements InboundWriter {
+  constructor(
+    private readonly inner: InboundWriter,
+    private readonly teams: TeamsService,
+  ) {}
+
+  async write(message: InboundMessage): Promise<InboundOutcome> {
+    const queueSeat = message.seatId;
+    if (!(await this.teams.isQueueSeat(queueSeat))) return this.inner.write(message);
+    for (let attempt = 1; ; attempt++) {
+      const holder = await this.teams.holderOf(queueSeat, message.sendPhone, message.receiverPhone);
+      if (holder !== queueSeat && message.mediaId !== undefined) {
+        await this.teams.adoptMedia(message.mediaId, queueSeat, holder);
+      }
+      try {
+        const outcome = await this.inner.write({ ...message, seatId: holder });
+        if (outcome.kind === 'stored' && outcome.seatId === queueSeat) {
+          await this.teams.queuedMessage(
+            queueSeat,
+            outcome.sessionId,
+            outcome.chatCreated,
+            message.at,
+          );
+        }
+        return outcome;
+      } catch (err) {
+        // The chat was taken or handed over between finding its holder and writing to it.
+        const now = await this.teams.holderOf(queueSeat, message.sendPhone, message.receiverPhone);
+        if (attempt >= MOVED_TRIES || now === holder) throw err;
+      }
+    }
+  }
+
+  refuse(channel: ChannelName, reason: RefusalReason, detail?: Record<string, unknown>): void {
+    this.inner.refuse(channel, reason, detail);
+  }
+
+  observe(metrics: ParleyMetrics): void {
+    this.inner.observe(metrics);
+  }
+}

@@ -1,0 +1,191 @@
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { test as base, expect, type Seat } from '../support/fixtures';
+import { REPO_ROOT } from '../support/server';
+import { signIn } from '../support/app';
+import { adminLogin, adminSection, accountRow } from '../support/admin';
+import { bubble, customerPhone, uniqueText } from '../support/chat';
+import { builtInGroup } from '../support/chats';
+
+/**
+ * Issue 35: one number staffed by two seats. The owner makes the account a team account in the
+ * admin console; a sandbox customer writes; the chat waits in both members' queues; A takes it
+ * (it leaves B's queue within 1 s), hands it to B with a note; B is told at once and sees the
+ * note, which never reaches the customer; B's reply does.
+ */
+/** Notes a careless renderer would run or reshape. */
+const HOSTILE_NOTES = [
+  '<script>window.__pwned=2</script>',
+  '<svg/onload=window.__pwned=3>',
+  '[click](javascript:window.__pwned=4) {{constructor.constructor("window.__pwned=5")()}}',
+  '\u202Egnp.exe ‮ & &amp; &lt;b&gt;',
+];
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots', name) });
+
+async function newPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 860 } });
+  return context.newPage();
+}
+
+const test = base.extend<{ seatB: Seat; pages: { a: Page; b: Page; owner: Page; customer: Page } }>(
+  {
+    seatB: async ({ createSeat }, use) => use(await createSeat()),
+    pages: async ({ browser, parley }, use) => {
+      const pages = {
+        a: await newPage(browser, parley.url),
+        b: await newPage(browser, parley.url),
+        owner: await newPage(browser, parley.url),
+        customer: await newPage(browser, parley.url),
+      };
+      await use(pages);
+      for (const p of Object.values(pages)) await p.context().close();
+    },
+  },
+);
+
+/** The sandbox page as the customer `number` writing to the account `phone`. */
+async function pickCustomer(customer: Page, phone: string, number: string) {
+  await customer.goto('/sandbox');
+  await customer.getByTestId('sandbox-account').click();
+  await customer.getByRole('option', { name: new RegExp(phone.replace('+', '\\+')) }).click();
+  await customer.getByTestId('sandbox-customer').fill(number);
+}
+
+/** The owner makes `seat`'s number a team account of `seat` and `other` (manual routing). */
+async function makeTeam(owner: Page, seat: Seat, other: Seat) {
+  await adminLogin(owner);
+  await adminSection(owner, 'accounts');
+  const row = await accountRow(owner, seat.phone);
+  await row.getByTestId('account-team-open').click();
+  const dialog = owner.getByTestId('team-dialog');
+  await expect(dialog).toBeVisible();
+  // The account's seat is offered as the first member; B is found by its account.
+  await expect(dialog.getByText(seat.account)).toBeVisible();
+  const members = dialog.getByTestId('team-members');
+  await members.click();
+  await members.fill(other.account);
+  await owner.getByRole('option', { name: new RegExp(other.account) }).click();
+  await dialog.getByTestId('team-capacity').fill('5');
+  await dialog.getByTestId('team-submit').click();
+  await expect(dialog).toBeHidden();
+  const card = owner.getByTestId(`team-card-${seat.phone}`);
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId(`team-member-${seat.account}`)).toBeVisible();
+  await expect(card.getByTestId(`team-member-${other.account}`)).toBeVisible();
+  return card;
+}
+
+test('two seats on one team number: queue, take, hand-over with a note, reply', async ({
+  freshSeat: seatA,
+  seatB,
+  pages,
+}) => {
+  test.setTimeout(120_000);
+  const { a, b, owner, customer } = pages;
+  const card = await makeTeam(owner, seatA, seatB);
+
+  await signIn(a, seatA.account, seatA.password);
+  await signIn(b, seatB.account, seatB.password);
+  for (const p of [a, b]) {
+    await expect(p.getByTestId('queue-place')).toBeVisible();
+    await p.getByTestId('queue-place').click();
+    await expect(p.getByTestId('queue-empty')).toBeVisible();
+  }
+
+  // 1. A sandbox customer writes: the chat appears in both queues, pushed.
+  const number = customerPhone();
+  await pickCustomer(customer, seatA.phone, number);
+  const hello = uniqueText('My parcel is late');
+  await customer.getByTestId('sandbox-input').fill(hello);
+  await customer.getByTestId('sandbox-send').click();
+  const rowOf = (p: Page) =>
+    p.locator(`[data-testid="queue-item"][data-receiver-phone="${number}"]`);
+  for (const p of [a, b]) {
+    await expect(rowOf(p)).toBeVisible();
+    await expect(p.getByTestId('queue-count')).toHaveText('1');
+  }
+  const sessionId = Number(await rowOf(a).getAttribute('data-session-id'));
+  await rowOf(a).getByTestId('queue-item-open').click();
+  await expect(a.getByTestId('queued-chat-last')).toHaveText(hello);
+  await shot(a, 'team-queue.png');
+
+  // 2. A takes it: it leaves B's queue within 1 s of A's answer.
+  const taken = a.waitForResponse((r) => r.url().endsWith('/v1/seat/team/take'));
+  await a.getByTestId('queued-chat-take').click();
+  await taken;
+  await expect(rowOf(b)).toHaveCount(0, { timeout: 1_000 });
+  await expect(b.getByTestId('queue-count')).toHaveCount(0);
+  await expect(bubble(a, hello)).toBeVisible();
+  await expect(a.getByTestId('chat-holder')).toHaveText(new RegExp(seatA.nickname));
+
+  // 3. A hands it to B with a note (hostile-looking text stays text).
+  const note = `Wants a refund <img src=x onerror="window.__pwned=1"> ${uniqueText('VIP')}`;
+  await a.getByTestId('chat-hand-over').click();
+  const dialog = a.getByTestId('hand-over-dialog');
+  await dialog.getByTestId('hand-over-member').click();
+  await a.getByRole('option', { name: new RegExp(seatB.nickname) }).click();
+  await dialog.getByTestId('hand-over-note').fill(note);
+  await shot(a, 'team-hand-over.png');
+  await dialog.getByTestId('hand-over-submit').click();
+  await expect(dialog).toBeHidden();
+  // The chat left A's list and pane.
+  await expect(a.getByTestId('chat-pane')).toHaveAttribute('data-empty', 'true');
+
+  // B is told at once, with the note.
+  const toast = b.getByTestId('team-assigned-toast');
+  await expect(toast).toBeVisible({ timeout: 1_000 });
+  await expect(b.getByTestId('team-assigned-note')).toHaveText(note);
+  await builtInGroup(b, 'ungrouped').click();
+  const row = b.locator(`[data-testid="user-item"][data-session-id="${sessionId}"]`);
+  await row.click();
+  await expect(bubble(b, hello)).toBeVisible();
+  const card2 = b.getByTestId('team-note').filter({ hasText: 'VIP' });
+  await expect(card2.getByTestId('team-note-content')).toHaveText(note);
+  await expect(card2).toHaveAttribute('data-kind', 'handover');
+  await expect(b.getByTestId('chat-holder')).toHaveText(new RegExp(seatB.nickname));
+  // B adds a note of its own with the shortcut N.
+  await b.keyboard.press('n');
+  const own = uniqueText('Called the courier');
+  await b.getByTestId('team-note-input').fill(own);
+  await b.getByTestId('team-note-save').click();
+  await expect(b.getByTestId('team-note-content').filter({ hasText: own })).toBeVisible();
+  await shot(b, 'team-note.png');
+  // Hostile notes are shown as the text they are, and run nothing.
+  for (const hostile of HOSTILE_NOTES) {
+    await b.getByTestId('team-note-write').click();
+    await b.getByTestId('team-note-input').fill(hostile);
+    await b.getByTestId('team-note-save').click();
+    await expect(
+      b.getByTestId('team-note-content').filter({ hasText: hostile.slice(0, 12) }),
+    ).toHaveText(hostile);
+  }
+  await expect(
+    b.locator('[data-testid="team-notes"] img, [data-testid="team-notes"] script'),
+  ).toHaveCount(0);
+  expect(await b.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+
+  // 5. B's reply reaches the customer; 4. no note ever does.
+  const reply = uniqueText('Refund is on its way');
+  await b.getByTestId('composer-input').fill(reply);
+  await b.getByTestId('composer-send').click();
+  await expect(customer.getByTestId('sandbox-message').filter({ hasText: reply })).toHaveAttribute(
+    'data-direction',
+    'out',
+  );
+  // Read afresh, as the customer's channel has the chat: the two messages, no note.
+  await pickCustomer(customer, seatA.phone, number);
+  await expect(customer.getByTestId('sandbox-message').filter({ hasText: reply })).toBeVisible();
+  await expect(customer.getByTestId('sandbox-message')).toHaveCount(2);
+  await expect(customer.getByText('VIP', { exact: false })).toHaveCount(0);
+  await expect(customer.getByText(own)).toHaveCount(0);
+  await expect(customer.getByText('__pwned', { exact: false })).toHaveCount(0);
+
+  // The owner's view: the queue is empty, B holds one chat.
+  await expect(card.getByTestId('team-card-queue')).toHaveText('0', { timeout: 20_000 });
+  await expect(
+    card.getByTestId(`team-member-${seatB.account}`).getByTestId('team-member-open'),
+  ).toHaveText('1', { timeout: 20_000 });
+  await shot(owner, 'team-admin.png');
+});
