@@ -21,6 +21,7 @@ import { setGroupsDrawer, useConsole } from '../../stores/console.store';
 import { useConsoleWidth } from './use-console-width';
 import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortcuts';
 import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
+import { channelView } from '../channels';
 import classes from './console-page.module.css';
 
 const ProfileCard = lazyComponent(
@@ -143,7 +144,9 @@ function GroupsDrawer({ children }: { children: ReactNode }) {
 /** The profile card's code is fetched the first time it opens (then it stays mounted). */
 function LazyProfileCard() {
   const mounted = useOpenedOnce(useProfileCardOpened());
-  return mounted ? <ProfileCard LanguageField={CustomerLanguageField} /> : null;
+  return mounted ? (
+    <ProfileCard LanguageField={CustomerLanguageField} channelView={channelView} />
+  ) : null;
 }
 
 /** The chat action dialogs, fetched when one first opens. */
