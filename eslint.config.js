@@ -4,6 +4,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import { readdirSync } from 'node:fs';
+// The protocol's one list of channel names (built first, as the docs checks import it).
+import { CHANNEL_NAMES } from '@parley/protocol';
 
 /**
  * The web console's layers (docs/ARCHITECTURE.md, "Import rules"): app/ composes features;
@@ -45,6 +47,27 @@ const webZones = [
     target: `${WEB}/features`,
     from: `${WEB}/app`,
     message: 'Features do not import the app shell; it hands them what they need.',
+  },
+];
+
+/**
+ * A channel is known by its abilities and its view, never by its name (docs/ARCHITECTURE.md,
+ * "How to add a channel"): in the web, only a channel's own folder (features/<name>/) and the
+ * registry (app/channels.ts) write a channel's name, as a string or as a property.
+ */
+const CHANNEL_NAME = `/^(${CHANNEL_NAMES.join('|')})$/`;
+const NAMES_A_CHANNEL =
+  "Only the channel's folder (features/<name>/) and app/channels.ts name a channel: ask its view (lib/channel-view.ts) or the protocol's abilities (docs/ARCHITECTURE.md, 'How to add a channel').";
+const channelNameRule = [
+  'error',
+  { selector: `Literal[value=${CHANNEL_NAME}]`, message: NAMES_A_CHANNEL },
+  {
+    selector: `TemplateLiteral[expressions.length=0] > TemplateElement[value.cooked=${CHANNEL_NAME}]`,
+    message: NAMES_A_CHANNEL,
+  },
+  {
+    selector: `MemberExpression[computed=false] > Identifier.property[name=${CHANNEL_NAME}]`,
+    message: NAMES_A_CHANNEL,
   },
 ];
 
@@ -192,5 +215,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      ...CHANNEL_NAMES.map((name) => `apps/web/src/features/${name}/**`),
+      'apps/web/src/app/channels.ts',
+      // A test pins down what each channel shows, so it names them (with the real map).
+      'apps/web/src/**/*.test.{ts,tsx}',
+    ],
+    rules: { 'no-restricted-syntax': channelNameRule },
   },
 );

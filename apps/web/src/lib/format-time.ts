@@ -55,3 +55,18 @@ export function prepareTimeFormats(locale: string): void {
   formatListTime(0, locale);
   formatMessageTime(0, locale);
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "5 minutes ago", "yesterday": how long ago a time was. */
+export function formatAgo(at: number, locale: string, now = Date.now()): string {
+  const diff = at - now;
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const abs = Math.abs(diff);
+  if (abs < MINUTE) return rtf.format(Math.round(diff / 1000), 'second');
+  if (abs < HOUR) return rtf.format(Math.round(diff / MINUTE), 'minute');
+  if (abs < DAY) return rtf.format(Math.round(diff / HOUR), 'hour');
+  return rtf.format(Math.round(diff / DAY), 'day');
+}

@@ -17,9 +17,7 @@ const screens: Record<AdminSection, () => Promise<ComponentType>> = {
     async () => (await import('../../features/admin/components/overview-page')).OverviewPage,
   ),
   seats: once(async () => (await import('../../features/admin/components/seats-page')).SeatsPage),
-  accounts: once(
-    async () => (await import('../../features/admin/components/accounts-page')).AccountsPage,
-  ),
+  accounts: once(async () => (await import('./accounts-route')).AccountsRoute),
   translation: once(
     async () => (await import('../../features/admin/components/translation-page')).TranslationPage,
   ),

@@ -26,6 +26,7 @@ import { HandOverDialogHost } from '../../features/team/components/hand-over-dia
 import { QueueList } from '../../features/team/components/queue-list';
 import { useTeamShortcuts } from '../../features/team/hooks/use-team-shortcuts';
 import { closeQueue, useTeamView } from '../../features/team/team-view.store';
+import { channelView } from '../channels';
 import classes from './console-page.module.css';
 
 const ProfileCard = lazyComponent(
@@ -159,7 +160,9 @@ function GroupsDrawer({ children }: { children: ReactNode }) {
 /** The profile card's code is fetched the first time it opens (then it stays mounted). */
 function LazyProfileCard() {
   const mounted = useOpenedOnce(useProfileCardOpened());
-  return mounted ? <ProfileCard LanguageField={CustomerLanguageField} /> : null;
+  return mounted ? (
+    <ProfileCard LanguageField={CustomerLanguageField} channelView={channelView} />
+  ) : null;
 }
 
 /** The chat action dialogs, fetched when one first opens. */

@@ -10,7 +10,7 @@ import { lazyComponent } from '../../lib/lazy-component';
 import { useOpenedOnce } from '../../lib/use-opened-once';
 import { setGroupsDrawer, useConsole } from '../../stores/console.store';
 import { useConsoleWidth } from './use-console-width';
-import { WHATSAPP_GREETING } from './whatsapp-greeting';
+import { templateGreeting } from '../channels';
 import { AddChatButton } from '../../features/add-chat/components/add-chat-button';
 import { ReadButton } from '../../features/session-actions/components/read-button';
 import { useSelectUser } from '../../features/sessions/hooks/use-select-user';
@@ -66,7 +66,7 @@ export function UserList() {
   );
 
   const addChat = (
-    <AddChatButton testId="user-list-add" variant="filled" templateGreeting={WHATSAPP_GREETING} />
+    <AddChatButton testId="user-list-add" variant="filled" templateGreeting={templateGreeting} />
   );
   // No group chosen and the groups folded into the drawer: "on the left" is nowhere to be seen.
   const folded = useConsoleWidth() !== 'wide';
@@ -84,7 +84,7 @@ export function UserList() {
         </Text>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           {groupId > 0 && <ReadButton groupId={groupId} testId="group-read" />}
-          <AddChatButton templateGreeting={WHATSAPP_GREETING} />
+          <AddChatButton templateGreeting={templateGreeting} />
         </Group>
       </Group>
       <div style={{ flex: 1, minHeight: 0 }} data-testid="user-list">

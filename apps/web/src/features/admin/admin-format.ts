@@ -22,16 +22,8 @@ export function formatDuration(ms: number, locale: string): string {
   return h ? `${unit(locale, 'day', d)} ${unit(locale, 'hour', h)}` : unit(locale, 'day', d);
 }
 
-/** "5 minutes ago", "yesterday": how long ago a time was. */
-export function formatAgo(at: number, locale: string, now = Date.now()): string {
-  const diff = at - now;
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  const abs = Math.abs(diff);
-  if (abs < MINUTE) return rtf.format(Math.round(diff / 1000), 'second');
-  if (abs < HOUR) return rtf.format(Math.round(diff / MINUTE), 'minute');
-  if (abs < DAY) return rtf.format(Math.round(diff / HOUR), 'hour');
-  return rtf.format(Math.round(diff / DAY), 'day');
-}
+/** How long ago a time was (lib/format-time.ts: a channel's admin panel shows it too). */
+export { formatAgo } from '../../lib/format-time';
 
 /** Date and time to the second, for the audit log. */
 export function formatDateTime(at: number, locale: string): string {

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Box, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
-import { WHATSAPP_GREETING } from '../whatsapp-greeting';
+import { templateGreeting } from '../../channels';
 import { AddChatButton } from '../../../features/add-chat/components/add-chat-button';
 import { useConsole } from '../../../stores/console.store';
 import { TagsView } from '../../../features/chat/components/tags-view';
@@ -60,7 +60,7 @@ export function ChatPane() {
               <AddChatButton
                 testId="empty-chat-add"
                 variant="filled"
-                templateGreeting={WHATSAPP_GREETING}
+                templateGreeting={templateGreeting}
               />
             }
           />

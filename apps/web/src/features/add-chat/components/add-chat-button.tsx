@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { lazyComponent } from '../../../lib/lazy-component';
-import type { TemplateGreeting } from '../template-greeting';
+import type { TemplateGreetingOf } from '../template-greeting';
 
 const AddChatDialog = lazyComponent(async () => (await import('./add-chat-dialog')).AddChatDialog);
 
@@ -10,8 +10,8 @@ interface Props {
   /** Above the user list it is `add-chat-open`; an empty state's way out has its own id. */
   testId?: string;
   variant?: 'light' | 'filled';
-  /** A WhatsApp account's greeting picker (the console composes it: app/console/whatsapp-greeting.ts). */
-  templateGreeting?: TemplateGreeting;
+  /** A channel's template greeting picker (the console hands in its views': app/channels.ts). */
+  templateGreeting?: TemplateGreetingOf;
 }
 
 /** Opens the add-chat dialog (above the user list, and in the empty states it fits). */

@@ -9,20 +9,21 @@ import { newClientMsgId } from '../../../lib/client-msg-id';
 import { readItem } from '../../../lib/storage';
 import { addChatErrors, NUMBER_CODES, type AddChatErrors } from '../add-chat.validation';
 import { useAddChat } from '../hooks/use-add-chat';
-import type { TemplateGreeting } from '../template-greeting';
+import type { TemplateGreetingOf } from '../template-greeting';
 
 type ServerErrors = { receiverPhone?: string; form?: string };
 
 /**
  * Start a chat: one of the seat's accounts, the customer's number, a greeting sent first (on a
- * WhatsApp account, an approved template: `templateGreeting`, the console's picker).
+ * channel that greets with a template, an approved one: `templateGreeting` gives the channel's
+ * picker).
  */
 export function AddChatDialog({
   onClose,
-  templateGreeting,
+  templateGreeting: greetingOf,
 }: {
   onClose: () => void;
-  templateGreeting?: TemplateGreeting | undefined;
+  templateGreeting?: TemplateGreetingOf | undefined;
 }) {
   const { t } = useTranslation('add-chat');
   const accounts = readItem('userInfo')?.phone_accounts ?? [];
@@ -38,6 +39,7 @@ export function AddChatDialog({
   // A channel that greets with an approved template takes nothing else then (WhatsApp).
   const [template, setTemplate] = useState<WhatsappTemplateSend | null>(null);
   const channel = accounts.find((a) => a.send_phone === sendPhone)?.channel;
+  const templateGreeting = greetingOf?.(channel);
   const TemplatePicker =
     channelAbilities(channel).greeting === 'template' ? templateGreeting?.Picker : undefined;
 

@@ -1,145 +1,83 @@
-import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  Divider,
-  Group,
-  Loader,
-  Modal,
-  PasswordInput,
-  SegmentedControl,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { useRef, useState, type FormEvent } from 'react';
+import { Button, Divider, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   CHANNEL_NAMES,
+  DEFAULT_CHANNEL,
+  type AdminCallInput,
   type AdminPhoneAccount,
   type ChannelKind,
-  type PlainChannelName,
 } from '@parley/protocol';
+import type { ChannelView, CredentialsForm } from '../../../lib/channel-view';
 import { callAdmin } from '../api/admin-client';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
-import { TelegramStatusPanel } from './telegram-status';
-import {
-  EMPTY_WHATSAPP,
-  missingWhatsappField,
-  WhatsappFields,
-  type WhatsappForm,
-} from './whatsapp-fields';
-import { WhatsappStatusPanel } from './whatsapp-status';
 
-type SetChannel =
-  | { channel: PlainChannelName }
-  | { channel: 'telegram'; bot_token: string }
-  | ({ channel: 'whatsapp' } & WhatsappForm);
+type SetChannel = AdminCallInput<'/v1/admin/accounts/setChannel'>;
 
 /**
- * The account's channel: the platform, the sandbox, a Telegram bot (bound with its token, its
- * long-poll state and last error shown) or a WhatsApp Business number (bound with its IDs,
- * token and app secret; the webhook URL and verify token for Meta shown once bound); unbound
- * by choosing another channel.
+ * The account's channel: one of the protocol's channels, chosen; what each shows here (its
+ * credential fields while chosen, its state while bound, the note when unbinding) comes from
+ * its view (lib/channel-view.ts, handed in from app/channels.ts). Unbound by choosing another.
  */
 export function AccountChannelDialog({
   account,
   onClose,
+  channelView,
 }: {
   account: AdminPhoneAccount | null;
   onClose: () => void;
+  channelView: (channel: string | undefined) => ChannelView;
 }) {
   const { t } = useTranslation('admin');
   const [choice, setChoice] = useState<ChannelKind | null>(null);
-  const [botToken, setBotToken] = useState('');
-  const [invalid, setInvalid] = useState<string>();
-  const [wa, setWa] = useState<WhatsappForm>(EMPTY_WHATSAPP);
-  const [waMissing, setWaMissing] = useState<keyof WhatsappForm | null>(null);
-  /** Bound in this dialog: it stays open on the webhook settings to paste into Meta's. */
-  const [waJustBound, setWaJustBound] = useState(false);
-  const channel = choice ?? account?.channel ?? 'platform';
-  const waStatus = useQuery({
-    queryKey: ['admin', 'accounts', 'whatsapp', account?.account_id],
-    queryFn: ({ signal }) =>
-      callAdmin(
-        '/v1/admin/accounts/whatsappStatus',
-        { account_id: account?.account_id ?? 0 },
-        { signal },
-      ),
-    enabled: account?.channel === 'whatsapp' || waJustBound,
-    refetchInterval: 10_000,
-  });
-  const status = useQuery({
-    queryKey: ['admin', 'accounts', 'telegram', account?.account_id],
-    queryFn: ({ signal }) =>
-      callAdmin(
-        '/v1/admin/accounts/telegramStatus',
-        { account_id: account?.account_id ?? 0 },
-        { signal },
-      ),
-    enabled: account?.channel === 'telegram',
-    refetchInterval: 10_000,
-  });
+  /** Bound in this dialog to a channel whose view stays open on its bound panel. */
+  const [justBound, setJustBound] = useState<ChannelKind | null>(null);
+  /** Bumped on each binding: the credential fields start empty again. */
+  const [binds, setBinds] = useState(0);
+  const form = useRef<CredentialsForm | null>(null);
+  const boundTo = justBound ?? account?.channel;
+  const channel = choice ?? boundTo ?? DEFAULT_CHANNEL;
+  const chosen = channelView(channel).admin ?? {};
+  const bound = (boundTo !== undefined && channelView(boundTo).admin) || {};
+  const leaving = boundTo !== undefined && channel !== boundTo;
   const action = useAdminAction(
-    (accountId: number, set: SetChannel) =>
-      callAdmin(
-        '/v1/admin/accounts/setChannel',
-        { account_id: accountId, ...set },
-        { notify: false },
-      ),
+    (set: SetChannel) => callAdmin('/v1/admin/accounts/setChannel', set, { notify: false }),
     ['accounts', 'audit'],
   );
   const close = () => {
     setChoice(null);
-    setBotToken('');
-    setWa(EMPTY_WHATSAPP);
-    setWaMissing(null);
-    setWaJustBound(false);
-    setInvalid(undefined);
+    setJustBound(null);
     action.clearError();
     onClose();
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!account) return;
-    if (channel === 'telegram' && !botToken.trim())
-      return setInvalid(t('accounts.invalid.botToken'));
-    setInvalid(undefined);
-    if (channel === 'whatsapp') {
-      const missing = missingWhatsappField(wa);
-      setWaMissing(missing);
-      if (missing) return;
-      const trimmed = {
-        phone_number_id: wa.phone_number_id.trim(),
-        waba_id: wa.waba_id.trim(),
-        access_token: wa.access_token.trim(),
-        app_secret: wa.app_secret.trim(),
-      };
-      if (await action.submit(account.account_id, { channel, ...trimmed })) {
-        // The owner still has to paste the webhook URL and verify token into Meta's settings.
-        setWa(EMPTY_WHATSAPP);
-        setChoice(null);
-        setWaJustBound(true);
-        await waStatus.refetch();
-      }
-      return;
+    let credentials: Record<string, string> = {};
+    if (chosen.Credentials) {
+      const collected = form.current?.collect();
+      if (!collected) return;
+      credentials = collected;
     }
-    const set: SetChannel =
-      channel === 'telegram' ? { channel, bot_token: botToken.trim() } : { channel };
-    if (await action.submit(account.account_id, set)) close();
+    // The channel's view gives the fields of its own credentials: the server checks them.
+    const set = { account_id: account.account_id, channel, ...credentials } as SetChannel;
+    if (!(await action.submit(set))) return;
+    if (!chosen.staysOpenOnBind) return close();
+    setChoice(null);
+    setJustBound(channel);
+    setBinds((n) => n + 1);
   };
-  const tokenRefused = action.error?.fields.includes('bot_token');
-  const waErrors: Partial<Record<keyof WhatsappForm, string>> = {};
-  if (waMissing) waErrors[waMissing] = t('accounts.whatsapp.required');
-  for (const f of action.error?.fields ?? []) {
-    if (f in EMPTY_WHATSAPP)
-      waErrors[f as keyof WhatsappForm] = t('accounts.whatsapp.refused', {
-        reason: action.error?.message ?? '',
-      });
-  }
-  const waRefused = Object.keys(waErrors).length > 0 && !waMissing;
-  const waBound = account?.channel === 'whatsapp' || waJustBound;
-  const bound = account?.channel === 'telegram';
+  const refusedFields = (action.error?.fields ?? []).filter((f) =>
+    chosen.credentialFields?.includes(f),
+  );
+  const refused =
+    action.error && refusedFields.length > 0
+      ? { fields: refusedFields, message: action.error.message }
+      : null;
+  const { BoundPanel, unbindNote } = bound;
+  const { Credentials } = chosen;
+  const unbinding = leaving && bound.unbindLabel !== undefined;
   return (
     <Modal
       opened={account !== null}
@@ -153,21 +91,9 @@ export function AccountChannelDialog({
           <Text size="sm" c="dimmed">
             {account?.send_phone}
           </Text>
-          {bound && (
+          {account && boundTo && BoundPanel && (
             <>
-              {status.isPending ? <Loader size="sm" aria-label={t('loading')} /> : null}
-              {status.data ? <TelegramStatusPanel status={status.data} /> : null}
-              {status.data === null && <Alert color="yellow">{t('accounts.telegram.none')}</Alert>}
-              <Divider />
-            </>
-          )}
-          {waBound && (
-            <>
-              {waStatus.isPending ? <Loader size="sm" aria-label={t('loading')} /> : null}
-              {waStatus.data ? <WhatsappStatusPanel status={waStatus.data} /> : null}
-              {waStatus.data === null && (
-                <Alert color="yellow">{t('accounts.whatsapp.none')}</Alert>
-              )}
+              <BoundPanel account={{ ...account, channel: boundTo }} callAdmin={callAdmin} />
               <Divider />
             </>
           )}
@@ -186,31 +112,20 @@ export function AccountChannelDialog({
               data-testid="account-channel-choice"
             />
           </div>
-          {channel === 'telegram' && (
-            <PasswordInput
-              label={t(bound ? 'accounts.channel.newBotToken' : 'accounts.channel.botToken')}
-              description={t('accounts.channel.botTokenHint')}
-              value={botToken}
-              onChange={(e) => setBotToken(e.currentTarget.value)}
-              error={invalid ?? (tokenRefused ? t('accounts.channel.tokenRefused') : undefined)}
-              autoComplete="off"
-              data-testid="account-channel-token"
+          {Credentials && (
+            <Credentials
+              key={`${channel}-${binds}`}
+              bound={!leaving && boundTo !== undefined}
+              formRef={form}
+              refused={refused}
             />
           )}
-          {channel === 'whatsapp' && (
-            <WhatsappFields value={wa} onChange={setWa} errors={waErrors} />
-          )}
-          {waBound && channel !== 'whatsapp' && (
+          {leaving && unbindNote && (
             <Text size="sm" c="orange" data-testid="account-channel-unbind-note">
-              {t('accounts.whatsapp.unbindNote')}
+              {t(unbindNote)}
             </Text>
           )}
-          {bound && channel !== 'telegram' && (
-            <Text size="sm" c="orange" data-testid="account-channel-unbind-note">
-              {t('accounts.channel.unbindNote')}
-            </Text>
-          )}
-          {!tokenRefused && !waRefused && <ActionAlert error={action.error} />}
+          {!refused && <ActionAlert error={action.error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('actions.cancel')}
@@ -219,15 +134,13 @@ export function AccountChannelDialog({
               type="submit"
               loading={action.busy}
               data-testid="account-channel-submit"
-              color={bound && channel !== 'telegram' ? 'orange' : undefined}
+              color={unbinding ? 'orange' : undefined}
             >
-              {bound && channel !== 'telegram'
-                ? t('accounts.channel.unbind')
-                : channel === 'telegram'
-                  ? t('accounts.channel.bind')
-                  : channel === 'whatsapp'
-                    ? t('accounts.whatsapp.bind')
-                    : t('actions.save')}
+              {unbinding
+                ? t(bound.unbindLabel ?? '')
+                : chosen.bindLabel
+                  ? t(chosen.bindLabel)
+                  : t('actions.save')}
             </Button>
           </Group>
         </Stack>

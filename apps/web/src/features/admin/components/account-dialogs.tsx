@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
+  DEFAULT_CHANNEL,
   ERROR_CODES,
   PLAIN_CHANNEL_NAMES,
   accountLabel,
@@ -21,7 +22,7 @@ export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onCl
   const { t } = useTranslation('admin');
   const [sendPhone, setSendPhone] = useState('');
   const [label, setLabel] = useState('');
-  const [channel, setChannel] = useState<PlainChannelName>('platform');
+  const [channel, setChannel] = useState<PlainChannelName>(DEFAULT_CHANNEL);
   const [seatId, setSeatId] = useState<number | null>(null);
   const [invalid, setInvalid] = useState<{ phone?: string; label?: string }>({});
   const action = useAdminAction(
@@ -41,7 +42,7 @@ export function AccountCreateDialog({ opened, onClose }: { opened: boolean; onCl
   const close = () => {
     setSendPhone('');
     setLabel('');
-    setChannel('platform');
+    setChannel(DEFAULT_CHANNEL);
     setSeatId(null);
     setInvalid({});
     action.clearError();

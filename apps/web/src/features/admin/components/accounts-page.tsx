@@ -16,8 +16,7 @@ import { AdminTable, type AdminColumn } from './admin-table';
 import { PageHeader } from './page-header';
 import { AccountAssignDialog, AccountCreateDialog, AccountLabelDialog } from './account-dialogs';
 import { AccountChannelDialog } from './account-channel-dialog';
-import { PollBadge } from './telegram-status';
-import { WhatsappStateBadge } from './whatsapp-status';
+import type { ChannelView } from '../../../lib/channel-view';
 import { TeamDialog, type TeamSubject } from './team-dialog';
 import { TeamsPanel } from './teams-panel';
 
@@ -29,21 +28,32 @@ const CHANNEL_STATE_REFRESH_MS = 15_000;
 
 type Dialog = { kind: 'label' | 'assign' | 'channel'; account: AdminPhoneAccount } | null;
 
-function Channel({ account }: { account: AdminPhoneAccount }) {
+type ChannelViewOf = (channel: string | undefined) => ChannelView;
+
+function Channel({
+  account,
+  channelView,
+}: {
+  account: AdminPhoneAccount;
+  channelView: ChannelViewOf;
+}) {
   const { t } = useTranslation('admin');
+  const StatusBadge = channelView(account.channel).admin?.StatusBadge;
   return (
     <Group gap={4} wrap="nowrap">
       <Badge variant="outline" data-testid="account-channel">
         {t(`accounts.channels.${account.channel}`)}
       </Badge>
-      {account.telegram && <PollBadge status={account.telegram} />}
-      {account.whatsapp && <WhatsappStateBadge status={account.whatsapp} />}
+      {StatusBadge && <StatusBadge account={account} />}
     </Group>
   );
 }
 
-/** Phone accounts: which seat holds each, its channel; add, label, assign or move, channel. */
-export function AccountsPage() {
+/**
+ * Phone accounts: which seat holds each, its channel; add, label, assign or move, channel. What
+ * a channel shows of its own comes from its view (handed in from app/channels.ts).
+ */
+export function AccountsPage({ channelView }: { channelView: ChannelViewOf }) {
   const { t, i18n } = useTranslation('admin');
   const [keyword, setKeyword] = useState('');
   const [channel, setChannel] = useState<ChannelKind | null>(null);
@@ -59,7 +69,7 @@ export function AccountsPage() {
     }),
     refetchInterval: (q) =>
       q.state.data?.pages.some((p) =>
-        p.list.some((a) => a.telegram !== null || a.whatsapp !== null),
+        p.list.some((a) => channelView(a.channel).admin?.StatusBadge !== undefined),
       )
         ? CHANNEL_STATE_REFRESH_MS
         : false,
@@ -105,7 +115,7 @@ export function AccountsPage() {
       key: 'channel',
       header: t('accounts.columns.channel'),
       width: '17%',
-      render: (a) => <Channel account={a} />,
+      render: (a) => <Channel account={a} channelView={channelView} />,
     },
     {
       key: 'seat',
@@ -265,6 +275,7 @@ export function AccountsPage() {
       <AccountChannelDialog
         account={dialog?.kind === 'channel' ? dialog.account : null}
         onClose={() => setDialog(null)}
+        channelView={channelView}
       />
     </>
   );

@@ -3,7 +3,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { Badge, Button, Drawer, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '@parley/protocol';
-import { readItem } from '../../../lib/storage';
+import { accountChannel } from '../../../lib/account-channel';
 import { useConsole } from '../../../stores/console.store';
 import { useGroupList } from '../../sessions/hooks/use-group-list';
 import { useGroupName } from '../../sessions/hooks/use-group-name';
@@ -13,15 +13,23 @@ import { closeProfileCard, useProfileCardOpened } from '../../../stores/profile-
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
 import { RemarkField } from './remark-field';
-import { TelegramProfile } from './telegram-profile';
+import type { ChannelView } from '../../../lib/channel-view';
 
 type LanguageField = ComponentType<{ user: SessionItem }>;
+/** The view of a channel by name (app/channels.ts: the console hands it in). */
+type ChannelViewOf = (channel: string | undefined) => ChannelView;
 
 /**
- * The open chat's customer: number, remark, Telegram profile, group, block state, language
- * (its field handed in by the console: translation owns the customer's language).
+ * The open chat's customer: number, remark, the channel's own profile rows, group, block state,
+ * language (its field handed in by the console: translation owns the customer's language).
  */
-export function ProfileCard({ LanguageField }: { LanguageField: LanguageField }) {
+export function ProfileCard({
+  LanguageField,
+  channelView,
+}: {
+  LanguageField: LanguageField;
+  channelView: ChannelViewOf;
+}) {
   const { t } = useTranslation('profile');
   const opened = useProfileCardOpened();
   const user = useConsole((s) => s.selectedUser);
@@ -33,7 +41,14 @@ export function ProfileCard({ LanguageField }: { LanguageField: LanguageField })
       size={360}
       title={t('title')}
     >
-      {user && <ProfileBody key={user.session_id} user={user} LanguageField={LanguageField} />}
+      {user && (
+        <ProfileBody
+          key={user.session_id}
+          user={user}
+          LanguageField={LanguageField}
+          channelView={channelView}
+        />
+      )}
     </Drawer>
   );
 }
@@ -49,16 +64,22 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ProfileBody({ user, LanguageField }: { user: SessionItem; LanguageField: LanguageField }) {
+function ProfileBody({
+  user,
+  LanguageField,
+  channelView,
+}: {
+  user: SessionItem;
+  LanguageField: LanguageField;
+  channelView: ChannelViewOf;
+}) {
   const { t } = useTranslation('profile');
   const actions = useSessionActions();
   const groupName = useGroupName();
   const { data } = useGroupList();
   const name = customerNameOrNull(user);
   const group = data?.group_list.find((g) => g.group_id === user.group_id);
-  const channel = readItem('userInfo')?.phone_accounts.find(
-    (a) => a.send_phone === user.send_phone,
-  )?.channel;
+  const { ProfileVia, ProfileRows } = channelView(accountChannel(user.send_phone));
 
   return (
     <Stack gap="lg" data-testid="profile-card">
@@ -82,17 +103,13 @@ function ProfileBody({ user, LanguageField }: { user: SessionItem; LanguageField
         </Text>
         <Text size="xs" c="dimmed">
           {t('via', { phone: user.send_phone })}
-          {channel === 'telegram' ? ` · ${t('telegram')}` : ''}
+          {ProfileVia && <ProfileVia />}
         </Text>
       </Field>
       <Field label={t('remark')}>
         <RemarkField user={user} />
       </Field>
-      {channel === 'telegram' && (
-        <Field label={t('telegram')}>
-          <TelegramProfile sessionId={user.session_id} />
-        </Field>
-      )}
+      {ProfileRows && <ProfileRows user={user} />}
       <Field label={t('group')}>
         <Group justify="space-between" wrap="nowrap">
           <Text data-testid="profile-group">{group ? groupName(group) : ''}</Text>

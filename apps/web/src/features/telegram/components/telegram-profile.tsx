@@ -1,7 +1,7 @@
 import { Avatar, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { tgUserInfoQuery } from '../api/profile-queries';
+import { tgUserInfoQuery } from '../api/telegram-queries';
 
 /** The Telegram profile (tg/userInfo) of a Telegram chat's customer. */
 export function TelegramProfile({ sessionId }: { sessionId: number }) {

@@ -1,7 +1,7 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TelegramStatus } from '@parley/protocol';
-import { formatAgo } from '../admin-format';
+import { formatAgo } from '../../../lib/format-time';
 
 const STATE_COLOR = { polling: 'teal', starting: 'blue', stalled: 'yellow', error: 'red' } as const;
 

@@ -1,7 +1,7 @@
 import { Badge, Code, CopyButton, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { WhatsappAccountState, WhatsappStatus } from '@parley/protocol';
-import { formatAgo } from '../admin-format';
+import { formatAgo } from '../../../lib/format-time';
 
 const STATE_COLOR = { ok: 'teal', token_invalid: 'red', error: 'yellow' } as const;
 const QUALITY_COLOR: Record<string, string> = { GREEN: 'teal', YELLOW: 'yellow', RED: 'red' };

@@ -2,9 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AdminPhoneAccount } from '@parley/protocol';
-import { loadStrings, renderWithProviders } from '../../../test/render';
-import { answerCalls, sentCalls } from '../../../test/server-calls';
-import { AccountChannelDialog } from './account-channel-dialog';
+import { loadStrings, renderWithProviders } from '../../test/render';
+import { answerCalls, sentCalls } from '../../test/server-calls';
+import { channelView } from '../channels';
+import { AccountChannelDialog } from '../../features/admin/components/account-channel-dialog';
 
 /**
  * The account's channel dialog, by what the owner sees and what is submitted only (labels,
@@ -28,7 +29,9 @@ beforeAll(loadStrings);
 
 function open(account: AdminPhoneAccount = ACCOUNT) {
   const onClose = vi.fn();
-  renderWithProviders(<AccountChannelDialog account={account} onClose={onClose} />);
+  renderWithProviders(
+    <AccountChannelDialog account={account} onClose={onClose} channelView={channelView} />,
+  );
   return { onClose, dialog: screen.getByRole('dialog', { name: 'Channel' }) };
 }
 
@@ -47,7 +50,7 @@ describe("the account's channel dialog", () => {
     answerCalls({ [SET]: (body) => ({ data: { ...ACCOUNT, channel: body.channel } }) });
     const { onClose } = open();
     await userEvent.click(screen.getByRole('radio', { name: 'Telegram bot' }));
-    await userEvent.type(screen.getByLabelText('Bot token'), '  123:abc  ');
+    await userEvent.type(await screen.findByLabelText('Bot token'), '  123:abc  ');
     await userEvent.click(screen.getByRole('button', { name: 'Bind bot' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(sentCalls(SET).map((c) => c.body)).toEqual([
@@ -58,6 +61,8 @@ describe("the account's channel dialog", () => {
   it('asks for the token before sending anything', async () => {
     const { onClose } = open();
     await userEvent.click(screen.getByRole('radio', { name: 'Telegram bot' }));
+    // Each channel's fields come with its own code: the owner sees them before binding.
+    await screen.findByLabelText('Bot token');
     await userEvent.click(screen.getByRole('button', { name: 'Bind bot' }));
     expect(await screen.findByText("Enter the bot's token")).toBeTruthy();
     expect(sentCalls()).toEqual([]);
@@ -74,7 +79,7 @@ describe("the account's channel dialog", () => {
     });
     const { onClose } = open();
     await userEvent.click(screen.getByRole('radio', { name: 'Telegram bot' }));
-    await userEvent.type(screen.getByLabelText('Bot token'), 'bad-token');
+    await userEvent.type(await screen.findByLabelText('Bot token'), 'bad-token');
     await userEvent.click(screen.getByRole('button', { name: 'Bind bot' }));
     expect(await screen.findByText('Telegram refused this token')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
@@ -88,7 +93,7 @@ describe("the account's channel dialog", () => {
     open();
     await userEvent.click(screen.getByRole('radio', { name: 'WhatsApp Business' }));
     const bind = screen.getByRole('button', { name: 'Check and bind number' });
-    await userEvent.type(screen.getByLabelText('Phone number ID'), '1098765');
+    await userEvent.type(await screen.findByLabelText('Phone number ID'), '1098765');
     await userEvent.click(bind);
     expect((await screen.findAllByText('Required')).length).toBeGreaterThan(0);
     expect(sentCalls(SET)).toEqual([]);
@@ -115,7 +120,7 @@ describe("the account's channel dialog", () => {
     });
     const { onClose } = open({ ...ACCOUNT, channel: 'telegram' });
     await userEvent.click(screen.getByRole('radio', { name: 'Platform' }));
-    expect(screen.getByText('The bot is unbound; the chats stay.')).toBeTruthy();
+    expect(await screen.findByText('The bot is unbound; the chats stay.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Unbind bot and switch' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(sentCalls(SET).map((c) => c.body)).toEqual([{ account_id: 12, channel: 'platform' }]);
