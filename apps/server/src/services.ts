@@ -202,7 +202,13 @@ export async function createServices(
   };
   const core: CoreServices = {
     auth,
-    seats: new SeatsService(db, auth.tokens, audit, (r) => auth.announceRevoked(r)),
+    seats: new SeatsService(
+      db,
+      auth.tokens,
+      audit,
+      (r) => auth.announceRevoked(r),
+      (id) => teams.plainSeat(id),
+    ),
     accounts,
     groups,
     translation,

@@ -22,6 +22,12 @@ import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './he
 let t: TestApp;
 let traced: DatabaseHandle;
 let services: Services;
+/**
+ * Seats made through the traced services, as an instance knows the seats it made itself: the
+ * team door reads once whether a seat it has never seen is a team's queue seat
+ * (docs/decisions/2026-11-29-team-accounts.md), a read outside any batch.
+ */
+const madeHere = (): TestApp => ({ ...t, services });
 let cleanup: () => Promise<void>;
 let recording: CompiledQuery[] | null = null;
 const quiet = { warn: () => undefined };
@@ -143,8 +149,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
       expect(contacts).toEqual(waIds.map((wa_id, i) => ({ wa_id, profile_name: `Customer ${i}` })));
       return sql;
     };
-    const few = await delivery(await createSeat(t, 'rows-wa-few'), N);
-    const many = await delivery(await createSeat(t, 'rows-wa-many'), 3 * N);
+    const few = await delivery(await createSeat(madeHere(), 'rows-wa-few'), N);
+    const many = await delivery(await createSeat(madeHere(), 'rows-wa-many'), 3 * N);
     const own = /whatsapp_contacts|whatsapp_messages/;
     // One upsert of the contacts, one insert of the wamids.
     expect(touching(few, own)).toHaveLength(2);
@@ -212,8 +218,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
       expect(chats.map((c) => c.customer_language)).toEqual(users.map(() => 'RU'));
       return sql;
     };
-    const few = await poll(await createSeat(t, 'rows-tg-few'), N);
-    const many = await poll(await createSeat(t, 'rows-tg-many'), 3 * N);
+    const few = await poll(await createSeat(madeHere(), 'rows-tg-few'), N);
+    const many = await poll(await createSeat(madeHere(), 'rows-tg-many'), 3 * N);
     const own = /telegram_profiles|set "customer_language" = case/;
     // One upsert of the links, one update of the new chats' languages.
     expect(touching(few, own)).toHaveLength(2);

@@ -19,6 +19,12 @@ import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './he
 let t: TestApp;
 let traced: DatabaseHandle;
 let services: Services;
+/**
+ * Seats made through the traced services, as an instance knows the seats it made itself: the
+ * team door reads once whether a seat it has never seen is a team's queue seat
+ * (docs/decisions/2026-11-29-team-accounts.md), a read outside any batch.
+ */
+const madeHere = (): TestApp => ({ ...t, services });
 let cleanup: () => Promise<void>;
 let recording: CompiledQuery[] | null = null;
 let counter = 0;
@@ -60,7 +66,7 @@ async function world(name: string) {
   const known: string[] = [];
   const blocked: string[] = [];
   for (const s of ['a', 'b']) {
-    const seat = await createSeat(t, `${name}-${s}`);
+    const seat = await createSeat(madeHere(), `${name}-${s}`);
     seats.push(seat);
     known.push((await createChat(t.db, seat, { unread: 2, inbound: 3 })).receiverPhone);
     blocked.push(
@@ -197,7 +203,7 @@ describe('the inbound group commit’s statements', () => {
 
 describe("a webhook's reads before its batch", () => {
   it('are one statement: the account and the key already taken together (a retry: that one alone)', async () => {
-    const seat = await createSeat(t, 'inb-reads');
+    const seat = await createSeat(madeHere(), 'inb-reads');
     const platform = new PlatformService(
       traced.db,
       'secret',

@@ -65,6 +65,8 @@ export class SeatsService {
     private readonly audit: AuditService = new AuditService(db),
     /** Told when a seat's logins end here, so its push sockets close at once. */
     private readonly announceRevoked?: (revocation: Revocation) => void,
+    /** Told of each seat made here (an operator's: the team door then needs no read for it). */
+    private readonly created?: (seatId: number) => void,
   ) {}
 
   /** A seat and its three built-in groups, in one transaction. */
@@ -83,7 +85,7 @@ export class SeatsService {
     }
     const now = Date.now();
     try {
-      return await inTransaction(this.db, async (trx) => {
+      const made = await inTransaction(this.db, async (trx) => {
         const seat = await seatsRepository.insert(trx, { account, nickname, password_hash, now });
         await groupsRepository.insertBuiltIns(trx, seat.id, now);
         await this.audit.record(
@@ -98,6 +100,8 @@ export class SeatsService {
         );
         return seat;
       });
+      this.created?.(made.id);
+      return made;
     } catch (err) {
       // The same account created at the same moment by another request.
       if (isUniqueViolation(err)) throw new AppError(ERROR_CODES.DATA_EXISTS);

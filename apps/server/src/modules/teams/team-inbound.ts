@@ -20,9 +20,19 @@ export class TeamInboundWriter implements InboundWriter {
     private readonly teams: TeamsService,
   ) {}
 
-  async write(message: InboundMessage): Promise<InboundOutcome> {
+  write(message: InboundMessage): Promise<InboundOutcome> {
+    // Handed on in the same turn when the seat is known to be an operator's: the database's
+    // writer batches what arrives together, and a wait here would split its batches.
+    const known = this.teams.queueSeatKnown(message.seatId);
+    if (known === false) return this.inner.write(message);
+    if (known === true) return this.toHolder(message);
+    return this.teams
+      .isQueueSeat(message.seatId)
+      .then((queue) => (queue ? this.toHolder(message) : this.inner.write(message)));
+  }
+
+  private async toHolder(message: InboundMessage): Promise<InboundOutcome> {
     const queueSeat = message.seatId;
-    if (!(await this.teams.isQueueSeat(queueSeat))) return this.inner.write(message);
     for (let attempt = 1; ; attempt++) {
       const holder = await this.teams.holderOf(queueSeat, message.sendPhone, message.receiverPhone);
       if (holder !== queueSeat && message.mediaId !== undefined) {

@@ -39,7 +39,12 @@ const alreadyTaken = () => new AppError(ERROR_CODES.CHAT_ALREADY_TAKEN);
  */
 export class TeamsService {
   /** Seat id -> whether it is a team's queue seat (a seat never becomes one later). */
-  private readonly queueSeats = new Map<number, boolean>();
+  /**
+   * Whether a seat is a team's queue seat, once known: a seat never changes kind (a queue seat is
+   * made as a new seat), so an answer holds for good. A lookup in flight is shared, so messages
+   * to one seat wait on the same read and keep their order (and their batch).
+   */
+  private readonly queueSeats = new Map<number, boolean | Promise<boolean>>();
 
   constructor(
     private readonly db: Db,
@@ -492,11 +497,31 @@ export class TeamsService {
 
   /** Whether a seat is a team's queue seat: asked once per seat id, then known for ever. */
   async isQueueSeat(seatId: number): Promise<boolean> {
-    const known = this.queueSeats.get(seatId);
+    const known = this.queueSeatKnown(seatId);
     if (known !== undefined) return known;
-    const team = await teamsRepository.findByQueueSeat(this.db, seatId);
-    this.queueSeats.set(seatId, team !== undefined);
-    return team !== undefined;
+    const lookup = teamsRepository.findByQueueSeat(this.db, seatId).then(
+      (team) => {
+        this.queueSeats.set(seatId, team !== undefined);
+        return team !== undefined;
+      },
+      (err: unknown) => {
+        this.queueSeats.delete(seatId);
+        throw err;
+      },
+    );
+    this.queueSeats.set(seatId, lookup);
+    return lookup;
+  }
+
+  /** What is known of the seat without a read: its kind, else undefined (in flight or unseen). */
+  queueSeatKnown(seatId: number): boolean | undefined {
+    const known = this.queueSeats.get(seatId);
+    return typeof known === 'boolean' ? known : undefined;
+  }
+
+  /** A seat made by the seats service is an operator's, never a queue seat. */
+  plainSeat(seatId: number): void {
+    this.queueSeats.set(seatId, false);
   }
 
   /** The seat holding the chat of these numbers now (the queue seat when none is open yet). */
