@@ -151,4 +151,54 @@ describe('a chat handed over is notified', () => {
     expect(received(boDevice, at)).toEqual([]);
     expect(received(anaDevice, at)).toEqual([]);
   });
+
+  it('when routing assigns a new chat: to the member it picked, with the customer’s message', async () => {
+    const account = await t.db
+      .selectFrom('phone_accounts')
+      .select('id')
+      .where('send_phone', '=', teamPhone)
+      .executeTakeFirstOrThrow();
+    const team = await asOwner('/v1/admin/teams/set', {
+      account_id: account.id,
+      routing: 'automatic',
+      capacity: 1000,
+      member_ids: [ana.seatId, bo.seatId],
+    });
+    expect(team.code, JSON.stringify(team)).toBe('000000');
+    // Both online, as their consoles' heartbeats keep them.
+    await t.db
+      .updateTable('seats')
+      .set({ last_seen_at: Date.now() })
+      .where('id', 'in', [ana.seatId, bo.seatId])
+      .execute();
+    const at = push.delivered.length;
+    const customer = nextPhone('+4478');
+    const res = await platformPost(
+      t,
+      PLATFORM_PATHS.message,
+      JSON.stringify({
+        id: `handpush-${process.pid}-${++inbound}`,
+        account: teamPhone,
+        customer,
+        name: 'Wei Zhang',
+        type: 'text',
+        content: 'Route me, please',
+      }),
+    );
+    expect(res.code).toBe('000000');
+    await t.services.push.idle();
+    const row = await t.db
+      .selectFrom('sessions')
+      .select(['id', 'seat_id'])
+      .where('send_phone', '=', teamPhone)
+      .where('receiver_phone', '=', customer)
+      .executeTakeFirstOrThrow();
+    const [picked, other] =
+      row.seat_id === ana.seatId ? [anaDevice, boDevice] : [boDevice, anaDevice];
+    expect([ana.seatId, bo.seatId]).toContain(row.seat_id);
+    expect(received(picked, at).map((p) => [p.title, p.body, p.url])).toEqual([
+      ['Wei Zhang', 'Route me, please', `/home/chat?chat=${row.id}`],
+    ]);
+    expect(received(other, at)).toEqual([]);
+  });
 });
