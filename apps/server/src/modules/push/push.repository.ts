@@ -86,4 +86,28 @@ export const pushRepository = {
     if (endpointHash !== undefined) q = q.where('p.endpoint_hash', '=', endpointHash);
     return q.execute();
   },
+
+  /**
+   * A chat handed to this seat, as a notification shows it: null when the seat no longer holds
+   * it. `last_in`: its customer's latest message (the newest `in` row by messages_session_idx).
+   */
+  async handedChat(db: Db, seatId: number, sessionId: number) {
+    const chat = await db
+      .selectFrom('sessions')
+      .select(['id', 'remark', 'customer_name', 'receiver_phone', 'blocked', 'customer_language'])
+      .where('id', '=', sessionId)
+      .where('seat_id', '=', seatId)
+      .executeTakeFirst();
+    if (!chat) return null;
+    const lastIn = await db
+      .selectFrom('messages')
+      .select(['id', 'type', 'content'])
+      .where('session_id', '=', sessionId)
+      .where('direction', '=', 'in')
+      .where('deleted_for_all', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return { ...chat, last_in: lastIn ?? null };
+  },
 };

@@ -36,6 +36,8 @@ const MEDIA_SIGN: Record<ChatMessage['type'], string> = {
   video: '🎬',
   file: '📎',
 };
+/** A chat handed over without a note or a customer's message: a sign every language reads. */
+const HANDED_SIGN = '↪';
 
 export interface VapidKeys {
   publicKey: string;
@@ -58,10 +60,25 @@ export async function resolveVapidKeys(db: Db): Promise<VapidKeys> {
 /** Translates one customer's text for a notification; null when it cannot (then untranslated). */
 export type NotificationTranslator = (
   seatId: number,
-  session: SessionItem,
+  session: NoticeChat,
   text: string,
   target: TranslationLanguageCode,
 ) => Promise<string | null>;
+
+/** What a notification's translation needs of its chat. */
+type NoticeChat = Pick<SessionItem, 'session_id' | 'customer_language'>;
+
+/** One chat's notification before it is translated per device. */
+interface Notice {
+  chat: NoticeChat;
+  title: string;
+  /** The customer's words (translated per device); '' for none. */
+  text: string;
+  /** Shown when there is no text: a media sign, a hand-over note, the hand-over sign. */
+  sign: string;
+  /** The message the text is of (a translation per message and language); '' for none. */
+  key: string;
+}
 
 interface PushLog {
   warn(obj: object, msg: string): void;
@@ -188,22 +205,30 @@ export class PushService {
 
   /**
    * A seat's events committed (the event bus's watcher, on the instance that wrote them): each
-   * customer's message is notified, the latest per chat, after the current turn of the event
-   * loop (the request that wrote it is answered first).
+   * customer's message is notified, the latest per chat, and each chat handed to the seat (a
+   * member's hand-over or routing: team.assigned), after the current turn of the event loop
+   * (the request that wrote it is answered first).
    */
   committed(seatId: number, events: readonly LoggedEvent[] | undefined): void {
     if (!events) return;
     const latest = new Map<number, EventPayload<'message.created'>>();
+    const handed = new Map<number, EventPayload<'team.assigned'>>();
     for (const e of events) {
+      if (e.type === 'team.assigned') {
+        const data = JSON.parse(e.data) as EventPayload<'team.assigned'>;
+        // Never to the member who handed it (the event is the receiver's; kept as a guard).
+        if (data.from?.seat_id !== seatId) handed.set(data.session_id, data);
+        continue;
+      }
       if (e.type !== 'message.created') continue;
       const data = JSON.parse(e.data) as EventPayload<'message.created'>;
       // A blocked customer's message is not notified (the channels keep none today).
       if (data.message.direction !== 'in' || data.message.deleted || data.session.blocked) continue;
       latest.set(data.message.session_id, data);
     }
-    if (latest.size === 0) return;
+    if (latest.size === 0 && handed.size === 0) return;
     const job = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.notify(seatId, [...latest.values()]))
+      .then(() => this.notify(seatId, [...latest.values()], [...handed.values()]))
       .catch((err: unknown) => this.log.warn({ err, seatId }, 'push notification'));
     this.inFlight.add(job);
     void job.finally(() => this.inFlight.delete(job));
@@ -214,35 +239,65 @@ export class PushService {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  private async notify(seatId: number, all: EventPayload<'message.created'>[]): Promise<void> {
+  private async notify(
+    seatId: number,
+    messages: EventPayload<'message.created'>[],
+    handed: EventPayload<'team.assigned'>[],
+  ): Promise<void> {
     const subs = await pushRepository.deliverable(this.db, seatId, Date.now());
     if (subs.length === 0) return;
-    // The chats this seat muted are not notified.
-    const muted = await mutesRepository.mutedAmong(
-      this.db,
-      seatId,
-      all.map((i) => i.session.session_id),
-    );
-    const items = all.filter((i) => !muted.has(i.session.session_id));
-    const translated = new Map<string, string | null>();
-    for (const { message, session } of items) {
-      const text = message.content.slice(0, BODY_MAX * 4);
-      const body = text || MEDIA_SIGN[message.type];
-      const base: PushPayload = {
+    const notices = new Map<number, Notice>();
+    for (const { message, session } of messages) {
+      notices.set(session.session_id, {
+        chat: session,
         title: session.remark || session.customer_name || session.receiver_phone,
-        body: cut(body),
-        url: `/home/chat?chat=${session.session_id}`,
-        tag: `chat-${session.session_id}`,
-        session_id: session.session_id,
+        text: message.content.slice(0, BODY_MAX * 4),
+        sign: MEDIA_SIGN[message.type],
+        key: `${message.msg_id}`,
+      });
+    }
+    for (const { session_id, note } of handed) {
+      // Moved on meanwhile, or blocked: not this seat's to be told of.
+      const chat = await pushRepository.handedChat(this.db, seatId, session_id);
+      if (!chat || chat.blocked) continue;
+      const base = {
+        chat: { session_id, customer_language: chat.customer_language },
+        title: chat.remark || chat.customer_name || chat.receiver_phone,
+      };
+      // The note is a member's words to a member: shown as written. Without one, the
+      // customer's latest message, as a message notification shows it.
+      if (note) notices.set(session_id, { ...base, text: '', sign: note.content, key: '' });
+      else if (!notices.has(session_id)) {
+        const last = chat.last_in;
+        notices.set(session_id, {
+          ...base,
+          text: last ? last.content.slice(0, BODY_MAX * 4) : '',
+          sign: last ? MEDIA_SIGN[last.type] : HANDED_SIGN,
+          key: last ? `${last.id}` : '',
+        });
+      }
+    }
+    if (notices.size === 0) return;
+    // The chats this seat muted are not notified.
+    const muted = await mutesRepository.mutedAmong(this.db, seatId, [...notices.keys()]);
+    const translated = new Map<string, string | null>();
+    for (const [sessionId, notice] of notices) {
+      if (muted.has(sessionId)) continue;
+      const base: PushPayload = {
+        title: notice.title,
+        body: cut(notice.text || notice.sign),
+        url: `/home/chat?chat=${sessionId}`,
+        tag: `chat-${sessionId}`,
+        session_id: sessionId,
       };
       await Promise.all(
         subs.map(async (sub) => {
           let payload = base;
           const target = sub.translate_to as TranslationLanguageCode | null;
-          if (target && text) {
-            const key = `${message.msg_id}:${target}`;
+          if (target && notice.text) {
+            const key = `${notice.key}:${target}`;
             if (!translated.has(key)) {
-              translated.set(key, await this.translated(seatId, session, text, target));
+              translated.set(key, await this.translated(seatId, notice.chat, notice.text, target));
             }
             const t = translated.get(key);
             if (t) payload = { ...base, body: cut(t) };
@@ -255,7 +310,7 @@ export class PushService {
 
   private async translated(
     seatId: number,
-    session: SessionItem,
+    session: NoticeChat,
     text: string,
     target: TranslationLanguageCode,
   ): Promise<string | null> {
