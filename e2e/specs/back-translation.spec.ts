@@ -107,6 +107,8 @@ test('an operator checks a reply by its back-translation; a broken number is fla
   const input = page.getByTestId('composer-input');
   await input.fill(REPLY);
   await expect(page.getByTestId('composer-translation-preview')).toHaveText(SPANISH);
+  // Which engine made what the customer will read.
+  await expect(page.getByTestId('composer-translation-engine')).toHaveText('by Apertium');
   await expect(page.getByTestId('composer-back-translation')).toHaveText(REPLY);
   await expect(page.getByTestId('round-trip-flag')).toHaveCount(0);
 
@@ -137,6 +139,7 @@ test('an operator checks a reply by its back-translation; a broken number is fla
   // After sending, the bubble shows the back-translation on demand.
   await sent.getByTestId('message-back-translation-open').click();
   await expect(sent.getByTestId('message-back-translation')).toHaveText(REPLY);
+  await expect(sent.getByTestId('message-sent-translation-engine')).toHaveText('by Apertium');
   await page.screenshot({ path: path.join(REPO_ROOT, 'docs/screenshots/back-translation.png') });
 
   // The owner's charts count the seat's two back-translations an engine made, one flagged;

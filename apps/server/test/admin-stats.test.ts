@@ -20,6 +20,7 @@ let libre: LocalLibreTranslate;
 let kolkata: SeatFixture;
 let newYork: SeatFixture;
 let live: SeatFixture;
+let glossed: SeatFixture;
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -110,6 +111,7 @@ beforeAll(async () => {
   kolkata = await createSeat(t, 'stats-kolkata');
   newYork = await createSeat(t, 'stats-new-york');
   live = await createSeat(t, 'stats-live');
+  glossed = await createSeat(t, 'stats-glossed');
 
   // 2026-01-15 in Kolkata. Chat 1's customer wrote the evening before; it waits again from 10:20.
   await chat(kolkata, [
@@ -460,6 +462,62 @@ async function csv(
   });
   return res;
 }
+
+describe('live glossary hits', () => {
+  it("a translation that uses a glossary term moves the seat's glossary hits, in the series and its CSV, and no other seat's", async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC' }).format(new Date());
+    const dayOf = (seat: SeatFixture) => ({
+      time_zone: 'UTC',
+      from: today,
+      to: today,
+      seat_id: seat.seatId,
+    });
+    const hits = async (seat: SeatFixture) =>
+      (await series(dayOf(seat))).buckets.reduce((n, b) => n + b.glossary_hits, 0);
+    const csvHits = async (seat: SeatFixture) => {
+      const res = await csv('/v1/admin/export/series.csv', dayOf(seat));
+      expect(res.statusCode).toBe(200);
+      const [head, ...rows] = parseCsv(res.body);
+      const at = head!.indexOf('glossary_hits');
+      expect(at).toBeGreaterThan(-1);
+      return rows.reduce((n, r) => n + Number(r[at]), 0);
+    };
+    const otherBefore = [await hits(live), await csvHits(live)];
+    expect([await hits(glossed), await csvHits(glossed)]).toEqual([0, 0]);
+
+    const added = await adminCall(
+      t,
+      '/v1/admin/glossary/add',
+      { kind: 'keep', term: 'Orbit Lamp' },
+      token,
+    );
+    expect(added.code, added.raw).toBe('000000');
+    try {
+      const res = await t.call(
+        '/v1/seat/chat/translate/text_v2',
+        {
+          texts: ['Your Orbit Lamp ships tomorrow.'],
+          source_lang: 'EN',
+          target_lang: 'ES',
+          direction: 'outgoing',
+        },
+        glossed.token,
+      );
+      expect(res.code, res.raw).toBe('000000');
+      expect(res.data.translations[0]!.text).toContain('Orbit Lamp');
+      expect([await hits(glossed), await csvHits(glossed)]).toEqual([1, 1]);
+      // Another seat's figures do not move.
+      expect([await hits(live), await csvHits(live)]).toEqual(otherBefore);
+    } finally {
+      await adminCall(
+        t,
+        '/v1/admin/glossary/delete',
+        { entry_id: added.data.entry.entry_id },
+        token,
+      );
+    }
+  });
+});
 
 describe('CSV exports', () => {
   it("exports a seat's day by local hour, one column per engine", async () => {

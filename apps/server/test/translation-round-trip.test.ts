@@ -163,6 +163,8 @@ describe('a reply’s round trip', () => {
     );
     expect(kept.data).toEqual({
       msg_id: sent.data.msg_id,
+      // The bubble says which engine made what the customer got, and which translated it back.
+      translation_engine: 'apertium',
       back_translation: res.data.back_translation!.text,
       engine: 'libretranslate',
       flags: res.data.flags,
@@ -198,6 +200,7 @@ describe('a reply’s round trip', () => {
     );
     expect(none.data).toEqual({
       msg_id: plain.data.msg_id,
+      translation_engine: null,
       back_translation: null,
       engine: null,
       flags: [],

@@ -420,6 +420,8 @@ export interface RoundTripsTable {
   seat_id: number;
   original_hash: string;
   sent_hash: string;
+  /** The engine that made the translation; null when the text held nothing to translate. */
+  engine: string | null;
   back_translation: string | null;
   back_engine: string | null;
   /** JSON: RoundTripFlag[]. */

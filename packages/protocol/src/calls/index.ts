@@ -269,7 +269,7 @@ export const CALLS = {
   '/v1/seat/chat/translate/sent_round_trip': extension(
     translation.sentRoundTripRequest,
     translation.sentRoundTripResponse,
-    'The back-translation and flags of a reply the seat sent translated, kept from its round trip (null when it had none). Another seat’s chat, or a message not of this chat, answers 400001.',
+    'The back-translation and flags of a reply the seat sent translated, and the engines that made its translation and back-translation, kept from its round trip (null when it had none). Another seat’s chat, or a message not of this chat, answers 400001.',
     'safe',
   ),
   '/v1/seat/push/key': extension(

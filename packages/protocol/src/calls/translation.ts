@@ -208,8 +208,11 @@ export const roundTripResponse = z.object({
 export const sentRoundTripRequest = z.object({ session_id: id, msg_id: id });
 export const sentRoundTripResponse = z.object({
   msg_id: id,
+  /** The engine that made the translation the customer got; null as `back_translation`. */
+  translation_engine: z.string().nullable(),
   /** Null when the reply was not sent through a round trip (or no engine could answer). */
   back_translation: z.string().nullable(),
+  /** The engine that made the back-translation. */
   engine: z.string().nullable(),
   flags: z.array(roundTripFlag),
 });

@@ -1063,6 +1063,7 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
         request: { session_id: w.sessions.otherSeat + 1, msg_id: w.messages.outbound + 1 },
         response: {
           msg_id: w.messages.outbound + 1,
+          translation_engine: null,
           back_translation: null,
           engine: null,
           flags: [],

@@ -14,6 +14,8 @@ export function roundTripsMigration(): Migration {
         .addColumn('seat_id', 'integer', (c) => c.notNull())
         .addColumn('original_hash', 'varchar(64)', (c) => c.notNull())
         .addColumn('sent_hash', 'varchar(64)', (c) => c.notNull())
+        // The engine that made the translation (the bubble says so); null when nothing needed one.
+        .addColumn('engine', 'varchar(32)')
         // Null when no engine could translate it back.
         .addColumn('back_translation', 'text')
         .addColumn('back_engine', 'varchar(32)')

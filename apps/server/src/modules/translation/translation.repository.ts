@@ -113,6 +113,7 @@ export const translationRepository = {
       .values(row)
       .onConflict((oc) =>
         oc.columns(['seat_id', 'original_hash', 'sent_hash']).doUpdateSet({
+          engine: row.engine,
           back_translation: row.back_translation,
           back_engine: row.back_engine,
           flags: row.flags,
@@ -125,7 +126,7 @@ export const translationRepository = {
   findRoundTrip(db: Db, seatId: number, originalHash: string, sentHash: string) {
     return db
       .selectFrom('round_trips')
-      .select(['back_translation', 'back_engine', 'flags'])
+      .select(['engine', 'back_translation', 'back_engine', 'flags'])
       .where('seat_id', '=', seatId)
       .where('original_hash', '=', originalHash)
       .where('sent_hash', '=', sentHash)

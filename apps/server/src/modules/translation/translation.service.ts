@@ -512,6 +512,7 @@ export class TranslationService {
       seat_id: seatId,
       original_hash: hashText(input.text),
       sent_hash: hashText(sent.text),
+      engine: sent.engine,
       back_translation: back?.text ?? null,
       back_engine: back?.engine ?? null,
       flags: JSON.stringify(flags),
@@ -562,6 +563,7 @@ export class TranslationService {
           );
     return {
       msg_id: message.id,
+      translation_engine: row?.engine ?? null,
       back_translation: row?.back_translation ?? null,
       engine: row?.back_engine ?? null,
       flags: row ? (JSON.parse(row.flags) as RoundTripFlag[]) : [],

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { languageLabel } from '../../../lib/language-label';
 import { translationProblem } from '../api/translation-api';
 import type { useOutgoingTranslation } from '../hooks/use-outgoing-translation';
+import { engineName } from './engine-info';
 import { RoundTripFlags } from './round-trip-flags';
 import classes from './composer-translation-preview.module.css';
 
@@ -32,13 +33,21 @@ export function ComposerTranslationPreview({ outgoing }: { outgoing: Outgoing })
             {t(`messages:${problem}`)}
           </Text>
         ) : (
-          <Text
-            size="sm"
-            data-testid="composer-translation-preview"
-            style={{ wordBreak: 'break-word' }}
-          >
-            {data?.translation.text}
-          </Text>
+          <div>
+            <Text
+              size="sm"
+              data-testid="composer-translation-preview"
+              style={{ wordBreak: 'break-word' }}
+            >
+              {data?.translation.text}
+            </Text>
+            {data?.translation.engine && (
+              // Which engine made what the customer will read, small, as under their messages.
+              <Text size="10px" c="dimmed" data-testid="composer-translation-engine">
+                {t('madeBy', { engine: engineName(data.translation.engine) })}
+              </Text>
+            )}
+          </div>
         )}
       </Group>
       {data && !problem && (

@@ -91,6 +91,12 @@ function SentBackTranslation({ sessionId, msgId }: { sessionId: number; msgId: n
   }
   return (
     <>
+      {kept.data.translation_engine && (
+        // Which engine made what the customer got, small, as under their messages.
+        <Text size="10px" c="dimmed" data-testid="message-sent-translation-engine">
+          {t('madeBy', { engine: engineName(kept.data.translation_engine) })}
+        </Text>
+      )}
       <Text size="xs" c="dimmed">
         {t('backTranslationShort')}
       </Text>
