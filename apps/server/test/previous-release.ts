@@ -21,7 +21,9 @@ const CACHE = path.join(ROOT, 'apps/server/.cache/previous-release');
 export function previousReleaseMain(commit = PREVIOUS_RELEASE): string {
   const dir = path.join(CACHE, commit);
   const main = path.join(dir, 'apps/server/dist/main.js');
-  if (existsSync(main)) return main;
+  // A cache made before the protocol's link was relative points into a folder since renamed.
+  const protocol = path.join(dir, 'node_modules/@parley/protocol/package.json');
+  if (existsSync(main) && existsSync(protocol)) return main;
   const work = `${dir}.tmp-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -32,7 +34,9 @@ export function previousReleaseMain(commit = PREVIOUS_RELEASE): string {
     if (name === '@parley' || name === '.bin') continue;
     symlinkSync(path.join(ROOT, 'node_modules', name), path.join(modules, name));
   }
-  symlinkSync(path.join(work, 'packages/protocol'), path.join(modules, '@parley/protocol'));
+  // Relative: the folder is renamed once built (an absolute link would point at its old name,
+  // and Node would go on up to this checkout's protocol).
+  symlinkSync('../../packages/protocol', path.join(modules, '@parley/protocol'));
   mkdirSync(path.join(work, 'apps/web'), { recursive: true });
   symlinkSync(path.join(ROOT, 'apps/web/dist'), path.join(work, 'apps/web/dist'));
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');

@@ -75,7 +75,7 @@ class StaticProvider implements MigrationProvider {
       '029-drop-seat-phones-index': dropSeatPhonesIndexMigration(),
       '030-search-entries-deferred': searchEntriesDeferredMigration(this.dialect),
       '031-translation-slots': translationSlotsMigration(),
-      '032-customer-names': customerNamesMigration(),
+      '032-customer-names': customerNamesMigration(this.dialect),
       '033-message-replies': messageRepliesMigration(),
       '034-chat-turns': chatTurnsMigration(this.dialect),
       '035-whatsapp': whatsappMigration(),
@@ -86,7 +86,7 @@ class StaticProvider implements MigrationProvider {
       '041-team-accounts': teamAccountsMigration(this.dialect),
       '044-glossary': glossaryMigration(this.dialect),
       '045-round-trips': roundTripsMigration(),
-      '046-reply-window': replyWindowMigration(),
+      '046-reply-window': replyWindowMigration(this.dialect),
     };
   }
 }

@@ -1,4 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import type { DialectName } from '../database.js';
+import { fireDeferredTriggers } from './fire-deferred.js';
 
 /**
  * Customers have names and faces: the name the channel gives a customer (a Telegram profile's
@@ -8,7 +10,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * moves the seat's list version (migration 025), so a new name is never served stale.
  * Filled from the Telegram profiles recorded before.
  */
-export function customerNamesMigration(): Migration {
+export function customerNamesMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('sessions').addColumn('customer_name', 'varchar(128)').execute();
@@ -30,6 +32,7 @@ export function customerNamesMigration(): Migration {
           select 1 from telegram_profiles p
           where p.send_phone = sessions.send_phone
             and p.receiver_phone = sessions.receiver_phone)`.execute(db);
+      await fireDeferredTriggers(db, dialect);
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('sessions').dropColumn('customer_avatar').execute();

@@ -1,4 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import type { DialectName } from '../database.js';
+import { fireDeferredTriggers } from './fire-deferred.js';
 import { CHANNEL_NAMES, CHANNELS } from '@parley/protocol';
 
 /**
@@ -8,7 +10,7 @@ import { CHANNEL_NAMES, CHANNELS } from '@parley/protocol';
  * (modules/sessions/reply-window.ts); filled here from each windowed channel's customers' last
  * messages, so the seat call /v1/seat/wa/window it replaces is not needed to know it.
  */
-export function replyWindowMigration(): Migration {
+export function replyWindowMigration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<unknown>) {
       // Nullable without a default: on PostgreSQL a change of the catalogue only, however big.
@@ -25,6 +27,7 @@ export function replyWindowMigration(): Migration {
           db,
         );
       }
+      await fireDeferredTriggers(db, dialect);
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('sessions').dropColumn('reply_until').execute();
