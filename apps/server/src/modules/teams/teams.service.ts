@@ -496,9 +496,10 @@ export class TeamsService {
   // --- the inbound door --------------------------------------------------------------------
 
   /** Whether a seat is a team's queue seat: asked once per seat id, then known for ever. */
-  async isQueueSeat(seatId: number): Promise<boolean> {
-    const known = this.queueSeatKnown(seatId);
-    if (known !== undefined) return known;
+  isQueueSeat(seatId: number): Promise<boolean> {
+    // Known, or being read: the same answer (one read per seat, whatever waits on it).
+    const known = this.queueSeats.get(seatId);
+    if (known !== undefined) return Promise.resolve(known);
     const lookup = teamsRepository.findByQueueSeat(this.db, seatId).then(
       (team) => {
         this.queueSeats.set(seatId, team !== undefined);
