@@ -23,12 +23,15 @@ import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortc
 import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
 import { QueuePlace } from '../../features/team/components/queue-place';
 import { HandOverDialogHost } from '../../features/team/components/hand-over-dialog';
-import { QueueList } from '../../features/team/components/queue-list';
 import { useTeamShortcuts } from '../../features/team/hooks/use-team-shortcuts';
 import { closeQueue, useTeamView } from '../../features/team/team-view.store';
 import { channelView } from '../channels';
 import classes from './console-page.module.css';
 
+// The queue's list only for a member who opens it: its code stays out of the first screen.
+const QueueList = lazyComponent(
+  async () => (await import('../../features/team/components/queue-list')).QueueList,
+);
 const ProfileCard = lazyComponent(
   async () => (await import('../../features/profile/components/profile-card')).ProfileCard,
 );
