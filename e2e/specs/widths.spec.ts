@@ -223,9 +223,12 @@ for (const lang of UI_LANGS) {
       await expect(page.locator('header [data-testid="admin-logout"]')).toHaveCount(0);
       await page.getByTestId('admin-nav-toggle').click();
       await expect(page.getByTestId('admin-nav-seats')).toBeVisible();
-      await expect
-        .poll(async () => (await logout.boundingBox())?.x ?? -1)
-        .toBeGreaterThanOrEqual(0);
+      // The menu slides in: measured once its sections have arrived, not while under way.
+      for (const item of [logout, page.getByTestId('admin-nav-overview')]) {
+        await expect
+          .poll(async () => (await item.boundingBox())?.x ?? -1)
+          .toBeGreaterThanOrEqual(0);
+      }
       await expect(logout).toBeVisible();
       await expect(logout).toHaveText(adminText(lang, 'logout'));
       await expect(page.getByTestId('language-switcher')).toBeVisible();

@@ -153,7 +153,8 @@ export function AccountsPage({ channelView }: { channelView: ChannelViewOf }) {
       header: t('accounts.columns.actions'),
       width: '27%',
       render: (a) => (
-        <Group gap={4} wrap="nowrap">
+        // Four actions in Russian do not fit one line on a phone: they wrap, never cut.
+        <Group gap={4} wrap="wrap">
           <Button
             size="compact-xs"
             variant="default"
