@@ -11,8 +11,6 @@ import {
 } from './config-schema.js';
 import { channelConfigs, type ChannelConfigs } from './channels/channel-config.js';
 
-export type { TelegramConfig, WhatsappConfig } from './channels/channel-config.js';
-
 export type DemoMode = 'auto' | 'on' | 'off';
 export type LogFormat = 'pretty' | 'json';
 

@@ -1,24 +1,11 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  CHANNEL_NAMES,
-  ERROR_CODES,
-  PLATFORM_PATHS,
-  type ChannelName,
-  type MessageStatus,
-} from '@parley/protocol';
+import { CHANNEL_NAMES, type ChannelName } from '@parley/protocol';
 import { sql } from 'kysely';
-import type { Config } from '../src/config.js';
 import { CHANNEL_MODULES } from '../src/channels/registry.js';
-import { customerNumberOf } from '../src/channels/telegram/telegram-inbound.js';
-import { createSeat, nextPhone, type SeatFixture } from './fixtures.js';
+import { createSeat, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
-import { platformAt, platformPost, SECRET } from './platform-helpers.js';
-import { startReceiver } from './platform-receiver.js';
-import { adminCall, createAdmin } from './admin-helpers.js';
-import { browserKey, sandboxAs } from './sandbox-helpers.js';
-import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-server.js';
-import { WhatsAppGraphServer, type GraphNumber } from './whatsapp-graph-api-server.js';
-import { deliverWebhook } from './whatsapp-helpers.js';
+import { CUSTOMER_NAME, type Kit } from './channels/kit.js';
 
 /**
  * The contract every channel keeps (docs/ARCHITECTURE.md, "How to add a channel"), run for each
@@ -26,266 +13,38 @@ import { deliverWebhook } from './whatsapp-helpers.js';
  * an operator's message is delivered and its receipt moves the tick; the customer's profile
  * is read for the chat; credentials the channel refuses (a platform request signed with
  * another secret, another browser's sandbox key, a bot token Telegram does not know) change
- * nothing. Each channel's kit plays its customer through the channel's real interface (the
- * signed platform API, the sandbox page's calls, the local Bot API server). `KITS` is a
- * Record over the names: a channel added to the protocol without a kit does not compile.
+ * nothing. Each channel's kit (`test/channels/<name>.kit.ts`) plays its customer through the
+ * channel's real interface (the signed platform API, the sandbox page's calls, the local Bot
+ * API server). The kits are found by their file names, so adding one edits no file here; a
+ * channel of the protocol without a kit fails.
  */
-interface Kit {
-  /** The app's settings for this channel (its external side started). */
-  start(): Promise<Partial<Config>>;
-  stop(): Promise<void>;
-  /** Puts the seat's account on the channel. */
-  bind(t: TestApp, seat: SeatFixture): Promise<void>;
-  /** A new customer writes `text`: answers the customer's number. */
-  customerWrites(t: TestApp, seat: SeatFixture, text: string): Promise<string>;
-  /** The texts the customer has received; reading them sends the channel's receipt. */
-  customerReads(t: TestApp, seat: SeatFixture, customer: string): Promise<string[]>;
-  /** The tick an operator's message shows once the customer has read it. */
-  readTick: MessageStatus;
-  /**
-   * The first name the console's profile read (the chat's profile card) shows for the kit's
-   * customer; null: the channel knows the customer by number only.
-   */
-  profileName: string | null;
-  /**
-   * Credentials the channel refuses, as a client presents them: a request signed with another
-   * secret, another browser's key, a bot token Telegram does not know. `customer` has a chat.
-   */
-  badCredentials(t: TestApp, seat: SeatFixture, customer: string): Promise<{ code: string }>;
-  /** The code of that refusal (the spec's: 400003 permission, 100001 a refused field). */
-  refusedWith: string;
-}
-
-let inboundN = 0;
-
-/** The name every kit's customer writes under: the channel's name for them reaches the chat. */
-const CUSTOMER_NAME = 'Olga';
-
-function platformKit(): Kit {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  return {
-    async start() {
-      receiver = await startReceiver(SECRET);
-      return { platform: platformAt(receiver.url) };
-    },
-    stop: () => receiver.close(),
-    async bind() {},
-    async customerWrites(t, seat, text) {
-      const customer = nextPhone('+4481');
-      const body = {
-        id: `c-${process.pid}-${++inboundN}`,
-        account: seat.phones[0],
-        customer,
-        name: CUSTOMER_NAME,
-      };
-      const res = await platformPost(
-        t,
-        PLATFORM_PATHS.message,
-        JSON.stringify({ ...body, type: 'text', content: text }),
-      );
-      expect(res.code, res.raw).toBe('000000');
-      return customer;
-    },
-    async customerReads(t, seat, customer) {
-      const got = [...receiver.delivered.values()].filter(
-        (m) => m.kind === 'message' && m.customer === customer,
-      );
-      for (const m of got) {
-        if (m.kind !== 'message') continue;
-        const receipt = { account: seat.phones[0], msg_id: m.msg_id, status: 'read' };
-        const res = await platformPost(t, PLATFORM_PATHS.receipt, JSON.stringify(receipt));
-        expect(res.code, res.raw).toBe('000000');
-      }
-      return got.map((m) => (m.kind === 'message' ? m.content : ''));
-    },
-    readTick: 'read',
-    profileName: null,
-    // The platform's credential is the shared secret its requests are signed with.
-    badCredentials: (t, seat, customer) =>
-      platformPost(
-        t,
-        PLATFORM_PATHS.message,
-        JSON.stringify({
-          id: `c-${process.pid}-${++inboundN}`,
-          account: seat.phones[0],
-          customer,
-          type: 'text',
-          content: 'signed with another secret',
-        }),
-        { secret: 'not-the-platform-secret' },
-      ),
-    refusedWith: ERROR_CODES.PERMISSION_FAILED,
-  };
-}
-
-function sandboxKit(): Kit {
-  const key = browserKey();
-  return {
-    start: async () => ({ sandbox: 'on' }),
-    stop: async () => {},
-    async bind(t, seat) {
-      await t.services.accounts.setPlainChannel(seat.phones[0]!, 'sandbox');
-    },
-    async customerWrites(t, seat, text) {
-      const customer = nextPhone('+4482');
-      const res = await sandboxAs(t, key).send({
-        account: seat.phones[0],
-        customer,
-        name: CUSTOMER_NAME,
-        content: text,
-      });
-      expect(res.code).toBe('000000');
-      return customer;
-    },
-    async customerReads(t, seat, customer) {
-      // The page shows the chat: 'delivered' and, in view, 'read' go back.
-      const res = await sandboxAs(t, key).chat(seat.phones[0]!, customer, true);
-      expect(res.code).toBe('000000');
-      return (res.data?.list ?? []).filter((e) => e.direction === 'out').map((e) => e.content);
-    },
-    readTick: 'read',
-    profileName: null,
-    // The sandbox's credential is the browser key its customer number was first used with.
-    badCredentials: (t, seat, customer) =>
-      sandboxAs(t, browserKey()).send({
-        account: seat.phones[0],
-        customer,
-        content: 'another browser writing as the customer',
-      }),
-    refusedWith: ERROR_CODES.PERMISSION_FAILED,
-  };
-}
-
-function telegramKit(): Kit {
-  const tg = new TelegramBotApiServer();
-  const tokens = new Map<number, string>();
-  let userN = 0;
-  return {
-    async start() {
-      await tg.start();
-      return { telegram: telegramConfigFor(tg.url) };
-    },
-    stop: () => tg.stop(),
-    async bind(t, seat) {
-      const token = tg.createBot(`contract_${seat.seatId}_bot`);
-      tokens.set(seat.seatId, token);
-      await t.services.telegramBots.bind(seat.phones[0]!, token);
-    },
-    async customerWrites(_t, seat, text) {
-      const user = { id: 6_200_000_000 + process.pid * 10 + ++userN, first_name: CUSTOMER_NAME };
-      tg.pushMessage(tokens.get(seat.seatId)!, user, { text });
-      return customerNumberOf(user.id);
-    },
-    async customerReads(_t, seat, customer) {
-      const bot = tg.bot(tokens.get(seat.seatId)!);
-      return bot.sent
-        .filter((m) => customerNumberOf(Number(m.chat_id)) === customer)
-        .map((m) => m.text ?? '');
-    },
-    // The Bot API tells of no delivery or reading: the tick stops at 'sent'.
-    readTick: 'sent',
-    profileName: 'Olga',
-    // A token of the right shape that the Bot API does not know: getMe refuses it, and the
-    // administrator's console gets the refusal on bot_token.
-    async badCredentials(t, seat) {
-      const admin = await createAdmin(t, `contract-admin-${seat.seatId}`);
-      const account = await t.services.accounts.require(seat.phones[0]!);
-      return adminCall(
-        t,
-        '/v1/admin/accounts/setChannel',
-        {
-          account_id: account.id,
-          channel: 'telegram',
-          bot_token: '123456:AAHunknownunknownunknownunknown00',
-        },
-        admin,
-      );
-    },
-    refusedWith: ERROR_CODES.PARAMETER_ERROR,
-  };
-}
-
-function whatsappKit(): Kit {
-  const graph = new WhatsAppGraphServer();
-  const numbers = new Map<number, GraphNumber>();
-  let waN = 0;
-  return {
-    async start() {
-      await graph.start();
-      return { whatsapp: { graphUrl: graph.url } };
-    },
-    stop: () => graph.stop(),
-    async bind(t, seat) {
-      const n = graph.addNumber();
-      numbers.set(seat.seatId, n);
-      await t.services.accounts.setChannel(seat.phones[0]!, {
-        account_id: 1,
-        channel: 'whatsapp',
-        phone_number_id: n.phoneNumberId,
-        waba_id: n.wabaId,
-        access_token: n.token,
-        app_secret: n.appSecret,
-      });
-    },
-    async customerWrites(t, seat, text) {
-      const n = numbers.get(seat.seatId)!;
-      const waId = `35191${String(process.pid % 1000).padStart(3, '0')}${String(++waN).padStart(4, '0')}`;
-      const res = await deliverWebhook(
-        t,
-        n,
-        graph.inbound(n, { wa_id: waId, name: 'Olga' }, { type: 'text', text: { body: text } }),
-      );
-      expect(res.status, res.body).toBe(200);
-      return `+${waId}`;
-    },
-    async customerReads(t, seat, customer) {
-      const n = numbers.get(seat.seatId)!;
-      const got = graph.sentTo(n.phoneNumberId, customer.slice(1));
-      // The customer's phone reports each message read (a signed status webhook).
-      for (const m of got) await deliverWebhook(t, n, graph.status(n, m.wamid, m.to, 'read'));
-      return got.map((m) => (m.body.text as { body: string }).body);
-    },
-    readTick: 'read',
-    // The console's profile read is Telegram's; WhatsApp names the chat (customer_name) only.
-    profileName: null,
-    // A token the Graph API does not take (error 190), through the administrator's console:
-    // refused on access_token, nothing bound.
-    async badCredentials(t, seat) {
-      const n = graph.addNumber();
-      graph.revokeToken(n.token);
-      const admin = await createAdmin(t, `contract-admin-wa-${seat.seatId}`);
-      const account = await t.services.accounts.require(seat.phones[0]!);
-      return adminCall(
-        t,
-        '/v1/admin/accounts/setChannel',
-        {
-          account_id: account.id,
-          channel: 'whatsapp',
-          phone_number_id: n.phoneNumberId,
-          waba_id: n.wabaId,
-          access_token: n.token,
-          app_secret: n.appSecret,
-        },
-        admin,
-      );
-    },
-    refusedWith: ERROR_CODES.PARAMETER_ERROR,
-  };
-}
-
-const KITS: Record<ChannelName, () => Kit> = {
-  platform: platformKit,
-  sandbox: sandboxKit,
-  telegram: telegramKit,
-  whatsapp: whatsappKit,
-};
+const KIT_FILES = readdirSync(new URL('./channels/', import.meta.url)).filter((f) =>
+  f.endsWith('.kit.ts'),
+);
+const KITS = new Map<string, () => Kit>(
+  await Promise.all(
+    KIT_FILES.map(
+      async (f) =>
+        [
+          f.slice(0, -'.kit.ts'.length),
+          ((await import(new URL(`./channels/${f}`, import.meta.url).href)) as { kit: () => Kit })
+            .kit,
+        ] as const,
+    ),
+  ),
+);
 
 it('every channel of the protocol has its module in the registry, once', () => {
   expect(CHANNEL_MODULES.map((m) => m.name).sort()).toEqual([...CHANNEL_NAMES].sort());
 });
 
+it('every channel of the protocol has its kit, and every kit its channel', () => {
+  expect([...KITS.keys()].sort()).toEqual([...CHANNEL_NAMES].sort());
+});
+
 describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (channel) => {
-  const kit = KITS[channel]();
+  // A name without a kit: the test above fails, and so does each of this channel's.
+  const kit = (KITS.get(channel) ?? missingKit(channel))();
   let t: TestApp;
   let seat: SeatFixture;
   beforeAll(async () => {
@@ -396,3 +155,10 @@ describe.each(CHANNEL_NAMES)('the %s channel keeps the channel contract', (chann
     expect((await record(customer)).data.list).toEqual(chat);
   });
 });
+
+/** A channel without a kit: its contract fails at its start. */
+function missingKit(channel: ChannelName): () => Kit {
+  const missing = () =>
+    Promise.reject(new Error(`no test/channels/${channel}.kit.ts: the channel has no kit`));
+  return () => ({ start: missing, stop: async () => {} }) as unknown as Kit;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { telegramStatus, whatsappAccountState, whatsappCredentials } from './channel-accounts.js';
 
 /**
  * What a channel can do: the rest of the product asks these, never which channel it is.
@@ -28,19 +29,31 @@ const FREE_TEXT: ChannelAbilities = {
 /**
  * The channels a phone account can be served by: the one list of their names (the server's
  * channel folders, the database's `phone_accounts.channel`, the admin console's choices) and
- * what each can do. `credentials`: what the administrator gives to bind an account to it (none:
- * the account just switches to it).
+ * what each can do.
+ * - `credentials`: the fields the administrator gives to bind an account to it, as a zod object
+ *   (null: the account just switches to it). The admin call `setChannel` takes them under the
+ *   channel's name; its kinds are built from this table.
+ * - `account`: what the admin console's account list shows of an account bound to it (its
+ *   binding's state), answered in the account's field of the channel's name; null: nothing.
  */
 export const CHANNELS = {
   /** The messaging platform's HTTP API (docs/platform-api.md). */
-  platform: { credentials: null, abilities: FREE_TEXT },
+  platform: { credentials: null, account: null, abilities: FREE_TEXT },
   /** The built-in customer sandbox. */
-  sandbox: { credentials: null, abilities: FREE_TEXT },
-  /** A Telegram bot (its token). */
-  telegram: { credentials: 'bot_token', abilities: FREE_TEXT },
-  /** A WhatsApp Business phone number on Meta's Cloud API (its system-user access token). */
+  sandbox: { credentials: null, account: null, abilities: FREE_TEXT },
+  /** A Telegram bot (its token), and its poll state. */
+  telegram: {
+    credentials: z.object({ bot_token: z.string().trim().min(1, 'required').max(256) }),
+    account: telegramStatus,
+    abilities: FREE_TEXT,
+  },
+  /**
+   * A WhatsApp Business phone number on Meta's Cloud API (its IDs, a system user's access token
+   * and the app secret), and the number's health.
+   */
   whatsapp: {
-    credentials: 'access_token',
+    credentials: whatsappCredentials,
+    account: whatsappAccountState,
     abilities: {
       // Meta's customer service window; a business cannot withdraw a delivered message.
       replyWindowHours: 24,
@@ -50,7 +63,14 @@ export const CHANNELS = {
       reactions: true,
     },
   },
-} as const satisfies Record<string, { credentials: string | null; abilities: ChannelAbilities }>;
+} as const satisfies Record<
+  string,
+  {
+    credentials: z.ZodObject | null;
+    account: z.ZodObject | null;
+    abilities: ChannelAbilities;
+  }
+>;
 
 export type ChannelName = keyof typeof CHANNELS;
 export const CHANNEL_NAMES = Object.keys(CHANNELS) as [ChannelName, ...ChannelName[]];
@@ -64,6 +84,20 @@ export const PLAIN_CHANNEL_NAMES = CHANNEL_NAMES.filter(
   (c) => CHANNELS[c].credentials === null,
 ) as [PlainChannelName, ...PlainChannelName[]];
 export const plainChannelName = z.enum(PLAIN_CHANNEL_NAMES);
+
+/** The channels an account is bound to with credentials (setChannel's other kinds). */
+export type CredentialChannelName = Exclude<ChannelName, PlainChannelName>;
+export const CREDENTIAL_CHANNEL_NAMES = CHANNEL_NAMES.filter(
+  (c) => CHANNELS[c].credentials !== null,
+) as CredentialChannelName[];
+
+/** The channels that show a state of a bound account (a field of a listed account each). */
+export type AccountStateChannel = {
+  [C in ChannelName]: (typeof CHANNELS)[C]['account'] extends null ? never : C;
+}[ChannelName];
+export const ACCOUNT_STATE_CHANNELS = CHANNEL_NAMES.filter(
+  (c) => CHANNELS[c].account !== null,
+) as AccountStateChannel[];
 
 /** A new phone account's channel when none is given (the console, the CLI, the database). */
 export const DEFAULT_CHANNEL: PlainChannelName = 'platform';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { channelName } from './channels.js';
+import { epochMs, id } from './scalars.js';
 import { GROUP_NAME_MAX } from './limits.js';
 import { MESSAGE_DIRECTIONS, MESSAGE_TYPES } from './message-values.js';
 
@@ -7,14 +8,7 @@ import { MESSAGE_DIRECTIONS, MESSAGE_TYPES } from './message-values.js';
  * Ids are positive integers that fit PostgreSQL's `integer` (and SQLite's rowid); times are
  * Unix epoch milliseconds up to the end of year 9999, which every browser's Date can show.
  */
-export const ID_MAX = 2_147_483_647;
-export const EPOCH_MS_MAX = 253_402_300_799_999;
-export const id = z.number().int().positive().max(ID_MAX);
-export const epochMs = z.number().int().nonnegative().max(EPOCH_MS_MAX);
-/** An id in a query string (text coerced to a number), with the same ceiling. */
-export const queryId = z.coerce.number().int().positive().max(ID_MAX);
-/** A time in a query string, with the same ceiling as epochMs. */
-export const queryEpochMs = z.coerce.number().int().nonnegative().max(EPOCH_MS_MAX);
+export { EPOCH_MS_MAX, ID_MAX, epochMs, id, queryEpochMs, queryId } from './scalars.js';
 
 /** A phone account or customer number: digits, optional leading +, 5-20 digits. */
 export const PHONE_PATTERN = /^\+?[0-9]{5,20}$/;

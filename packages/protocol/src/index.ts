@@ -3,6 +3,7 @@ export * from './limits.js';
 export * from './languages.js';
 export * from './entities.js';
 export * from './channels.js';
+export * from './channel-accounts.js';
 export * from './message-values.js';
 export * from './translation-values.js';
 export * from './envelope.js';

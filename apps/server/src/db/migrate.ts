@@ -1,3 +1,4 @@
+import { readdir } from 'node:fs/promises';
 import {
   Migrator,
   sql,
@@ -45,10 +46,24 @@ import { glossaryMigration } from './migrations/044-glossary.js';
 import { roundTripsMigration } from './migrations/045-round-trips.js';
 import { replyWindowMigration } from './migrations/046-reply-window.js';
 
-/** Static provider: migrations are bundled in the build, not discovered on disk. */
+/**
+ * The migrations: the shared ones listed here, and each channel's own, found in its folder
+ * (`channels/<name>/migrations/NNN-<what>.ts`, exporting `migration(dialect)`). A channel's
+ * migration takes the next number as any other does: Kysely runs them all in their names' order,
+ * so a new channel adds its tables without a line here (docs/ARCHITECTURE.md, "How to add a
+ * channel"). The channels that came before this rule keep theirs in this list.
+ */
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}
   async getMigrations(): Promise<Record<string, Migration>> {
+    const channels = await channelMigrations(this.dialect);
+    const shared = this.shared();
+    const twice = Object.keys(channels).filter((name) => name in shared);
+    if (twice.length > 0) throw new Error(`migration names taken twice: ${twice.join(', ')}`);
+    return { ...shared, ...channels };
+  }
+
+  private shared(): Record<string, Migration> {
     return {
       '001-initial': initialMigration(this.dialect),
       '002-quick-replies': quickRepliesMigration(this.dialect),
@@ -89,6 +104,40 @@ class StaticProvider implements MigrationProvider {
       '046-reply-window': replyWindowMigration(this.dialect),
     };
   }
+}
+
+/** The channels' folders, beside this one's parent (src/ under Vitest, dist/ built). */
+const CHANNELS_DIR = new URL('../channels/', import.meta.url);
+/** A migration's module: `NNN-<what>.ts` (.js once built), not its declarations or maps. */
+const MIGRATION_FILE = /^([0-9]{3}-[a-z0-9-]+)\.(ts|js)$/;
+
+/**
+ * Each channel's migrations, by their names. Found on disk rather than imported: db/ imports no
+ * channel (the lint's import rules), and a new channel's migration needs no line here.
+ */
+async function channelMigrations(dialect: DialectName): Promise<Record<string, Migration>> {
+  const found: Record<string, Migration> = {};
+  for (const channel of await readdir(CHANNELS_DIR, { withFileTypes: true })) {
+    if (!channel.isDirectory()) continue;
+    const dir = new URL(`${channel.name}/migrations/`, CHANNELS_DIR);
+    const files = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return [];
+      throw e;
+    });
+    for (const file of files.sort()) {
+      const name = MIGRATION_FILE.exec(file)?.[1];
+      if (!name) continue;
+      const mod = (await import(new URL(file, dir).href)) as {
+        migration?: (dialect: DialectName) => Migration;
+      };
+      if (typeof mod.migration !== 'function') {
+        throw new Error(`channels/${channel.name}/migrations/${file} exports no migration()`);
+      }
+      if (name in found) throw new Error(`migration names taken twice: ${name}`);
+      found[name] = mod.migration(dialect);
+    }
+  }
+  return found;
 }
 
 /** The migrator of a database (tests step it back and forth over one migration). */

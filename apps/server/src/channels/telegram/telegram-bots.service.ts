@@ -1,5 +1,5 @@
 import { ERROR_CODES, PHONE_PATTERN } from '@parley/protocol';
-import type { TelegramConfig } from '../../config.js';
+import type { TelegramConfig } from './telegram.config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';

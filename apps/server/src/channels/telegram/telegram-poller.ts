@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TelegramConfig } from '../../config.js';
+import type { TelegramConfig } from './telegram.config.js';
 import type { Db } from '../../db/database.js';
 import { BotApi, BotApiError, type TgUpdate } from './bot-api.js';
 import type { TelegramInbound } from './telegram-inbound.js';

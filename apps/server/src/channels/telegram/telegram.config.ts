@@ -42,7 +42,7 @@ const env = {
 };
 
 /** The channel's configuration fragment: its variables and the settings read from them. */
-export const telegramConfig = {
+export const fragment = {
   env,
   read: (v: EnvValuesOf<typeof env>): { telegram: TelegramConfig } => ({
     telegram: {
@@ -55,3 +55,12 @@ export const telegramConfig = {
     },
   }),
 };
+
+// This channel's variables and settings, in the roots' types (config-schema.ts, config.ts).
+declare module '../channel-config.js' {
+  interface ChannelEnv extends Env {}
+  interface ChannelConfigs {
+    telegram: TelegramConfig;
+  }
+}
+type Env = typeof env;

@@ -54,7 +54,7 @@ const env = {
 };
 
 /** The channel's configuration fragment: its variables and the settings read from them. */
-export const whatsappConfig = {
+export const fragment = {
   env,
   read: (v: EnvValuesOf<typeof env>): { whatsapp: WhatsappConfig } => ({
     whatsapp: {
@@ -75,3 +75,12 @@ export function whatsappSettings(config: { whatsapp?: WhatsappConfig }) {
     mediaOrigins: set.mediaOrigins ?? WHATSAPP_DEFAULTS.mediaOrigins,
   };
 }
+
+// This channel's variables and settings, in the roots' types (config-schema.ts, config.ts).
+declare module '../channel-config.js' {
+  interface ChannelEnv extends Env {}
+  interface ChannelConfigs {
+    whatsapp: WhatsappConfig;
+  }
+}
+type Env = typeof env;
