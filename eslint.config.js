@@ -147,6 +147,17 @@ export default tseslint.config(
     },
   },
   {
+    // A channel's configuration fragment adds its variables to ChannelEnv by merging an
+    // interface that extends them (channels/channel-config.ts).
+    files: ['apps/server/src/channels/*/*.config.ts', 'apps/server/test/fixtures/**/*.config.ts'],
+    rules: {
+      '@typescript-eslint/no-empty-object-type': [
+        'error',
+        { allowInterfaces: 'with-single-extends' },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

@@ -9,6 +9,7 @@ import type {
   OverviewFigures,
   StatsSeries,
 } from '../calls/admin.js';
+import { NO_ACCOUNT_CHANNEL_FIELDS } from '../calls/admin.js';
 import { ERROR_MESSAGES, type ErrorCode } from '../codes.js';
 import type { CallExamples, RefusalExample } from './call-examples.js';
 import type { ExampleWorld } from './example-world.js';
@@ -68,8 +69,8 @@ function account(w: ExampleWorld, overrides: Partial<AdminPhoneAccount> = {}): A
     seat_id: w.admin.seatId,
     seat_account: w.admin.seatAccount,
     chats: 0,
-    telegram: null,
-    whatsapp: null,
+    // Each channel's field of the account: null on the platform.
+    ...NO_ACCOUNT_CHANNEL_FIELDS,
     created_at: w.now - 60 * MINUTE,
     ...overrides,
   };

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AdminPhoneAccount } from '@parley/protocol';
+import { NO_ACCOUNT_CHANNEL_FIELDS, type AdminPhoneAccount } from '@parley/protocol';
 import { loadStrings, renderWithProviders } from '../../test/render';
 import { answerCalls, sentCalls } from '../../test/server-calls';
 import { channelView } from '../channels';
@@ -19,8 +19,7 @@ const ACCOUNT: AdminPhoneAccount = {
   seat_id: null,
   seat_account: null,
   chats: 0,
-  telegram: null,
-  whatsapp: null,
+  ...NO_ACCOUNT_CHANNEL_FIELDS,
   created_at: 1_700_000_000_000,
 };
 const SET = '/v1/admin/accounts/setChannel';
