@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL_NAMES } from '@parley/protocol';
+import { CHANNELS, CHANNEL_NAMES, CREDENTIAL_CHANNEL_NAMES } from '@parley/protocol';
 import { EXIT, HELP, runCli, type CliIo } from '../src/cli/run.js';
 import type { Config } from '../src/config.js';
 import { createTestApp, type TestApp } from './helper.js';
@@ -184,5 +184,44 @@ describe('admin CLI', () => {
       EXIT.INVALID,
     );
     expect((await cli('chat:receive', '+15550177001', '+4479001001')).status).toBe(EXIT.USAGE);
+  });
+
+  it("binds an account to a channel with credentials by the fields of the protocol's table", async () => {
+    const phone = '+15550177001';
+    expect((await cli('account:add', phone)).status).toBe(EXIT.OK);
+    // Each channel with credentials is in the help with its fields (CHANNELS' credentials).
+    for (const channel of CREDENTIAL_CHANNEL_NAMES) {
+      for (const field of Object.keys(CHANNELS[channel].credentials.shape)) {
+        expect(HELP).toContain(`account:channel <phone> ${channel} `);
+        expect(HELP).toContain(`--${field} <v>`);
+      }
+    }
+    const missing = await cli('account:channel', phone, 'telegram');
+    expect(missing.status).toBe(EXIT.USAGE);
+    expect(missing.err).toContain('--bot_token');
+    const foreign = await cli('account:channel', phone, 'telegram', '--waba_id', '123456');
+    expect(foreign.status).toBe(EXIT.USAGE);
+    const plainWithField = await cli('account:channel', phone, 'sandbox', '--bot_token', 'x');
+    expect(plainWithField.status).toBe(EXIT.USAGE);
+    // Refused by the channel's own check (a bot token's shape): 100001 on the field, nothing set.
+    const refused = await cli('account:channel', phone, 'telegram', '--bot_token', 'not a token');
+    expect(refused.status).toBe(EXIT.INVALID);
+    expect(refused.err).toContain('bot_token');
+    const badIds = await cli(
+      'account:channel',
+      phone,
+      'whatsapp',
+      '--phone_number_id',
+      'abc',
+      '--waba_id',
+      '123456',
+      '--access_token',
+      'token',
+      '--app_secret',
+      '0123456789abcdef0123456789abcdef',
+    );
+    expect(badIds.status).toBe(EXIT.INVALID);
+    expect(badIds.err).toContain('phone_number_id');
+    expect((await t.services.accounts.require(phone)).channel).toBe('platform');
   });
 });

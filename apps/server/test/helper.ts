@@ -12,6 +12,7 @@ import {
   type CallResponse,
 } from '@parley/protocol';
 import { buildApp } from '../src/app.js';
+import { channelDefaults } from '../src/channels/channel-config.js';
 import { DEFAULT_LISTEN_BACKLOG, type Config } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import type { Services } from '../src/services.js';
@@ -65,6 +66,8 @@ export async function createTestDatabaseConfig(
     mediaDir: path.join(dataDir, 'media'),
     mediaMaxBytes: { ...MEDIA_MAX_BYTES_DEFAULT },
     mediaSecret: null,
+    // Each channel's settings at their defaults (a new channel's too), then the tests' own.
+    ...channelDefaults(),
     // Nothing answers here: a test that binds a bot starts a Bot API server and overrides this.
     telegram: {
       apiUrl: 'http://127.0.0.1:9',

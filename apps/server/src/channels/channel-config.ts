@@ -59,3 +59,14 @@ export const CHANNEL_ENV = Object.assign({}, ...FRAGMENTS.map((f) => f.env)) as 
 export function channelConfigs(values: Record<string, unknown>): ChannelConfigs {
   return Object.assign({}, ...FRAGMENTS.map((f) => f.read(values as never))) as ChannelConfigs;
 }
+
+/**
+ * Every channel's settings from its variables' defaults, as an unset environment gives them:
+ * what a Config built by hand (the tests') starts from, so a new channel needs no line there.
+ */
+export function channelDefaults(): ChannelConfigs {
+  const env = CHANNEL_ENV as Record<string, EnvVar<unknown>>;
+  return channelConfigs(
+    Object.fromEntries(Object.entries(env).map(([name, v]) => [name, v.schema.parse(undefined)])),
+  );
+}

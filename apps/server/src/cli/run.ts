@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
+  CHANNELS,
   CHANNEL_NAMES,
+  CREDENTIAL_CHANNEL_NAMES,
   DEFAULT_CHANNEL,
+  adminAccountsSetChannelRequest,
   ERROR_CODES,
   PHONE_PATTERN,
   PLAIN_CHANNEL_NAMES,
@@ -21,7 +24,7 @@ import {
   DEMO_PASSWORD,
 } from '../demo/demo.js';
 import { CLI_ACTOR } from '../modules/admin/audit.service.js';
-import { AppError } from '../lib/app-error.js';
+import { AppError, invalidField } from '../lib/app-error.js';
 import { backup, BackupError, restore } from '../backup/backup.js';
 import { RedisFanOut } from '../realtime/fan-out.js';
 import { RecordingEventBus } from '../realtime/recording-event-bus.js';
@@ -43,6 +46,18 @@ export const EXIT = {
 const CHANNEL_LIST = CHANNEL_NAMES.map((c) => (c === DEFAULT_CHANNEL ? `${c} (default)` : c)).join(
   ', ',
 );
+/** Each channel's credential fields, as the CLI takes them (`--<field> <value>`): CHANNELS. */
+const credentialFields = (channel: string): string[] =>
+  (CREDENTIAL_CHANNEL_NAMES as readonly string[]).includes(channel)
+    ? Object.keys(CHANNELS[channel as (typeof CREDENTIAL_CHANNEL_NAMES)[number]].credentials.shape)
+    : [];
+const ALL_CREDENTIAL_FIELDS = [...new Set(CHANNEL_NAMES.flatMap(credentialFields))];
+const CREDENTIAL_HELP = CREDENTIAL_CHANNEL_NAMES.map(
+  (c) =>
+    `  account:channel <phone> ${c} ${credentialFields(c)
+      .map((f) => `--${f} <v>`)
+      .join(' ')}\n${''.padEnd(58)}bind it with its credentials (checked first)\n`,
+).join('');
 const CHANNEL_HELP = CHANNEL_MODULES.map((m) => (m.cli ? `${m.cli.help}\n\n` : '')).join('');
 
 export const HELP = `Parley admin CLI
@@ -69,7 +84,7 @@ Phone accounts (send_phone):
   account:assign <phone> <seat-account>                   assign it (and its chats) to a seat
   account:label <phone> --label <l>                       change its label
   account:channel <phone> ${PLAIN_CHANNEL_NAMES.join('|').padEnd(31)} its channel (forgets another's credentials)
-  account:list                                            list phone accounts
+${CREDENTIAL_HELP}  account:list                                            list phone accounts
 
 ${CHANNEL_HELP}Customers (simulated; the platform bridge does this for real):
   chat:receive <account-phone> <customer-phone> <text>     a customer's text message to an account
@@ -160,11 +175,33 @@ const COMMANDS: Record<string, Command> = {
     io.out(`Labelled ${account.send_phone} "${account.label}"`);
   },
   'account:channel': async (args, s, io) => {
-    const usage = `account:channel <phone> ${PLAIN_CHANNEL_NAMES.join('|')}`;
-    const [phone, channel] = positionals(parseArgs(args, []), 2, usage);
-    if (!isPlainChannel(channel!)) throw new UsageError(`usage: parley ${usage}`);
-    const account = await s.accounts.setPlainChannel(phone!, channel);
-    io.out(`Set the channel of ${account.send_phone} to ${channel}`);
+    const usage = `account:channel <phone> <channel> [--<credential> <value> ...] (channel: ${CHANNEL_NAMES.join('|')})`;
+    const p = parseArgs(args, ALL_CREDENTIAL_FIELDS);
+    const [phone, channel] = positionals(p, 2, usage);
+    if (isPlainChannel(channel!)) {
+      if (p.options.size > 0) throw new UsageError(`${channel} takes no credentials`);
+      const account = await s.accounts.setPlainChannel(phone!, channel);
+      return io.out(`Set the channel of ${account.send_phone} to ${channel}`);
+    }
+    if (!isChannel(channel!)) throw new UsageError(`usage: parley ${usage}`);
+    // A channel with credentials: its fields as the admin console's setChannel takes them,
+    // checked by the same schema (the protocol's CHANNELS), then by the channel itself.
+    const fields = credentialFields(channel);
+    const unknown = [...p.options.keys()].filter((f) => !fields.includes(f));
+    if (unknown.length > 0) throw new UsageError(`${channel} takes --${fields.join(', --')}`);
+    for (const f of fields) required(p, f, `account:channel <phone> ${channel} --${f} <v>`);
+    const account = await s.accounts.require(phone!);
+    const input = adminAccountsSetChannelRequest.safeParse({
+      account_id: account.id,
+      channel,
+      ...Object.fromEntries(p.options),
+    });
+    if (!input.success) {
+      const issue = input.error.issues[0]!;
+      throw invalidField(String(issue.path[0] ?? channel), issue.message);
+    }
+    await s.accounts.setChannel(account.id, input.data, CLI_ACTOR);
+    io.out(`Bound ${account.send_phone} to ${channel}`);
   },
   'seat:create': async (args, s, io) => {
     const usage = 'seat:create <account> --password <p> [--nickname <n>]';
