@@ -187,7 +187,7 @@ describe('admin CLI', () => {
   });
 
   it("binds an account to a channel with credentials by the fields of the protocol's table", async () => {
-    const phone = '+15550177001';
+    const phone = '+4917055017701';
     expect((await cli('account:add', phone)).status).toBe(EXIT.OK);
     // Each channel with credentials is in the help with its fields (CHANNELS' credentials).
     for (const channel of CREDENTIAL_CHANNEL_NAMES) {

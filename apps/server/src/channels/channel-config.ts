@@ -65,7 +65,7 @@ export function channelConfigs(values: Record<string, unknown>): ChannelConfigs 
  * what a Config built by hand (the tests') starts from, so a new channel needs no line there.
  */
 export function channelDefaults(): ChannelConfigs {
-  const env = CHANNEL_ENV as Record<string, EnvVar<unknown>>;
+  const env = CHANNEL_ENV as unknown as Record<string, EnvVar<unknown>>;
   return channelConfigs(
     Object.fromEntries(Object.entries(env).map(([name, v]) => [name, v.schema.parse(undefined)])),
   );
