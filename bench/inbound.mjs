@@ -305,7 +305,8 @@ async function login(base, seat) {
  * `rate` customers' messages a second for `seconds` (`send`: senderOf), round-robin over the
  * seats, without waiting for answers; then waits for every delivery.
  */
-async function drive(clients, send, seats, { rate, seconds, pids }) {
+async function drive(clients, send, seats, { rate, seconds, pids, statements = null }) {
+  const statementsBefore = statements ? await statements() : null;
   const total = Math.round(rate * seconds);
   const run = ++runs;
   await askAll(clients, { cmd: 'start', run, total, seats: seats.length });
@@ -349,6 +350,7 @@ async function drive(clients, send, seats, { rate, seconds, pids }) {
   }
   const elapsed = performance.now() - start;
   const cpu = pids.map((pid, i) => cpuMsOf(pid) - cpuBefore[i]);
+  const statementsAfter = statements ? await statements() : null;
   const reports = await askAll(clients, { cmd: 'report' });
   const hist = new Float64Array(HIST_SIZE);
   const counts = new Uint32Array(total);
@@ -404,9 +406,38 @@ async function drive(clients, send, seats, { rate, seconds, pids }) {
       : {}),
     sender_lag_max_ms: round(lagMax),
     server_cpu_ms_per_msg: round(cpu.reduce((s, x) => s + x, 0) / total, 3),
+    // PostgreSQL with pg_stat_statements: the statements the database ran per message, and
+    // their execution time (its own CPU and waits, apart from the round trips).
+    ...(statementsAfter && statementsBefore
+      ? {
+          pg_statements_per_msg: round((statementsAfter.calls - statementsBefore.calls) / total, 2),
+          pg_exec_ms_per_msg: round((statementsAfter.ms - statementsBefore.ms) / total, 3),
+        }
+      : {}),
     elapsed_s: round(elapsed / 1000, 1),
     load: loadAvg(),
   };
+}
+
+/**
+ * The statements PostgreSQL ran in the bench's database so far, and their execution time
+ * (pg_stat_statements; null when the extension is not loaded: shared_preload_libraries).
+ */
+async function pgStatements(target) {
+  const db = await openSeedDb(target);
+  const read = async () =>
+    db.get(
+      'select coalesce(sum(calls), 0)::float8 as calls, coalesce(sum(total_exec_time), 0)::float8 as ms from public.pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())',
+    );
+  try {
+    await db.get('create extension if not exists pg_stat_statements with schema public');
+    await read();
+    return { read, close: () => db.close() };
+  } catch (err) {
+    log(`no statement counts: ${err.message}`);
+    await db.close();
+    return null;
+  }
 }
 
 /** Stored once, with its chat's counts right: checked in the database after a phase. */
@@ -483,6 +514,15 @@ async function main() {
   /** `platformOf`: the database phase whose platform run this one is compared with. */
   const report = (name, r, platformOf) => {
     print(name, r, result.phases.ceiling, platformOf ? result.phases[platformOf] : null);
+    const more = [
+      r.pg_statements_per_msg !== undefined
+        ? `statements/msg ${r.pg_statements_per_msg} (${r.pg_exec_ms_per_msg} ms)`
+        : null,
+      r.fetch_wait_p99 !== undefined
+        ? `waited for getUpdates p50 ${r.fetch_wait_p50} / p99 ${r.fetch_wait_p99} ms`
+        : null,
+    ].filter(Boolean);
+    if (more.length) log(`  ${name}: ${more.join('; ')}`);
     if (platformOf && r.channel !== 'platform') {
       const ref = result.phases[platformOf];
       r.ratio_to_platform = ref ? { p50: ratio(r.p50, ref.p50), p99: ratio(r.p99, ref.p99) } : null;
@@ -568,6 +608,7 @@ async function main() {
         log(`${phase}: ${sockets.length} sockets on ${instances} instance(s); load ${loadAvg()}`);
         const bases = servers.map((s) => s.base);
         const pids = servers.map((s) => s.child.pid);
+        const statements = onPg ? await pgStatements(target) : null;
         // Round after round of every channel: a load that drifts over the run weighs on each.
         const order = Array.from({ length: ROUNDS }, (_, k) => CHANNELS.map((c) => [c, k])).flat();
         for (const [channel, k] of order) {
@@ -589,6 +630,7 @@ async function main() {
             rate: RATE,
             seconds: SECONDS,
             pids,
+            statements: statements?.read,
           });
           r.channel = channel;
           result.phases[name] = r;
@@ -635,6 +677,7 @@ async function main() {
           log(`${name}: stored ${JSON.stringify(stored)}`);
         }
         await askAll(clients, { cmd: 'close' });
+        await statements?.close();
       } finally {
         for (const s of servers) await stopServer(s);
       }
@@ -689,6 +732,12 @@ async function main() {
         p95: pct(95),
         p99: pct(99),
         cpu_ms_per_msg: mean('server_cpu_ms_per_msg'),
+        ...(runsOf[0][1].pg_statements_per_msg !== undefined
+          ? {
+              pg_statements_per_msg: mean('pg_statements_per_msg'),
+              pg_exec_ms_per_msg: mean('pg_exec_ms_per_msg'),
+            }
+          : {}),
         ...(channel === 'telegram'
           ? { fetch_wait_p50: mean('fetch_wait_p50'), fetch_wait_p99: mean('fetch_wait_p99') }
           : {}),
@@ -706,7 +755,7 @@ async function main() {
   for (const [phase, byChannel] of Object.entries(result.pooled)) {
     for (const [channel, c] of Object.entries(byChannel)) {
       console.log(
-        `pooled ${phase} ${channel} (${c.runs.length} run(s), ${c.messages} msgs): p50 ${c.p50} / p95 ${c.p95} / p99 ${c.p99} ms, cpu/msg ${c.cpu_ms_per_msg}${c.ratio_to_platform ? ` = ${c.ratio_to_platform.p99}× the platform's p99 (goal ≤ 1.5×), cpu ${c.cpu_ratio_to_platform}×` : ''}${c.fetch_wait_p99 !== undefined ? `; waited for the poller p50 ${c.fetch_wait_p50} / p99 ${c.fetch_wait_p99} ms` : ''}; load ${c.load}`,
+        `pooled ${phase} ${channel} (${c.runs.length} run(s), ${c.messages} msgs): p50 ${c.p50} / p95 ${c.p95} / p99 ${c.p99} ms, cpu/msg ${c.cpu_ms_per_msg}${c.pg_statements_per_msg !== undefined ? `, statements/msg ${c.pg_statements_per_msg} (${c.pg_exec_ms_per_msg} ms)` : ''}${c.ratio_to_platform ? ` = ${c.ratio_to_platform.p99}× the platform's p99 (goal ≤ 1.5×), cpu ${c.cpu_ratio_to_platform}×` : ''}${c.fetch_wait_p99 !== undefined ? `; waited for the poller p50 ${c.fetch_wait_p50} / p99 ${c.fetch_wait_p99} ms` : ''}; load ${c.load}`,
       );
     }
   }
