@@ -727,7 +727,7 @@ async function main() {
       const mean = (f) => round(runsOf.reduce((a, [, r]) => a + (r[f] ?? 0), 0) / runsOf.length, 3);
       byChannel[channel] = {
         runs: runsOf.map(([name]) => name),
-        messages: n,
+        deliveries: n,
         p50: pct(50),
         p95: pct(95),
         p99: pct(99),
@@ -755,7 +755,7 @@ async function main() {
   for (const [phase, byChannel] of Object.entries(result.pooled)) {
     for (const [channel, c] of Object.entries(byChannel)) {
       console.log(
-        `pooled ${phase} ${channel} (${c.runs.length} run(s), ${c.messages} msgs): p50 ${c.p50} / p95 ${c.p95} / p99 ${c.p99} ms, cpu/msg ${c.cpu_ms_per_msg}${c.pg_statements_per_msg !== undefined ? `, statements/msg ${c.pg_statements_per_msg} (${c.pg_exec_ms_per_msg} ms)` : ''}${c.ratio_to_platform ? ` = ${c.ratio_to_platform.p99}× the platform's p99 (goal ≤ 1.5×), cpu ${c.cpu_ratio_to_platform}×` : ''}${c.fetch_wait_p99 !== undefined ? `; waited for the poller p50 ${c.fetch_wait_p50} / p99 ${c.fetch_wait_p99} ms` : ''}; load ${c.load}`,
+        `pooled ${phase} ${channel} (${c.runs.length} run(s), ${c.deliveries} deliveries): p50 ${c.p50} / p95 ${c.p95} / p99 ${c.p99} ms, cpu/msg ${c.cpu_ms_per_msg}${c.pg_statements_per_msg !== undefined ? `, statements/msg ${c.pg_statements_per_msg} (${c.pg_exec_ms_per_msg} ms)` : ''}${c.ratio_to_platform ? ` = ${c.ratio_to_platform.p99}× the platform's p99 (goal ≤ 1.5×), cpu ${c.cpu_ratio_to_platform}×` : ''}${c.fetch_wait_p99 !== undefined ? `; waited for the poller p50 ${c.fetch_wait_p50} / p99 ${c.fetch_wait_p99} ms` : ''}; load ${c.load}`,
       );
     }
   }
