@@ -64,6 +64,14 @@ const KNEE_P99_MS = 1000;
 
 /** Runs of drive(): a message names its run, so a late one of an earlier run is not counted. */
 let runs = 0;
+/** Each run's latency histogram (pooled over rounds at the end). */
+const hists = new Map();
+/**
+ * The run's Telegram updates handed out by the Bot API's getUpdates: seq → ms since the push
+ * (the first time only; a replay is handed out again).
+ */
+const handedOut = new Map();
+const BENCH_TEXT = /^bench (\d+)\.(\d+) ([\d.]+)$/;
 /** `X-Hub-Signature-256` as Meta computes it (the Graph server's, loaded in main). */
 let hubSignature;
 
@@ -297,7 +305,8 @@ async function login(base, seat) {
  * `rate` customers' messages a second for `seconds` (`send`: senderOf), round-robin over the
  * seats, without waiting for answers; then waits for every delivery.
  */
-async function drive(clients, send, seats, { rate, seconds, pids }) {
+async function drive(clients, send, seats, { rate, seconds, pids, statements = null }) {
+  const statementsBefore = statements ? await statements() : null;
   const total = Math.round(rate * seconds);
   const run = ++runs;
   await askAll(clients, { cmd: 'start', run, total, seats: seats.length });
@@ -341,6 +350,7 @@ async function drive(clients, send, seats, { rate, seconds, pids }) {
   }
   const elapsed = performance.now() - start;
   const cpu = pids.map((pid, i) => cpuMsOf(pid) - cpuBefore[i]);
+  const statementsAfter = statements ? await statements() : null;
   const reports = await askAll(clients, { cmd: 'report' });
   const hist = new Float64Array(HIST_SIZE);
   const counts = new Uint32Array(total);
@@ -365,7 +375,11 @@ async function drive(clients, send, seats, { rate, seconds, pids }) {
   };
   acks.sort((a, b) => a - b);
   const at = (list, p) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
+  const waits = [...handedOut.values()].sort((a, b) => a - b);
+  handedOut.clear();
+  hists.set(run, hist);
   return {
+    run,
     rate,
     seconds,
     webhooks: total,
@@ -381,11 +395,49 @@ async function drive(clients, send, seats, { rate, seconds, pids }) {
     max: pct(100),
     ack_p50: acks.length ? round(at(acks, 50)) : null,
     ack_p99: acks.length ? round(at(acks, 99)) : null,
+    // Telegram: from the push until the Bot API handed the update to a getUpdates (the wait
+    // for the poller), of the `fetched` updates of the run.
+    ...(waits.length
+      ? {
+          fetched: waits.length,
+          fetch_wait_p50: round(at(waits, 50)),
+          fetch_wait_p99: round(at(waits, 99)),
+        }
+      : {}),
     sender_lag_max_ms: round(lagMax),
     server_cpu_ms_per_msg: round(cpu.reduce((s, x) => s + x, 0) / total, 3),
+    // PostgreSQL with pg_stat_statements: the statements the database ran per message, and
+    // their execution time (its own CPU and waits, apart from the round trips).
+    ...(statementsAfter && statementsBefore
+      ? {
+          pg_statements_per_msg: round((statementsAfter.calls - statementsBefore.calls) / total, 2),
+          pg_exec_ms_per_msg: round((statementsAfter.ms - statementsBefore.ms) / total, 3),
+        }
+      : {}),
     elapsed_s: round(elapsed / 1000, 1),
     load: loadAvg(),
   };
+}
+
+/**
+ * The statements PostgreSQL ran in the bench's database so far, and their execution time
+ * (pg_stat_statements; null when the extension is not loaded: shared_preload_libraries).
+ */
+async function pgStatements(target) {
+  const db = await openSeedDb(target);
+  const read = async () =>
+    db.get(
+      'select coalesce(sum(calls), 0)::float8 as calls, coalesce(sum(total_exec_time), 0)::float8 as ms from public.pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())',
+    );
+  try {
+    await db.get('create extension if not exists pg_stat_statements with schema public');
+    await read();
+    return { read, close: () => db.close() };
+  } catch (err) {
+    log(`no statement counts: ${err.message}`);
+    await db.close();
+    return null;
+  }
 }
 
 /** Stored once, with its chat's counts right: checked in the database after a phase. */
@@ -442,11 +494,35 @@ async function main() {
   hubSignature = servers.hubSignature;
   const graph = await new servers.WhatsAppGraphServer().start();
   const bots = await new servers.TelegramBotApiServer().start();
+  // When each bench update leaves the Bot API in a getUpdates answer: the time an update waits
+  // for the poller, apart from the time the server takes to store and push it.
+  const answer = bots.ok.bind(bots);
+  bots.ok = (res, result) => {
+    if (Array.isArray(result)) {
+      const now = epochNow();
+      for (const u of result) {
+        const m = BENCH_TEXT.exec(u?.message?.text ?? '');
+        if (!m || Number(m[1]) !== runs) continue;
+        const seq = Number(m[2]);
+        if (!handedOut.has(seq)) handedOut.set(seq, now - Number(m[3]));
+      }
+    }
+    answer(res, result);
+  };
   const header =
     '| phase                    |  rate |   msgs |  p50 ms |  p99 ms |  max ms |  lost |  dbl | errs | ack p99 | cpu/msg | ÷ ceiling p50/p99 | ÷ platform p50/p99 | load |';
   /** `platformOf`: the database phase whose platform run this one is compared with. */
   const report = (name, r, platformOf) => {
     print(name, r, result.phases.ceiling, platformOf ? result.phases[platformOf] : null);
+    const more = [
+      r.pg_statements_per_msg !== undefined
+        ? `statements/msg ${r.pg_statements_per_msg} (${r.pg_exec_ms_per_msg} ms)`
+        : null,
+      r.fetch_wait_p99 !== undefined
+        ? `waited for getUpdates p50 ${r.fetch_wait_p50} / p99 ${r.fetch_wait_p99} ms`
+        : null,
+    ].filter(Boolean);
+    if (more.length) log(`  ${name}: ${more.join('; ')}`);
     if (platformOf && r.channel !== 'platform') {
       const ref = result.phases[platformOf];
       r.ratio_to_platform = ref ? { p50: ratio(r.p50, ref.p50), p99: ratio(r.p99, ref.p99) } : null;
@@ -532,6 +608,7 @@ async function main() {
         log(`${phase}: ${sockets.length} sockets on ${instances} instance(s); load ${loadAvg()}`);
         const bases = servers.map((s) => s.base);
         const pids = servers.map((s) => s.child.pid);
+        const statements = onPg ? await pgStatements(target) : null;
         // Round after round of every channel: a load that drifts over the run weighs on each.
         const order = Array.from({ length: ROUNDS }, (_, k) => CHANNELS.map((c) => [c, k])).flat();
         for (const [channel, k] of order) {
@@ -553,6 +630,7 @@ async function main() {
             rate: RATE,
             seconds: SECONDS,
             pids,
+            statements: statements?.read,
           });
           r.channel = channel;
           result.phases[name] = r;
@@ -599,6 +677,7 @@ async function main() {
           log(`${name}: stored ${JSON.stringify(stored)}`);
         }
         await askAll(clients, { cmd: 'close' });
+        await statements?.close();
       } finally {
         for (const s of servers) await stopServer(s);
       }
@@ -617,6 +696,68 @@ async function main() {
     console.log(
       `${name}: p99 ${r.p99} ms = ${r.ratio_to_platform.p99}× the platform's on the same database (goal ≤ 1.5×)`,
     );
+  }
+  // Each channel over its rounds, pooled (the histograms of its runs added): a 15-second run's
+  // p99 is its 30 slowest messages, a stall or two of the machine in whichever channel ran
+  // then; pooled over R rounds it is R times as many.
+  result.pooled = {};
+  for (const phase of PHASES.filter((p) => p !== 'ceiling')) {
+    const byChannel = {};
+    for (const channel of CHANNELS) {
+      const runsOf = Object.entries(result.phases).filter(
+        ([name, r]) =>
+          r.channel === channel &&
+          (name === phase ||
+            name.startsWith(`${phase}-`) ||
+            name.startsWith(`${phase}-${channel}`)) &&
+          !name.startsWith(`${phase}2`),
+      );
+      if (runsOf.length === 0) continue;
+      const pooled = new Float64Array(HIST_SIZE);
+      for (const [, r] of runsOf) hists.get(r.run)?.forEach((n, i) => (pooled[i] += n));
+      const n = pooled.reduce((a, x) => a + x, 0);
+      const pct = (p) => {
+        let acc = 0;
+        for (let i = 0; i < HIST_SIZE; i++) {
+          acc += pooled[i];
+          if (acc >= (p / 100) * n) return msOf(i);
+        }
+        return null;
+      };
+      const mean = (f) => round(runsOf.reduce((a, [, r]) => a + (r[f] ?? 0), 0) / runsOf.length, 3);
+      byChannel[channel] = {
+        runs: runsOf.map(([name]) => name),
+        deliveries: n,
+        p50: pct(50),
+        p95: pct(95),
+        p99: pct(99),
+        cpu_ms_per_msg: mean('server_cpu_ms_per_msg'),
+        ...(runsOf[0][1].pg_statements_per_msg !== undefined
+          ? {
+              pg_statements_per_msg: mean('pg_statements_per_msg'),
+              pg_exec_ms_per_msg: mean('pg_exec_ms_per_msg'),
+            }
+          : {}),
+        ...(channel === 'telegram'
+          ? { fetch_wait_p50: mean('fetch_wait_p50'), fetch_wait_p99: mean('fetch_wait_p99') }
+          : {}),
+        load: runsOf.map(([, r]) => r.load.split(' ')[0]).join(', '),
+      };
+    }
+    const ref = byChannel.platform;
+    for (const [channel, c] of Object.entries(byChannel)) {
+      if (channel === 'platform' || !ref) continue;
+      c.ratio_to_platform = { p50: ratio(c.p50, ref.p50), p99: ratio(c.p99, ref.p99) };
+      c.cpu_ratio_to_platform = ratio(c.cpu_ms_per_msg, ref.cpu_ms_per_msg);
+    }
+    if (Object.keys(byChannel).length) result.pooled[phase] = byChannel;
+  }
+  for (const [phase, byChannel] of Object.entries(result.pooled)) {
+    for (const [channel, c] of Object.entries(byChannel)) {
+      console.log(
+        `pooled ${phase} ${channel} (${c.runs.length} run(s), ${c.deliveries} deliveries): p50 ${c.p50} / p95 ${c.p95} / p99 ${c.p99} ms, cpu/msg ${c.cpu_ms_per_msg}${c.pg_statements_per_msg !== undefined ? `, statements/msg ${c.pg_statements_per_msg} (${c.pg_exec_ms_per_msg} ms)` : ''}${c.ratio_to_platform ? ` = ${c.ratio_to_platform.p99}× the platform's p99 (goal ≤ 1.5×), cpu ${c.cpu_ratio_to_platform}×` : ''}${c.fetch_wait_p99 !== undefined ? `; waited for the poller p50 ${c.fetch_wait_p50} / p99 ${c.fetch_wait_p99} ms` : ''}; load ${c.load}`,
+      );
+    }
   }
   result.load_after = loadAvg();
   console.log(`load average before ${result.load_before}, after ${result.load_after}`);

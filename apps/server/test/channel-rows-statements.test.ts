@@ -1,7 +1,9 @@
 import type { CompiledQuery, LogEvent } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { TelegramInbound } from '../src/channels/telegram/telegram-inbound.js';
+import { TelegramPoller } from '../src/channels/telegram/telegram-poller.js';
+import { telegramBotsRepository } from '../src/channels/telegram/telegram-bots.repository.js';
 import type { TgUpdate } from '../src/channels/telegram/bot-api.js';
 import { WhatsappInbound } from '../src/channels/whatsapp/whatsapp-inbound.js';
 import type { WebhookNumber } from '../src/channels/whatsapp/whatsapp.repository.js';
@@ -10,6 +12,7 @@ import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
 import { createServices, type Services } from '../src/services.js';
 import { createSeat, type SeatFixture } from './fixtures.js';
 import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-server.js';
 
 /**
  * Issue 33, "A batch takes a fixed number of statements": the channels' own rows of a batch of
@@ -34,7 +37,10 @@ const quiet = { warn: () => undefined };
 let n = 0;
 
 beforeAll(async () => {
-  const made = await createTestDatabaseConfig();
+  // No poller of the app's own: the poller below is the only one to poll its bot.
+  const made = await createTestDatabaseConfig({
+    telegram: { ...telegramConfigFor('http://127.0.0.1:9'), polling: false },
+  });
   cleanup = made.cleanup;
   const app = await buildApp(made.config);
   await app.ready();
@@ -225,5 +231,90 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
     expect(touching(few, own)).toHaveLength(2);
     expect(touching(many, own)).toHaveLength(touching(few, own).length);
     if (usingPg) expect(many).toHaveLength(few.length);
+  });
+});
+
+/**
+ * Issue 33, "Inbound speed for every channel": a bot's updates are fetched by one poll after
+ * another, so what a poll costs besides its batch is time every update that arrives meanwhile
+ * waits before it is even fetched. A poll's updates cost one read (the account and the updates
+ * seen before), not two each; a poller's cycle one statement of its own (the lease, the
+ * offset past the updates stored and the poll's status together), not four.
+ */
+describe("a Telegram poll's statements besides its batch", () => {
+  it('one read for the updates of a poll, one statement of the poller per cycle', async () => {
+    const tg = await new TelegramBotApiServer().start();
+    const seat = await createSeat(madeHere(), 'rows-tg-cycle');
+    const token = tg.createBot('parley_cycle_bot');
+    const sendPhone = seat.phones[0]!;
+    await telegramBotsRepository.upsert(t.db, {
+      send_phone: sendPhone,
+      bot_id: token.split(':')[0]!,
+      bot_username: 'parley_cycle_bot',
+      token,
+      now: Date.now(),
+    });
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const inbound = new TelegramInbound(
+      traced.db,
+      tg.url,
+      services.messages,
+      services.inbound,
+      services.media,
+      log,
+    );
+    const poller = new TelegramPoller(traced.db, telegramConfigFor(tg.url), inbound, log);
+    const users = [0, 1, 2].map((i) => ({ id: 710_000_000 + i, first_name: `Customer ${i}` }));
+    // Five updates waiting before the poller starts: its first poll fetches them together.
+    for (let i = 0; i < 5; i++) tg.pushMessage(token, users[i % 3]!, { text: `waiting ${i}` });
+    const stored = async () =>
+      (
+        await t.db
+          .selectFrom('messages')
+          .select('content')
+          .where('seat_id', '=', seat.seatId)
+          .where('direction', '=', 'in')
+          .execute()
+      ).length;
+    recording = [];
+    try {
+      poller.start();
+      await vi.waitFor(async () => expect(await stored()).toBe(5), { timeout: 10_000 });
+      // Then one at a time, each fetched by a poll of its own.
+      for (let i = 0; i < 3; i++) {
+        tg.pushMessage(token, users[i]!, { text: `one by one ${i}` });
+        await vi.waitFor(async () => expect(await stored()).toBe(6 + i), { timeout: 10_000 });
+      }
+      await poller.stop();
+      const sql = recording.map((q) => q.sql.trim().toLowerCase());
+      // Outside the batches' transactions: what the updates were read with before their batch.
+      const outside: string[] = [];
+      let inTx = false;
+      for (const s of sql) {
+        if (s.startsWith('begin')) inTx = true;
+        else if (s.startsWith('commit') || s.startsWith('rollback')) inTx = false;
+        else if (!inTx) outside.push(s);
+      }
+      const reads = outside.filter((s) => /"phone_accounts"|"inbound_messages"/.test(s));
+      // Four polls with updates (five together, then three alone): one read each.
+      expect(reads, reads.join('\n')).toHaveLength(4);
+      // The poller's own statements: the scan's (the bots to poll, the lease taken), then one
+      // per cycle (each cycle one getUpdates), and the lease freed at the stop.
+      const own = outside.filter(
+        (s) => /"telegram_bots"/.test(s) && !s.startsWith('select "send_phone", "token"'),
+      );
+      const polls = tg.bot(token).getUpdatesCalls;
+      expect(polls).toBeGreaterThanOrEqual(4);
+      expect(own.length, own.join('\n')).toBeLessThanOrEqual(polls + 3);
+      // Every update stored once; the offset past the last one.
+      expect(await stored()).toBe(8);
+      const bot = await telegramBotsRepository.findByPhone(t.db, sendPhone);
+      expect(Number(bot!.update_offset)).toBe(tg.bot(token).nextUpdateId);
+      expect(bot!.last_poll_at).not.toBeNull();
+    } finally {
+      recording = null;
+      await poller.stop();
+      await tg.stop();
+    }
   });
 });

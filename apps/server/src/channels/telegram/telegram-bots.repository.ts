@@ -106,6 +106,46 @@ export const telegramBotsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /**
+   * A poll's one statement (telegram-poller.ts): takes or renews the lease as takeLease does
+   * and, in the same row write, moves the offset past the updates stored (`offset`, forward
+   * only) and records the last answered poll (`polledAt`, the admin console's status). Answers
+   * the offset to poll from, or null when the lease is not this instance's (another holds it,
+   * the bot was unbound, or its token changed): then nothing is written.
+   */
+  async renewLease(
+    db: Db,
+    key: { sendPhone: string; token: string },
+    owner: string,
+    now: number,
+    until: number,
+    moved: { offset: number | null; polledAt: number | null },
+  ): Promise<number | null> {
+    const row = await db
+      .updateTable('telegram_bots')
+      .set((eb) => ({
+        lease_owner: owner,
+        lease_until: until,
+        ...(moved.offset !== null
+          ? {
+              update_offset: eb
+                .case()
+                .when('update_offset', '<', moved.offset)
+                .then(moved.offset)
+                .else(eb.ref('update_offset'))
+                .end(),
+            }
+          : {}),
+        ...(moved.polledAt !== null ? { last_poll_at: moved.polledAt } : {}),
+      }))
+      .where('send_phone', '=', key.sendPhone)
+      .where('token', '=', key.token)
+      .where((eb) => eb.or([eb('lease_until', '<', now), eb('lease_owner', '=', owner)]))
+      .returning('update_offset')
+      .executeTakeFirst();
+    return row ? Number(row.update_offset) : null;
+  },
+
   /** The long-poll answered (the admin console's status). */
   async pollSucceeded(db: Db, key: { sendPhone: string; token: string }, now: number) {
     await db
@@ -125,10 +165,24 @@ export const telegramBotsRepository = {
       .execute();
   },
 
-  async releaseLease(db: Db, sendPhone: string, owner: string) {
+  /** Frees the lease; `offset`: past the updates stored since the last poll (forward only). */
+  async releaseLease(db: Db, sendPhone: string, owner: string, offset: number | null = null) {
     await db
       .updateTable('telegram_bots')
-      .set({ lease_owner: null, lease_until: 0 })
+      .set((eb) => ({
+        lease_owner: null,
+        lease_until: 0,
+        ...(offset !== null
+          ? {
+              update_offset: eb
+                .case()
+                .when('update_offset', '<', offset)
+                .then(offset)
+                .else(eb.ref('update_offset'))
+                .end(),
+            }
+          : {}),
+      }))
       .where('send_phone', '=', sendPhone)
       .where('lease_owner', '=', owner)
       .execute();

@@ -2,7 +2,6 @@ import { inboundRepository, type InboundKey } from '../../modules/messages/inbou
 import { CUSTOMER_NAME_MAX, type MediaKind, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
 import {
@@ -128,10 +127,15 @@ const telegramRows: ChannelRows<TgRows> = {
   },
 };
 
+/** A Telegram message's id in the inbound keys: its chat's id and its own. */
+const inboundIdOf = (msg: TgMessage) => `${msg.chat.id}:${msg.message_id}`;
+
 /** Turns a bot's updates into chats and messages of the seat holding its account. */
 export class TelegramInbound {
   /** When each customer (account|customer) was last asked for a photo by this instance. */
   private readonly photoAsked = new Map<string, number>();
+  /** The customers' photos being fetched (settled: the poller's stop waits for them). */
+  private readonly photos = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -154,9 +158,18 @@ export class TelegramInbound {
     bot: { send_phone: string; token: string },
     updates: TgUpdate[],
   ): Promise<PromiseSettledResult<InboundOutcome>[]> {
-    // Made ready side by side (reads, downloads), then written in the updates' order: a
-    // chat's messages reach the door in the order the customer sent them.
-    const ready = await Promise.allSettled(updates.map((u) => this.prepare(bot, u)));
+    const judged = updates.map((u) => this.parse(bot, u));
+    // The account and the updates' messages seen before: one read for the whole poll, not two
+    // per update (each a round trip on PostgreSQL, in the poller's cycle).
+    const ids = judged.flatMap((j) => (typeof j === 'string' ? [] : [inboundIdOf(j)]));
+    const known = ids.length
+      ? inboundRepository.accountAndTakenMany(this.db, 'telegram', bot.send_phone, ids)
+      : Promise.resolve(undefined);
+    // Made ready side by side (downloads), then written in the updates' order: a chat's
+    // messages reach the door in the order the customer sent them.
+    const ready = await Promise.allSettled(
+      judged.map(async (j) => (typeof j === 'string' ? j : this.message(bot, j, await known))),
+    );
     return Promise.allSettled(
       ready.map((r) => {
         if (r.status === 'rejected') return Promise.reject(r.reason);
@@ -165,11 +178,14 @@ export class TelegramInbound {
     );
   }
 
-  /** One update made ready for the door (its write), or already answered. */
-  private async prepare(
+  /**
+   * One update parsed and judged alone: a customer's message in a private chat, or already
+   * answered (refused: not Telegram's shape; ignored: not a customer's message).
+   */
+  private parse(
     bot: { send_phone: string; token: string },
     update: TgUpdate,
-  ): Promise<InboundOutcome | (() => Promise<InboundOutcome>)> {
+  ): InboundOutcome | TgMessage {
     const parsed = tgUpdate.safeParse(update);
     const msg = parsed.success ? tgMessage.safeParse(parsed.data.message) : null;
     if (parsed.success && parsed.data.message === undefined) return 'ignored';
@@ -180,24 +196,27 @@ export class TelegramInbound {
       });
       return 'refused';
     }
-    return this.message(bot, msg.data as TgMessage);
+    const data = msg.data as TgMessage;
+    // Only what a customer writes to the bot in a private chat becomes a chat.
+    if (data.chat.type !== 'private' || !data.from || data.from.is_bot) return 'ignored';
+    return data;
   }
 
+  /** A customer's message made ready for the door (its write), or already answered. */
   private async message(
     bot: { send_phone: string; token: string },
     msg: TgMessage,
+    known: Awaited<ReturnType<typeof inboundRepository.accountAndTakenMany>>,
   ): Promise<InboundOutcome | (() => Promise<InboundOutcome>)> {
-    // Only what a customer writes to the bot in a private chat becomes a chat.
-    if (msg.chat.type !== 'private' || !msg.from || msg.from.is_bot) return 'ignored';
     const api = new BotApi(this.apiUrl, bot.token);
     const key: InboundKey = {
       channel: 'telegram',
       sendPhone: bot.send_phone,
-      externalId: `${msg.chat.id}:${msg.message_id}`,
+      externalId: inboundIdOf(msg),
     };
-    if (await inboundRepository.find(this.db, key)) return 'duplicate';
+    if (known?.taken.has(key.externalId)) return 'duplicate';
 
-    const account = await accountsRepository.findByPhone(this.db, bot.send_phone);
+    const account = known?.account;
     if (!account || account.seat_id === null) {
       this.inbound.refuse('telegram', 'no_seat', { account: bot.send_phone });
       return 'ignored';
@@ -220,7 +239,7 @@ export class TelegramInbound {
     }
     if (!picked && !content) return 'ignored'; // a service message (joined, pinned, ...)
 
-    const from = msg.from;
+    const from = msg.from!;
     return () => this.write(api, bot, msg, from, { seatId, key, customer, content, type, mediaId });
   }
 
@@ -276,7 +295,14 @@ export class TelegramInbound {
       }),
     });
     if (outcome.kind === 'stored') {
-      await this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id);
+      // After the message, outside the poll's cycle: the bot's next updates do not wait for a
+      // read and a Bot API call of a new customer's photo.
+      const photo = this.fetchPhoto(api, seatId, bot.send_phone, customer, from.id)
+        .catch((err: unknown) =>
+          this.log.warn({ err, account: bot.send_phone }, 'telegram profile photo not fetched'),
+        )
+        .finally(() => this.photos.delete(photo));
+      this.photos.add(photo);
     }
     return outcome.kind === 'stored'
       ? 'stored'
@@ -285,6 +311,11 @@ export class TelegramInbound {
         : outcome.kind === 'taken'
           ? 'duplicate'
           : 'refused';
+  }
+
+  /** Once the photos being fetched have their fate (the poller's stop). */
+  async settled(): Promise<void> {
+    while (this.photos.size) await Promise.allSettled([...this.photos]);
   }
 
   /** Stores a customer's file, checked by its bytes; null when it cannot be had. */

@@ -53,6 +53,7 @@ export class TelegramPoller {
     this.wakeScan?.();
     await this.scanning;
     await Promise.allSettled([...this.loops.values()]);
+    await this.inbound.settled();
     this.scanning = null;
   }
 
@@ -88,28 +89,36 @@ export class TelegramPoller {
     }
   }
 
-  /** One bot: renew the lease, long-poll, store the updates, move the offset; repeat. */
+  /**
+   * One bot: renew the lease, long-poll, store the updates; repeat. A cycle costs one statement
+   * of its own besides the updates' (renewLease: the lease, the offset past the updates stored
+   * in the cycle before, the poll's status), so an update that arrives while the poller is
+   * storing the ones before it waits for as little as can be before it is fetched.
+   */
   private async pollBot(bot: { send_phone: string; token: string }): Promise<void> {
     const key = { sendPhone: bot.send_phone, token: bot.token };
     const api = new BotApi(this.config.apiUrl, bot.token);
     let backoff = 1000;
+    /** Past the updates stored since the offset was last written (null: nothing to move). */
+    let stored: number | null = null;
+    /** When the last poll answered, not yet written (the admin console's status). */
+    let polledAt: number | null = null;
     try {
       while (!this.stopping) {
         const now = Date.now();
-        // Lost (expired and taken), unbound or rebound to another token: this loop ends.
-        if (
-          !(await telegramBotsRepository.takeLease(
-            this.db,
-            key,
-            this.owner,
-            now,
-            now + this.config.leaseMs,
-          ))
-        ) {
-          return;
-        }
-        const offset = await telegramBotsRepository.offsetOf(this.db, bot.send_phone);
+        // Lost (expired and taken), unbound or rebound to another token: this loop ends (the
+        // updates stored since come again to the next poller, which recognises them).
+        const offset = await telegramBotsRepository.renewLease(
+          this.db,
+          key,
+          this.owner,
+          now,
+          now + this.config.leaseMs,
+          { offset: stored, polledAt },
+        );
         if (offset === null) return;
+        stored = null;
+        polledAt = null;
         let updates: TgUpdate[];
         try {
           updates = await api.call<TgUpdate[]>(
@@ -118,7 +127,7 @@ export class TelegramPoller {
             { signal: this.abort.signal, timeoutMs: (this.config.pollTimeoutSeconds + 15) * 1000 },
           );
           backoff = 1000;
-          await telegramBotsRepository.pollSucceeded(this.db, key, Date.now());
+          polledAt = Date.now();
         } catch (err) {
           if (this.stopping) return;
           await telegramBotsRepository
@@ -162,9 +171,9 @@ export class TelegramPoller {
             next = update.update_id + 1;
           }
         }
-        if (next > offset) {
-          await telegramBotsRepository.advanceOffset(this.db, bot.send_phone, this.owner, next);
-        }
+        // Written with the next cycle's lease (or when the lease is freed), before the next
+        // getUpdates confirms these updates to Telegram.
+        if (next > offset) stored = next;
         if (failed >= 0 && next === updates[failed]!.update_id) await this.sleep(backoff);
       }
     } catch (err) {
@@ -172,7 +181,7 @@ export class TelegramPoller {
         this.log.error({ err, account: bot.send_phone }, 'telegram poller stopped');
     } finally {
       await telegramBotsRepository
-        .releaseLease(this.db, bot.send_phone, this.owner)
+        .releaseLease(this.db, bot.send_phone, this.owner, stored)
         .catch(() => undefined);
     }
   }

@@ -162,7 +162,7 @@ export class WhatsappInbound {
     const envelope = waEnvelope.safeParse(payload);
     if (!envelope.success) return refuse('entry');
     if (envelope.data.object !== 'whatsapp_business_account') return;
-    const prepared: Prepared[] = [];
+    const parsed: { msg: WaMessage; profileName: string | null }[] = [];
     const statuses: WaStatus[] = [];
     for (const rawEntry of envelope.data.entry ?? []) {
       const entry = waEntry.safeParse(rawEntry);
@@ -199,8 +199,7 @@ export class WhatsappInbound {
             refuse('message', raw);
             continue;
           }
-          const ready = await this.prepare(number, msg.data, names.get(msg.data.from) ?? null);
-          if (ready) prepared.push(ready);
+          parsed.push({ msg: msg.data, profileName: names.get(msg.data.from) ?? null });
         }
         const given = listAt(value.data.statuses);
         if (!given) refuse('statuses');
@@ -210,6 +209,16 @@ export class WhatsappInbound {
           else refuse('status', raw);
         }
       }
+    }
+    // The delivery's wamids seen before: one read for all its messages, not one each.
+    const wamids = parsed.filter(({ msg }) => msg.type !== 'reaction').map(({ msg }) => msg.id);
+    const taken = wamids.length
+      ? await inboundRepository.takenOf(this.db, 'whatsapp', number.send_phone, wamids)
+      : new Set<string>();
+    const prepared: Prepared[] = [];
+    for (const { msg, profileName } of parsed) {
+      const ready = await this.prepare(number, msg, profileName, taken);
+      if (ready) prepared.push(ready);
     }
     // Together through the door: one commit for the delivery, each message judged alone.
     const fates = await Promise.allSettled(prepared.map((p) => p.write()));
@@ -230,6 +239,8 @@ export class WhatsappInbound {
     number: WebhookNumber,
     msg: WaMessage,
     profileName: string | null,
+    /** The delivery's wamids taken before it came. */
+    taken: ReadonlySet<string>,
   ): Promise<Prepared | null> {
     const key: InboundKey = {
       channel: 'whatsapp',
@@ -240,7 +251,7 @@ export class WhatsappInbound {
       await this.reaction(number, msg, key);
       return null;
     }
-    if (await inboundRepository.find(this.db, key)) return null;
+    if (taken.has(msg.id)) return null;
     // The account's seat came with the number (read once per delivery).
     const seatId = number.seat_id;
     if (seatId === null) {

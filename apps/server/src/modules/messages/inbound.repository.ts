@@ -36,6 +36,25 @@ const accountAndTakenQuery = compiledQuery(
       .where('phone_accounts.send_phone', '=', sendPhone),
 );
 
+/** The account messages came to, with those of their keys already taken (one row each). */
+const accountAndTakenManyQuery = compiledQuery(
+  (db, _count: number, channel: ChannelName, sendPhone: string, ...externalIds: string[]) =>
+    db
+      .selectFrom('phone_accounts')
+      .leftJoin('inbound_messages', (join) =>
+        join
+          .onRef('inbound_messages.send_phone', '=', 'phone_accounts.send_phone')
+          .on('inbound_messages.channel', '=', channel)
+          .on('inbound_messages.external_id', 'in', externalIds),
+      )
+      .selectAll('phone_accounts')
+      .select([
+        'inbound_messages.external_id as taken_external_id',
+        'inbound_messages.msg_id as taken_msg_id',
+      ])
+      .where('phone_accounts.send_phone', '=', sendPhone),
+);
+
 /**
  * Every channel's "take an external message once": a channel hands the same message over
  * again (a retried webhook, a replayed update), and it must be stored once. Taken inside the
@@ -85,6 +104,54 @@ export const inboundRepository = {
       account: account as PhoneAccountRow,
       taken: taken_external_id === null ? undefined : { msg_id: taken_msg_id },
     };
+  },
+
+  /**
+   * accountAndTaken for the messages of one delivery or poll (one account): one statement for
+   * all, answering the keys taken already by their external id.
+   */
+  async accountAndTakenMany(
+    db: Db,
+    channel: ChannelName,
+    sendPhone: string,
+    externalIds: readonly string[],
+  ): Promise<
+    { account: PhoneAccountRow; taken: Map<string, { msg_id: number | null }> } | undefined
+  > {
+    if (externalIds.length === 0) throw new Error('accountAndTakenMany: no ids');
+    const rows = await accountAndTakenManyQuery.run(
+      db,
+      externalIds.length,
+      channel,
+      sendPhone,
+      ...externalIds,
+    );
+    if (rows.length === 0) return undefined;
+    const taken = new Map<string, { msg_id: number | null }>();
+    for (const row of rows) {
+      if (row.taken_external_id !== null) {
+        taken.set(row.taken_external_id, { msg_id: row.taken_msg_id });
+      }
+    }
+    const { taken_external_id: _id, taken_msg_id: _msg, ...account } = rows[0]!;
+    return { account: account as PhoneAccountRow, taken };
+  },
+
+  /** Which of these external ids of one account and channel are taken: one statement. */
+  async takenOf(
+    db: Db,
+    channel: ChannelName,
+    sendPhone: string,
+    externalIds: readonly string[],
+  ): Promise<Set<string>> {
+    const rows = await db
+      .selectFrom('inbound_messages')
+      .select('external_id')
+      .where('channel', '=', channel)
+      .where('send_phone', '=', sendPhone)
+      .where('external_id', 'in', externalIds)
+      .execute();
+    return new Set(rows.map((r) => r.external_id));
   },
 
   /** The stored message of a taken one (`msg_id` null: taken, nothing stored). */
