@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamPresence } from '@parley/protocol';
 import { loadStrings, renderWithProviders } from '../../../test/render';
-import { applyPresence, teamPresence } from '../team-presence.store';
+import { applyPresence, teamPresence } from '../api/team-presence';
 import { PresenceLine } from './presence-line';
 
 beforeAll(loadStrings);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { alivePresence, usePresenceEntries } from '../team-presence.store';
+import { alivePresence, usePresenceEntries } from '../api/team-presence';
 
 /**
  * "Ana is viewing" / "Ana is typing": who else is looking at this chat, live. An entry shows
@@ -13,7 +13,7 @@ export function PresenceLine({ sessionId }: { sessionId: number }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (entries.length === 0) return;
-    setNow(Date.now());
+    // A word that just came shows at once (its end is after any earlier `now`); ends are checked each tick.
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [entries]);

@@ -1,6 +1,6 @@
 import type { TeamPresence } from '@parley/protocol';
-import { createStore, useStore } from '../../lib/create-store';
-import { onLogout } from '../../lib/login-session';
+import { createStore, useStore } from '../../../lib/create-store';
+import { onLogout } from '../../../lib/login-session';
 
 /** Who else is looking at a chat: by chat, the members' last word and when it expires. */
 export interface PresenceEntry {
