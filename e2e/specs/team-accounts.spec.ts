@@ -108,7 +108,7 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
   }
   const sessionId = Number(await rowOf(a).getAttribute('data-session-id'));
   await rowOf(a).getByTestId('queue-item-open').click();
-  await expect(a.getByTestId('queued-chat-last')).toHaveText(hello);
+  await expect(a.getByTestId('queued-message').filter({ hasText: hello })).toBeVisible();
   await shot(a, 'team-queue.png');
 
   // 2. A takes it: it leaves B's queue within 1 s of A's answer.

@@ -189,7 +189,7 @@ export async function buildApp(
   addressBookRoutes(calls, services.addressBook);
   pushRoutes(calls, services.push);
   mutesRoutes(calls, services.mutes);
-  teamsRoutes(calls, services.teams);
+  teamsRoutes(calls, services.teams, services.teamPresence);
   // Customers' messages notified to the seats' devices once committed, off the request.
   bus.watch((seatId, events) => services.push.committed(seatId, events));
   app.addHook('preClose', async () => services.push.idle());
@@ -209,6 +209,8 @@ export async function buildApp(
   // of the seat here (some change a chat without an event, e.g. a detected customer language):
   // a console reads its own writes whatever the database's notice takes.
   realtime.hub.onNotified = (seatId) => services.listVersions.changed(seatId);
+  // Who is looking at a team chat: ephemeral frames, across instances as events' notices go.
+  services.teamPresence.transmit = (seatIds, frame) => realtime.fanOut.ephemeral(seatIds, frame);
   calls.onCalled = (seatId) => services.listVersions.changed(seatId);
   // Presence writes are left to run (never awaited by a request); the last ones end before
   // the database closes.

@@ -46,6 +46,8 @@ import { WorkerExportReader } from './modules/admin/worker-export-reader.js';
 import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
 import { TeamsService } from './modules/teams/teams.service.js';
 import { TeamInboundWriter } from './modules/teams/team-inbound.js';
+import { TeamReplyGuard } from './modules/teams/team-replies.js';
+import { TeamPresenceService } from './modules/teams/team-presence.service.js';
 
 /**
  * Every service, wired once; the HTTP routes and the CLI use the same ones: the modules' here,
@@ -93,6 +95,7 @@ export interface CoreServices {
   mutes: MutesService;
   /** Team accounts: queues, assignment, hand-over, private notes (issue 35). */
   teams: TeamsService;
+  teamPresence: TeamPresenceService;
 }
 
 export async function createServices(
@@ -147,6 +150,7 @@ export async function createServices(
     async (channel, chat) =>
       channelModule(channel).chatRead?.(chat, { db, config, log: log ?? silent }),
   );
+  messages.replyGuard = new TeamReplyGuard(db);
   const auth = new AuthService(db, config);
   const adminConsole = new AdminConsoleService(db, audit, events, outbox, channels);
   teams.setOnlineRule((seat) => adminConsole.onlineNow(seat));
@@ -256,6 +260,7 @@ export async function createServices(
     push,
     mutes: new MutesService(db, events),
     teams,
+    teamPresence: new TeamPresenceService(teams),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

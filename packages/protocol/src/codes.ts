@@ -48,6 +48,11 @@ export const ERROR_CODES = {
   TEAM_NOT_MEMBER: '409003',
   /** Team accounts: a hand-over to a frozen member. */
   TEAM_SEAT_FROZEN: '409004',
+  /**
+   * Team accounts: another member replied to this customer less than TEAM_REPLY_CONFIRM_MS ago;
+   * sent only once the request says `confirmed` (`data`: who and when, TeamRecentReply).
+   */
+  TEAM_RECENT_REPLY: '409005',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -91,6 +96,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '409002': 'This chat has already been taken by another member',
   '409003': 'That seat is not a member of this team',
   '409004': 'That seat is frozen and cannot receive chats',
+  '409005': 'Another member replied to this customer a moment ago',
 };
 
 /**

@@ -8,7 +8,7 @@ import {
   sessionItem,
 } from './entities.js';
 import { batchStatus } from './calls/messages.js';
-import { teamMember, teamNote, teamQueue } from './calls/team.js';
+import { teamMember, teamNote, teamPresence, teamQueue } from './calls/team.js';
 
 /**
  * The push channel: one WebSocket per signed-in console at `REALTIME_PATH`. Pushed events
@@ -148,6 +148,11 @@ export const serverFrame = z.discriminatedUnion('kind', [
     data: z.unknown(),
     at: epochMs,
   }),
+  /**
+   * Who is looking at a team chat (issue 35): ephemeral, never in the event log, so it carries
+   * no event id and is not replayed on resume; forget it after `data.ttl_ms`.
+   */
+  z.object({ kind: z.literal('presence'), data: teamPresence }),
   /** The heartbeat (the server also drops sockets that do not answer WebSocket pings). */
   z.object({ kind: z.literal('ping'), at: z.number().int().nonnegative() }),
   /** The token expired or was revoked: 400002, the socket closes. */

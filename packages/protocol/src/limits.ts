@@ -69,3 +69,14 @@ export const TEAM_CAPACITY_MAX = 1000;
 export const TEAM_MEMBERS_MAX = 100;
 /** Search in notes answers at most this many. */
 export const TEAM_NOTES_SEARCH_MAX = 50;
+/**
+ * Who is looking (issue 35): a console says "viewing" at least this often while a team chat is
+ * open, and the others forget it after TEAM_VIEWING_TTL_MS without a word (a crashed tab).
+ */
+export const TEAM_VIEWING_EVERY_MS = 10_000;
+export const TEAM_VIEWING_TTL_MS = 25_000;
+/** "typing" is said at most this often while keys are pressed, and ends this long after the last. */
+export const TEAM_TYPING_EVERY_MS = 2_000;
+export const TEAM_TYPING_TTL_MS = 5_000;
+/** A reply within this long after another member's reply to the same customer asks first. */
+export const TEAM_REPLY_CONFIRM_MS = 10_000;

@@ -511,6 +511,7 @@ export interface Database {
   team_members: TeamMembersTable;
   team_queue: TeamQueueTable;
   team_notes: TeamNotesTable;
+  team_replies: TeamRepliesTable;
 }
 
 /** A phone account made a team account (migration 041). */
@@ -548,6 +549,13 @@ export interface TeamNotesTable {
   kind: 'note' | 'handover';
   content: string;
   created_at: number;
+}
+/** The last member who replied to a customer of a team account, and when (migration 049). */
+export interface TeamRepliesTable {
+  send_phone: string;
+  receiver_phone: string;
+  seat_id: number;
+  at: number;
 }
 export type TeamAccountRow = Selectable<TeamAccountsTable>;
 export type TeamNoteRow = Selectable<TeamNotesTable>;

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { eventsRepository, type LoggedEvent } from '../modules/events/events.repository.js';
 import { settingsRepository } from '../modules/settings/settings.repository.js';
 import type { RealtimeHub } from './hub.js';
+import { serverFrame, type ServerFrame } from '@parley/protocol';
 
 /** A seat id: every instance reads that seat's new events from the log (every release). */
 const CHANNEL = 'parley:events';
@@ -14,6 +15,8 @@ const CHANNEL = 'parley:events';
  */
 const ROWS_CHANNEL = 'parley:events:rows:';
 const SCOPE_KEY = 'redis_notice_scope';
+/** Ephemeral frames, `<origin> [[seat, ...], frame]`, on this database's channel likewise. */
+const EPHEMERAL_CHANNEL = 'parley:ephemeral:';
 /**
  * A change's rows past this size (JSON characters) are not carried: the seat id alone, and the
  * others read the log (a pub/sub subscriber's output buffer stays small).
@@ -23,6 +26,11 @@ export const MAX_NOTICE_CHARS = 32 * 1024;
 export interface FanOut {
   /** A seat's events committed here: tell every instance (this one included: `events`). */
   notify(seatId: number, events?: readonly LoggedEvent[]): void;
+  /**
+   * An ephemeral frame for these seats' sockets on every instance (this one included), never
+   * stored: what is missed (no Redis between instances, Redis away) is not sent again.
+   */
+  ephemeral(seatIds: readonly number[], frame: ServerFrame): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -67,6 +75,8 @@ export class RedisFanOut implements FanOut {
   private readonly origin = randomBytes(6).toString('hex');
   /** ROWS_CHANNEL and the database's scope; null until read (then rows are not carried). */
   private rowsChannel: string | null = null;
+  /** EPHEMERAL_CHANNEL and the database's scope; null until read (then they stay here). */
+  private ephemeralChannel: string | null = null;
 
   constructor(
     url: string,
@@ -106,6 +116,16 @@ export class RedisFanOut implements FanOut {
     else this.toAnnounce.set(seatId, null);
   }
 
+  ephemeral(seatIds: readonly number[], frame: ServerFrame): void {
+    this.hub?.sendEphemeral(seatIds, frame);
+    if (this.pub.status !== 'ready' || !this.ephemeralChannel || seatIds.length === 0) return;
+    const sent = this.pub
+      .publish(this.ephemeralChannel, `${this.origin} ${JSON.stringify([seatIds, frame])}`)
+      .catch(() => undefined);
+    this.pending.add(sent);
+    void sent.finally(() => this.pending.delete(sent));
+  }
+
   /** Each seat's rows committed in this turn (null: not all known, the seat id alone). */
   private readonly toAnnounce = new Map<number, LoggedEvent[] | null>();
   private readonly announce = () => {
@@ -140,13 +160,20 @@ export class RedisFanOut implements FanOut {
     const hub = this.hub;
     if (this.options.fallback) {
       // Unread (the database away): notices carry the seat id alone, as before.
-      this.rowsChannel = await noticeScope(this.options.fallback.db).then(
-        (scope) => ROWS_CHANNEL + scope,
-        () => null,
-      );
+      const scope = await noticeScope(this.options.fallback.db).catch(() => null);
+      this.rowsChannel = scope === null ? null : ROWS_CHANNEL + scope;
+      this.ephemeralChannel = scope === null ? null : EPHEMERAL_CHANNEL + scope;
     }
     const channels = this.rowsChannel ? [CHANNEL, this.rowsChannel] : [CHANNEL];
+    if (this.ephemeralChannel) channels.push(this.ephemeralChannel);
     this.sub.on('message', (channel: string, message: string) => {
+      if (channel === this.ephemeralChannel) {
+        const space = message.indexOf(' ');
+        if (message.slice(0, space) === this.origin) return;
+        const heard = readEphemeral(message.slice(space + 1));
+        if (heard) hub.sendEphemeral(heard.seatIds, heard.frame);
+        return;
+      }
       if (channel === this.rowsChannel) {
         const space = message.indexOf(' ');
         if (message.slice(0, space) === this.origin) return;
@@ -273,6 +300,18 @@ function readRowsNotice(text: string): { seatId: number; rows: LoggedEvent[] | u
   return { seatId, rows: rows.length > 0 && consecutive(rows) ? rows : undefined };
 }
 
+/** An ephemeral notice read back (a frame the protocol knows, for seat ids), else null. */
+function readEphemeral(text: string): { seatIds: number[]; frame: ServerFrame } | null {
+  try {
+    const [seatIds, frame] = JSON.parse(text) as [unknown, unknown];
+    if (!Array.isArray(seatIds) || !seatIds.every((id) => Number.isSafeInteger(id))) return null;
+    const parsed = serverFrame.safeParse(frame);
+    return parsed.success ? { seatIds: seatIds as number[], frame: parsed.data } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Each row's number is the one before's plus one (the hub sends them as a run). */
 function consecutive(rows: readonly LoggedEvent[]): boolean {
   return rows.every((r, i) => i === 0 || Number(r.seq) === Number(rows[i - 1]!.seq) + 1);
@@ -327,6 +366,11 @@ export class PollingFanOut implements FanOut {
 
   notify(seatId: number, events?: readonly LoggedEvent[]): void {
     this.hub.notify(seatId, events);
+  }
+
+  /** Without Redis, ephemeral frames reach this instance's sockets only (nothing is stored). */
+  ephemeral(seatIds: readonly number[], frame: ServerFrame): void {
+    this.hub.sendEphemeral(seatIds, frame);
   }
 
   async start(): Promise<void> {

@@ -232,6 +232,20 @@ export class RealtimeHub {
     this.corked.clear();
   };
 
+  /**
+   * An ephemeral frame (who is looking at a team chat) to every socket of these seats here:
+   * outside the event log, so it has no event number and moves no socket's `lastSent`.
+   */
+  sendEphemeral(seatIds: readonly number[], frame: ServerFrame): void {
+    let bytes: Buffer | null = null;
+    for (const seatId of seatIds) {
+      for (const conn of this.bySeat.get(seatId) ?? []) {
+        bytes ??= Buffer.from(JSON.stringify(frame));
+        this.write(conn.socket, bytes);
+      }
+    }
+  }
+
   /** Closes the seat's sockets of a token just revoked (null: of all its tokens), as `expire`. */
   expireTokens(seatId: number, tokenHash: string | null): void {
     for (const conn of [...(this.bySeat.get(seatId) ?? [])]) {

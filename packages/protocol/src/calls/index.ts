@@ -136,7 +136,7 @@ export const CALLS = {
   '/v1/seat/chat/message': call(
     messages.messageRequest,
     messages.messageResponse,
-    'Send a message; stored once per client_msg_id.',
+    "Send a message; stored once per client_msg_id. On a team account, another member's reply to the same customer less than 10 s ago: 409005 (who and when), nothing sent, unless `confirmed`.",
     'safe',
   ),
   '/v1/seat/chat/batch_message': call(
@@ -343,6 +343,18 @@ export const CALLS = {
     team.teamSearchNotesRequest,
     team.teamSearchNotesResponse,
     'Private notes containing a text, of the chats the seat may see (held, or waiting in its queues), newest first.',
+    'safe',
+  ),
+  '/v1/seat/team/presence': extension(
+    team.teamPresenceRequest,
+    team.teamPresenceResponse,
+    "Say that the seat's console shows a team chat (viewing), that its operator types in it (typing) or that it no longer shows it (left): the chat's other members and its holder are told live (a `presence` frame on the push channel), nothing is stored.",
+    'safe',
+  ),
+  '/v1/seat/team/chatRecord': extension(
+    team.teamChatRecordRequest,
+    team.teamChatRecordResponse,
+    'Messages of a team chat the seat holds or that waits in one of its queues (read before taking it), newest page first; page to older ones with before_id.',
     'safe',
   ),
 } as const;

@@ -69,6 +69,11 @@ export const messageRequest = z
      * the new one (another chat's, a hidden or a retracted message: 100001 naming `reply_to`).
      */
     reply_to: id.optional(),
+    /**
+     * Team accounts: send even though another member replied to this customer less than
+     * TEAM_REPLY_CONFIRM_MS ago (without it: 409005, nothing sent). Ignored elsewhere.
+     */
+    confirmed: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.type === 'text' && v.content.trim() === '') {

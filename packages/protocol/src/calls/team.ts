@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { epochMs, id, lastMessage, sessionItem } from '../entities.js';
-import { TEAM_NOTE_MAX, TEAM_QUEUE_PAGE_MAX } from '../limits.js';
+import { chatMessage, epochMs, id, lastMessage, sessionItem } from '../entities.js';
+import {
+  CHAT_PAGE_SIZE_DEFAULT,
+  CHAT_PAGE_SIZE_MAX,
+  TEAM_NOTE_MAX,
+  TEAM_QUEUE_PAGE_MAX,
+} from '../limits.js';
 
 /**
  * Team accounts (issue 35; docs/decisions/2026-11-29-team-accounts.md): a phone account staffed
@@ -107,3 +112,46 @@ export const teamSearchNotesRequest = z.object({
 });
 /** Notes of the chats the seat may see, newest first (at most 50). */
 export const teamSearchNotesResponse = z.object({ notes: z.array(teamNote) });
+
+/**
+ * Who is looking (issue 35): a member's console says it shows a team chat (`viewing`, again
+ * every TEAM_VIEWING_EVERY_MS), that its operator types in it (`typing`, at most every
+ * TEAM_TYPING_EVERY_MS), or that it no longer shows it (`left`). Nothing is stored.
+ */
+export const teamPresenceState = z.enum(['viewing', 'typing', 'left']);
+export type TeamPresenceState = z.infer<typeof teamPresenceState>;
+export const teamPresenceRequest = z.object({ session_id: id, state: teamPresenceState });
+export const teamPresenceResponse = z.object({ session_id: id });
+
+/** What the other members' consoles are told (the socket's `presence` frame). */
+export const teamPresence = z.object({
+  session_id: id,
+  seat_id: id,
+  /** The member's display name (its seat's nickname). */
+  nickname: z.string(),
+  state: teamPresenceState,
+  /** Forget it after this long without a word (a tab that crashed says nothing). */
+  ttl_ms: z.number().int().nonnegative(),
+  at: epochMs,
+});
+export type TeamPresence = z.infer<typeof teamPresence>;
+
+/** `data` of 409005: the member who replied to this customer a moment ago, and when. */
+export const teamRecentReply = z.object({ seat_id: id, nickname: z.string(), at: epochMs });
+export type TeamRecentReply = z.infer<typeof teamRecentReply>;
+
+/**
+ * A team chat's messages (read-only), newest page first; `before_id` pages to older ones. The
+ * way a member reads a chat waiting in its queue before taking it.
+ */
+export const teamChatRecordRequest = z.object({
+  session_id: id,
+  before_id: id.optional(),
+  page_size: z.number().int().min(1).max(CHAT_PAGE_SIZE_MAX).default(CHAT_PAGE_SIZE_DEFAULT),
+});
+export const teamChatRecordResponse = z.object({
+  /** Oldest first within the page. */
+  list: z.array(chatMessage),
+  /** Older messages exist before the first one of `list`. */
+  has_more: z.boolean(),
+});

@@ -315,6 +315,28 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
     ],
     refusals: [noChat(w)],
   }),
+  '/v1/seat/team/presence': (w) => ({
+    success: [
+      {
+        summary: 'The console shows a team chat: its other members see "viewing"',
+        request: { session_id: w.sessions.main, state: 'viewing' },
+        response: { session_id: w.sessions.main },
+        replayed: false,
+      },
+    ],
+    refusals: [{ ...noChat(w), request: { session_id: w.sessions.otherSeat, state: 'viewing' } }],
+  }),
+  '/v1/seat/team/chatRecord': (w) => ({
+    success: [
+      {
+        summary: 'A queued chat read before taking it',
+        request: { session_id: w.sessions.main },
+        response: { list: [], has_more: false },
+        replayed: false,
+      },
+    ],
+    refusals: [noChat(w)],
+  }),
   '/v1/seat/team/searchNotes': () => ({
     success: [
       {

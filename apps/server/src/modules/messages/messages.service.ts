@@ -21,6 +21,7 @@ import { afterCommit, inTransaction } from '../../lib/tx.js';
 import type { OutboxWriter } from '../outbox/outbox-writer.js';
 import type { SeatEvents } from '../events/seat-events.js';
 import type { MessageWriter } from './message-writer.js';
+import type { TeamReplyGuard } from '../teams/team-replies.js';
 import type { InboundWriter } from './inbound-writer.js';
 
 export type { InboundQuote } from './receive-one.js';
@@ -221,8 +222,15 @@ export class MessagesService {
     seatId: number,
     input: CallRequest<'/v1/seat/chat/message'>,
   ): Promise<CallResponse<'/v1/seat/chat/message'>> {
-    return this.present(await this.writer.send(seatId, input));
+    // A team chat's reply soon after another member's asks first (409005); services.ts wires it.
+    const team = (await this.replyGuard?.check(seatId, input)) ?? false;
+    const row = await this.writer.send(seatId, input);
+    if (team) await this.replyGuard!.recorded(seatId, input, Number(row.created_at));
+    return this.present(row);
   }
+
+  /** Team accounts' rule on replies close together (TeamReplyGuard); none: no rule (the CLI). */
+  replyGuard: TeamReplyGuard | null = null;
 
   /**
    * A customer's message to one of the seat accounts without an id of its channel (the CLI's

@@ -29,6 +29,31 @@ const memberColumns = [
 
 /** Queries of team accounts (issue 35); the rules are TeamsService's. */
 export const teamsRepository = {
+  /**
+   * The sending account's seat and the last reply to this customer of the number (its member's
+   * nickname): one primary-key read each. No account: undefined.
+   */
+  lastReply(db: Db, sendPhone: string, receiverPhone: string) {
+    return db
+      .selectFrom('phone_accounts as a')
+      .leftJoin('team_replies as r', (j) =>
+        j.onRef('r.send_phone', '=', 'a.send_phone').on('r.receiver_phone', '=', receiverPhone),
+      )
+      .leftJoin('seats as s', 's.id', 'r.seat_id')
+      .select(['a.seat_id as account_seat_id', 'r.seat_id', 'r.at', 's.nickname'])
+      .where('a.send_phone', '=', sendPhone)
+      .executeTakeFirst();
+  },
+  /** The member who just replied to this customer of a team account. */
+  async recordReply(db: Db, sendPhone: string, receiverPhone: string, seatId: number, at: number) {
+    await db
+      .insertInto('team_replies')
+      .values({ send_phone: sendPhone, receiver_phone: receiverPhone, seat_id: seatId, at })
+      .onConflict((oc) =>
+        oc.columns(['send_phone', 'receiver_phone']).doUpdateSet({ seat_id: seatId, at }),
+      )
+      .execute();
+  },
   findByAccount(db: Db, accountId: number): Promise<TeamAccountRow | undefined> {
     return db
       .selectFrom('team_accounts')

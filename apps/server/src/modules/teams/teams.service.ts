@@ -18,6 +18,7 @@ import { SeatEvents } from '../events/seat-events.js';
 import { groupsRepository } from '../groups/groups.repository.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { messagesRepository } from '../messages/messages.repository.js';
+import { toChatMessage } from '../messages/messages.presenter.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { toSessionItem } from '../sessions/sessions.presenter.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
@@ -275,6 +276,40 @@ export class TeamsService {
       account_id: chat.account_id,
       holder: holder ? this.member(holder) : null,
       members: members.map((m) => this.member(m)),
+    };
+  }
+
+  /**
+   * Who hears of a seat looking at a chat it may see: the seats that may see it too (a queued
+   * chat: every member; a held one: its holder), and the seat's name. Else as absent (400001).
+   */
+  async presenceOf(seatId: number, sessionId: number) {
+    const chat = await this.chatFor(this.db, seatId, sessionId);
+    const members = await teamsRepository.members(this.db, chat.account_id);
+    const me = members.find((m) => m.seat_id === seatId);
+    const audience =
+      chat.seat_id === chat.queue_seat_id ? members.map((m) => m.seat_id) : [chat.seat_id];
+    return { chat, audience, nickname: me?.nickname ?? String(seatId) };
+  }
+
+  /**
+   * A team chat's messages, read-only: how a member reads a chat waiting in its queue before
+   * taking it (or one it holds). Reading does not mark it read: the chat is not yet the seat's.
+   */
+  async chatRecord(seatId: number, input: CallRequest<'/v1/seat/team/chatRecord'>) {
+    const chat = await this.chatFor(this.db, seatId, input.session_id);
+    const rows = await messagesRepository.pageBefore(
+      this.db,
+      chat.id,
+      input.before_id,
+      input.page_size + 1,
+    );
+    return {
+      list: rows
+        .slice(0, input.page_size)
+        .reverse()
+        .map((r) => toChatMessage(r, this.urls!)),
+      has_more: rows.length > input.page_size,
     };
   }
 

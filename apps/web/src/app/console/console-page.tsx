@@ -23,6 +23,7 @@ import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortc
 import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
 import { QueuePlace } from '../../features/team/components/queue-place';
 import { HandOverDialogHost } from '../../features/team/components/hand-over-dialog';
+import { ReplyConfirmHost } from '../../features/team/components/reply-confirm-dialog';
 import { useTeamShortcuts } from '../../features/team/hooks/use-team-shortcuts';
 import { closeQueue, useTeamView } from '../../features/team/team-view.store';
 import { channelView } from '../channels';
@@ -130,6 +131,7 @@ const ConsoleGrid = memo(function ConsoleGrid() {
       <LazySessionDialogs />
       <BatchReplyHost />
       <HandOverDialogHost />
+      <ReplyConfirmHost />
       {helpMounted && <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />}
     </Box>
   );

@@ -34,6 +34,8 @@ export interface LocalMessage extends Omit<ChatMessage, 'status' | 'client_msg_i
   error?: { code: string; msg: string } | null;
   /** Set while the media of an image/audio/video/file message is not uploaded yet. */
   upload?: LocalUpload | null;
+  /** Sent anyway after another team member's reply a moment before (409005 asked first). */
+  confirmed?: boolean;
 }
 
 type LocalMap = Record<number, LocalMessage[]>;

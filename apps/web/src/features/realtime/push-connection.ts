@@ -4,6 +4,7 @@ import {
   serverFrame,
   type PushEvent,
   type ServerFrame,
+  type TeamPresence,
 } from '@parley/protocol';
 import { ReconnectingSocket, socketUrl } from '../../lib/reconnecting-socket';
 
@@ -15,6 +16,8 @@ export interface PushHandlers {
   /** The resume point was too old: refetch everything. */
   onReset(lastEventId: number): void;
   onEvent(event: PushEvent): void;
+  /** Who is looking at a team chat: ephemeral, outside the numbered events. */
+  onPresence?(presence: TeamPresence): void;
   /** The socket is up (true) or down, reconnecting (false). */
   onOnline(online: boolean): void;
   /** 400002: the token is no longer valid; no reconnect. */
@@ -130,6 +133,9 @@ export class PushConnection extends ReconnectingSocket<ServerFrame | UnreadableE
         if (frame.kind === 'event') this.handleEvent(frame);
         return;
       }
+      case 'presence':
+        this.handlers.onPresence?.(frame.data);
+        return;
       case 'ping':
         return;
       case 'error':

@@ -15,6 +15,7 @@ import {
 } from '../local-messages.store';
 import { classifySendError, pickReady, retryDelayMs } from './outbox-logic';
 import { loadOutbox, saveOutbox } from './outbox-storage';
+import { recentReplyOf, replyConfirm } from './reply-confirm.store';
 
 /**
  * Sends the local inserts of every chat: one request per chat at a time (order kept), each
@@ -166,6 +167,8 @@ class OutboxRunner {
           client_msg_id: cid,
           // A reply (an outbox kept from before replies has none).
           reply_to: local.reply_to ?? undefined,
+          // The operator said to send it anyway after another member's reply (409005).
+          confirmed: local.confirmed || undefined,
         },
         { notify: false },
       );
@@ -203,6 +206,16 @@ class OutboxRunner {
     const code = err instanceof ApiError ? err.code : '500001';
     const msg = err instanceof ApiError ? err.message : '';
     updateLocal(local.session_id, local.client_msg_id, { status: 'failed', error: { code, msg } });
+    // Another member replied to this customer a moment ago: asked, not reported as a failure.
+    const recent = code === '409005' && err instanceof ApiError ? recentReplyOf(err.data) : null;
+    if (recent) {
+      replyConfirm.set({
+        sessionId: local.session_id,
+        clientMsgId: local.client_msg_id,
+        reply: recent,
+      });
+      return;
+    }
     notifications.show({
       color: 'red',
       title: i18n.t('messages:messageSendFailed'),

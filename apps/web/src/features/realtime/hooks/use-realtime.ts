@@ -14,6 +14,7 @@ import { realtimeOnline } from '../../../stores/realtime.store';
 import { mutedChatsKey } from '../../sessions/api/muted-chats';
 import { refreshLists } from '../../sessions/api/session-cache';
 import { teamKeys } from '../../team/api/team-api';
+import { applyPresence } from '../../team/api/team-presence';
 
 /** The open chat reads a customer's new message as opening it does (getChatRecord clears unread). */
 function readOpenChat(data: EventPayload<'message.created'>): void {
@@ -90,6 +91,9 @@ export function useRealtime(
             }
           },
         });
+      },
+      onPresence(presence) {
+        applyPresence(presence);
       },
       onOnline(online) {
         realtimeOnline.set(online);

@@ -10,7 +10,21 @@ export const teamKeys = {
   queues: ['teamQueues'] as const,
   members: (sessionId: number) => ['teamMembers', sessionId] as const,
   notes: (sessionId: number) => ['teamNotes', sessionId] as const,
+  record: (sessionId: number) => ['teamChatRecord', sessionId] as const,
 };
+
+/**
+ * A queued chat's messages, read before taking it (team/chatRecord): the newest page, read
+ * again when the queue says the chat changed (`latestTime`, from the pushed `team.queue`).
+ */
+export function teamChatRecordQuery(sessionId: number, latestTime: number) {
+  return queryOptions({
+    queryKey: [...teamKeys.record(sessionId), latestTime] as const,
+    queryFn: ({ signal }) =>
+      callApi('/v1/seat/team/chatRecord', { session_id: sessionId }, { signal, notify: false }),
+    staleTime: Infinity,
+  });
+}
 
 export function teamQueuesQuery() {
   return queryOptions({

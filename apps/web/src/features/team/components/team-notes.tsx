@@ -14,7 +14,7 @@ import classes from './team-notes.module.css';
  * A team chat's private notes, apart from its messages (never sent to the customer), and the
  * box that writes one. The N shortcut opens the box.
  */
-export function TeamNotes({ sessionId }: { sessionId: number }) {
+export function TeamNotes({ sessionId, onTyping }: { sessionId: number; onTyping?: () => void }) {
   const { t } = useTranslation('team');
   const { data } = useQuery(teamNotesQuery(sessionId));
   const notes = data?.notes ?? [];
@@ -45,7 +45,9 @@ export function TeamNotes({ sessionId }: { sessionId: number }) {
           ))}
         </div>
       )}
-      {writing && <NoteWriter sessionId={sessionId} onDone={() => setWriting(false)} />}
+      {writing && (
+        <NoteWriter sessionId={sessionId} onDone={() => setWriting(false)} onTyping={onTyping} />
+      )}
     </section>
   );
 }
@@ -68,7 +70,16 @@ export function NoteCard({ note }: { note: TeamNote }) {
   );
 }
 
-function NoteWriter({ sessionId, onDone }: { sessionId: number; onDone: () => void }) {
+function NoteWriter({
+  sessionId,
+  onDone,
+  onTyping,
+}: {
+  sessionId: number;
+  onDone: () => void;
+  /** Each keystroke (the others see "typing"). */
+  onTyping?: (() => void) | undefined;
+}) {
   const { t } = useTranslation('team');
   const qc = useQueryClient();
   const [value, setValue] = useState('');
@@ -107,6 +118,7 @@ function NoteWriter({ sessionId, onDone }: { sessionId: number; onDone: () => vo
         onChange={(e) => {
           setValue(e.currentTarget.value);
           setError(null);
+          onTyping?.();
         }}
         onKeyDown={(e) => {
           if (e.key === 'Escape') onDone();
