@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES, type EventPayload, type EventType } from '@parley/protocol';
+import {
+  ERROR_MESSAGES,
+  type AdminCallPath,
+  type EventPayload,
+  type EventType,
+} from '@parley/protocol';
 import { adminCall, createAdmin } from './admin-helpers.js';
 import { PASSWORD, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
@@ -22,7 +27,7 @@ let teamAccountId: number;
 
 const MIN = 60_000;
 
-function asOwner(path: Parameters<typeof adminCall>[1], body: Record<string, unknown>) {
+function asOwner<P extends AdminCallPath>(path: P, body: Record<string, unknown>) {
   return adminCall(t, path, body, adminToken);
 }
 
