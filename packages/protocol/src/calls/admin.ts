@@ -850,6 +850,7 @@ export const adminTeamMember = z.object({
   /** Chats of the account this member holds. */
   open_chats: z.number().int().nonnegative(),
 });
+export type AdminTeamMember = z.infer<typeof adminTeamMember>;
 export const adminTeam = z.object({
   account_id: id,
   send_phone: z.string(),
