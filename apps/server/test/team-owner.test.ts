@@ -5,7 +5,8 @@ import {
   type EventPayload,
   type EventType,
 } from '@parley/protocol';
-import { adminCall, createAdmin } from './admin-helpers.js';
+import type { AddressInfo } from 'node:net';
+import { AdminPushClient, adminCall, createAdmin } from './admin-helpers.js';
 import { PASSWORD, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
 import { createTestApp, type TestApp } from './helper.js';
 
@@ -165,6 +166,43 @@ describe("the owner's view of a team account", () => {
     const again = await asOwner('/v1/admin/accounts/list', { keyword: teamPhone });
     expect(again.data.list[0]!.chats).toBe(3);
     expect((await teamView()).queue_count).toBe(0);
+  });
+});
+
+describe("the owner's team view is live", () => {
+  it('a new queued chat and a take tell an open admin console to refetch the accounts scope (teams) within a second or so', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const socket = await AdminPushClient.open(base, { token: adminToken });
+    try {
+      await socket.waitForKind('ready');
+      const accountsChanged = () =>
+        socket.frames.filter(
+          (f) =>
+            f.kind === 'event' && f.type === 'admin.changed' && f.data.scopes.includes('accounts'),
+        ).length;
+      const before = accountsChanged();
+      const id = await customerWrites('live queue');
+      await socket.until(
+        () => (accountsChanged() > before ? true : undefined),
+        'admin.changed with accounts after a queued chat',
+        3000,
+      );
+      const after = accountsChanged();
+      await take(id, bo);
+      await socket.until(
+        () => (accountsChanged() > after ? true : undefined),
+        'admin.changed with accounts after a take',
+        3000,
+      );
+      // What the refetch reads: the queue without it, bo holding it.
+      const view = await teamView();
+      expect(
+        view.members.find((m: { seat_id: number }) => m.seat_id === bo.seatId)!.open_chats,
+      ).toBeGreaterThanOrEqual(1);
+    } finally {
+      socket.close();
+    }
   });
 });
 
