@@ -170,7 +170,7 @@ describe("the owner's view of a team account", () => {
 });
 
 describe("the owner's team view is live", () => {
-  it('a new queued chat and a take tell an open admin console to refetch the accounts scope (teams) within a second or so', async () => {
+  it('a new queued chat and a take tell an open admin console to refetch the accounts scope (teams)', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const socket = await AdminPushClient.open(base, { token: adminToken });
@@ -181,19 +181,20 @@ describe("the owner's team view is live", () => {
           (f) =>
             f.kind === 'event' && f.type === 'admin.changed' && f.data.scopes.includes('accounts'),
         ).length;
+      // What the owner's earlier actions left pending is sent first (debounced by a second).
+      await socket.overview(() => true);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
       const before = accountsChanged();
       const id = await customerWrites('live queue');
       await socket.until(
         () => (accountsChanged() > before ? true : undefined),
         'admin.changed with accounts after a queued chat',
-        3000,
       );
       const after = accountsChanged();
       await take(id, bo);
       await socket.until(
         () => (accountsChanged() > after ? true : undefined),
         'admin.changed with accounts after a take',
-        3000,
       );
       // What the refetch reads: the queue without it, bo holding it.
       const view = await teamView();
@@ -302,7 +303,7 @@ describe('assignments, hand-overs and time in queue in the charts and the CSV ex
     expect(Number(bySeat.get('own-bo')![3])).toBeGreaterThanOrEqual(15 * MIN);
     expect(bySeat.get('own-out')).toEqual(['0', '0', '0', '']);
     // The exports start a worker thread (SQLite): slow on a loaded machine.
-  }, 90_000);
+  }, 180_000);
 
   it('an automatic routing is counted with its time in queue', async () => {
     await setTeam([ana, bo, cy], { routing: 'automatic', capacity: 1000 });
