@@ -38,6 +38,9 @@ async function customerWrites(customer: Page, phone: string, text: string) {
   await expect(customer.getByTestId('sandbox-message').filter({ hasText: text })).toBeVisible();
 }
 
+// A server started for the spec and three browsers: slow on a loaded machine.
+test.describe.configure({ timeout: 240_000 });
+
 /** Live: at most a few seconds (the push, debounced by 1 s), never the 15 s refetch. */
 const LIVE = { timeout: 5_000 };
 
@@ -46,7 +49,6 @@ test("the owner's team view is live, and a removed member's chats go to the memb
   seatB,
   pages,
 }) => {
-  test.setTimeout(120_000);
   const { a, owner, customer } = pages;
   await adminLogin(owner);
   await adminSection(owner, 'accounts');
