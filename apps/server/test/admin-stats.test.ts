@@ -546,6 +546,11 @@ describe('CSV exports', () => {
       'glossary_hits',
       'back_translations',
       'flagged_round_trips',
+      'assignments',
+      'handovers',
+      'back_to_queue',
+      'queue_wait_avg_ms',
+      'queue_wait_p90_ms',
     ]);
     expect(rows).toHaveLength(24);
     expect(rows[9]).toEqual([
@@ -563,8 +568,14 @@ describe('CSV exports', () => {
       '0',
       '5',
       '1',
+      // No team account here: no assignment, no time in queue.
+      '0',
+      '0',
+      '0',
+      '',
+      '',
     ]);
-    expect(rows[8]!.slice(-2)).toEqual(['1', '1']);
+    expect(rows[8]!.slice(-7, -5)).toEqual(['1', '1']);
     expect(rows[3]![6]).toBe('');
   });
 
@@ -672,6 +683,10 @@ describe('CSV exports', () => {
       'characters_libretranslate',
       'memory_characters',
       'waiting_now',
+      'assignments',
+      'handovers',
+      'back_to_queue',
+      'queue_wait_avg_ms',
     ]);
     const byAccount = new Map(rows.map((r) => [r[1], r]));
     // The Kolkata day's hand counts: replies after 20 (the evening before), 10, 25, 30 and 70
@@ -689,6 +704,10 @@ describe('CSV exports', () => {
       '107',
       '30',
       '1',
+      '0',
+      '0',
+      '0',
+      '',
     ]);
     // New York's chats are on other days; every seat has its row, in id order.
     expect(byAccount.get('stats-new-york')!.slice(3, 11)).toEqual([

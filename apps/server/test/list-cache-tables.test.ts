@@ -156,12 +156,14 @@ async function uncovered(db: Db, queries: CompiledQuery[]): Promise<string[]> {
 }
 
 /** The cached list answers, from a cold cache: every query that builds them runs. */
-function cachedAnswers() {
+function cachedAnswers(
+  of: { seatId: number; groups: { ungrouped: number; blocked: number } } = seat,
+) {
   return queriesOf(async () => {
     for (const tab of [1, 2] as const) {
-      for (const group_id of [seat.groups.ungrouped, seat.groups.blocked]) {
+      for (const group_id of [of.groups.ungrouped, of.groups.blocked]) {
         for (const reply of [0, 1] as const) {
-          await services.sessions.groupInfoAnswer(seat.seatId, {
+          await services.sessions.groupInfoAnswer(of.seatId, {
             group_id,
             reply,
             user_time_type: tab,
@@ -170,7 +172,7 @@ function cachedAnswers() {
         }
       }
     }
-    for (const reply of [0, 1] as const) await services.groups.listAnswer(seat.seatId, { reply });
+    for (const reply of [0, 1] as const) await services.groups.listAnswer(of.seatId, { reply });
   });
 }
 
@@ -215,5 +217,141 @@ describe("the list cache's rule: a cached answer reads only tables that move the
         .execute(),
     );
     expect(await uncovered(traced.db, [grouped!])).toEqual([]);
+  });
+});
+
+/**
+ * Team accounts (issue 35; docs/decisions/2026-11-29-team-accounts.md): a chat's assignee is
+ * its sessions.seat_id, and "queued" is its seat being the team's queue seat, so a member's
+ * lists and the queue's are the same cached answers over the same tables; the membership that
+ * decides what a member may see (team_members) moves its seat's version too (migration 048).
+ */
+/** The chats of a cached getGroupInfo answer, as the console reads its text. */
+const sessionIds = (answer: { body: string }) =>
+  (
+    JSON.parse(answer.body) as { data: { account_list: { session_id: number }[] } }
+  ).data.account_list.map((c) => c.session_id);
+
+describe("the list cache's rule for team accounts: assignee and queue state", () => {
+  let member: SeatFixture;
+  let queueSeat: { seatId: number; groups: { ungrouped: number; blocked: number } };
+  let held: number;
+  let queued: number;
+
+  const version = async (seatId: number) =>
+    Number(
+      (
+        await t.db
+          .selectFrom('seat_list_versions')
+          .select('version')
+          .where('seat_id', '=', seatId)
+          .executeTakeFirst()
+      )?.version ?? 0,
+    );
+
+  beforeAll(async () => {
+    member = await createSeat(t, 'tables-member');
+    const phone = member.phones[0]!;
+    const account = await t.db
+      .selectFrom('phone_accounts')
+      .select('id')
+      .where('send_phone', '=', phone)
+      .executeTakeFirstOrThrow();
+    const made = await t.services.teams.set({
+      account_id: account.id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [member.seatId, seat.seatId],
+    });
+    const queueSeatId = (
+      await t.db
+        .selectFrom('team_accounts')
+        .select('queue_seat_id')
+        .where('account_id', '=', made.team.account_id)
+        .executeTakeFirstOrThrow()
+    ).queue_seat_id;
+    const groups = await t.db
+      .selectFrom('seat_groups')
+      .select(['id', 'type'])
+      .where('seat_id', '=', queueSeatId)
+      .execute();
+    queueSeat = {
+      seatId: queueSeatId,
+      groups: {
+        ungrouped: groups.find((g) => g.type === 'ungrouped')!.id,
+        blocked: groups.find((g) => g.type === 'blocked')!.id,
+      },
+    };
+    const write = async (receiverPhone: string) => {
+      const r = await t.services.messages.receive({
+        sendPhone: phone,
+        receiverPhone,
+        content: 'hi',
+      });
+      if ('blocked' in r) throw new Error('blocked');
+      return r.sessionId;
+    };
+    held = await write('+447700900101');
+    queued = await write('+447700900102');
+    await t.services.teams.take(member.seatId, { session_id: held });
+  });
+
+  it('team_members moves the list version: a seat added to or removed from a team sees its version move', async () => {
+    expect(await coveredTables(traced.db)).toContain('team_members');
+    const account = await t.db
+      .selectFrom('team_members')
+      .select('account_id')
+      .where('seat_id', '=', member.seatId)
+      .executeTakeFirstOrThrow();
+    const before = await version(seat.seatId);
+    await t.services.teams.set({
+      account_id: account.account_id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [member.seatId],
+    });
+    const removed = await version(seat.seatId);
+    expect(removed).toBeGreaterThan(before);
+    await t.services.teams.set({
+      account_id: account.account_id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [member.seatId, seat.seatId],
+    });
+    expect(await version(seat.seatId)).toBeGreaterThan(removed);
+  });
+
+  it("a member's cached lists (its assigned chats) and the queue's read no table outside the covered ones", async () => {
+    const mine = await cachedAnswers(member);
+    const queue = await cachedAnswers(queueSeat);
+    expect(await uncovered(traced.db, [...mine, ...queue])).toEqual([]);
+    // What they show: the assigned chat in the member's list, the waiting one in the queue's.
+    const list = async (of: typeof queueSeat) =>
+      sessionIds(
+        await services.sessions.groupInfoAnswer(of.seatId, {
+          group_id: of.groups.ungrouped,
+          reply: 0,
+          user_time_type: 1,
+          page_size: 50,
+        }),
+      );
+    expect(await list(member)).toContain(held);
+    expect(await list(queueSeat)).toContain(queued);
+    expect(await list(queueSeat)).not.toContain(held);
+  });
+
+  it('a take moves both versions, so the cached lists show the new assignee and queue at once', async () => {
+    const q0 = await version(queueSeat.seatId);
+    const m0 = await version(member.seatId);
+    await t.services.teams.take(member.seatId, { session_id: queued });
+    expect(await version(queueSeat.seatId)).toBeGreaterThan(q0);
+    expect(await version(member.seatId)).toBeGreaterThan(m0);
+    const answer = await services.sessions.groupInfoAnswer(member.seatId, {
+      group_id: member.groups.ungrouped,
+      reply: 0,
+      user_time_type: 1,
+      page_size: 50,
+    });
+    expect(sessionIds(answer)).toContain(queued);
   });
 });

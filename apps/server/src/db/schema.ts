@@ -512,6 +512,7 @@ export interface Database {
   team_queue: TeamQueueTable;
   team_notes: TeamNotesTable;
   team_replies: TeamRepliesTable;
+  team_assignments: TeamAssignmentsTable;
 }
 
 /** A phone account made a team account (migration 041). */
@@ -557,8 +558,24 @@ export interface TeamRepliesTable {
   seat_id: number;
   at: number;
 }
+/**
+ * An assignment of a team account's chat, as the owner's charts count it (migration 048).
+ * `seat_id`: the member who receives it, or who gives it back to the queue (kind 'queue').
+ */
+export interface TeamAssignmentsTable {
+  id: Generated<number>;
+  at: number;
+  account_id: number;
+  session_id: number;
+  kind: 'take' | 'route' | 'handover' | 'queue';
+  seat_id: number;
+  from_seat_id: number | null;
+  /** Time in the queue, ms, for a take or a routing. */
+  queued_ms: number | null;
+}
 export type TeamAccountRow = Selectable<TeamAccountsTable>;
 export type TeamNoteRow = Selectable<TeamNotesTable>;
+export type TeamAssignmentRow = Selectable<TeamAssignmentsTable>;
 
 /** A WhatsApp Business number bound to a phone account (migration 035). */
 export interface WhatsappNumbersTable {

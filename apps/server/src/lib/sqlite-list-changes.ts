@@ -21,7 +21,8 @@ export function watchListChanges(sqlite: SQLite.Database, versions: KnownVersion
     for (const seat of seats) if (typeof seat === 'number') versions.changed(seat);
     return null;
   });
-  for (const table of ['sessions', 'seat_groups']) {
+  // The tables with a version trigger (migrations 025, 048).
+  for (const table of ['sessions', 'seat_groups', 'team_members']) {
     for (const [op, seats] of TRIGGERS) {
       sqlite.exec(`create temp trigger if not exists parley_${table}_${op}_seen
         after ${op} on main.${table}

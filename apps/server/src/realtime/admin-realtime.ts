@@ -81,6 +81,7 @@ export function registerAdminRealtime(
   let overviewDue = false;
   let sending: Promise<void> = Promise.resolve();
   let lastFingerprint = '';
+  let lastTeamsPrint = '';
 
   const sendNow = async () => {
     timer = null;
@@ -119,7 +120,11 @@ export function registerAdminRealtime(
     schedule();
   };
 
-  bus.watch(() => poke());
+  // A team's queue or assignment changed (team.* events): the owner's team view and the
+  // accounts list (its chats) are refetched, live.
+  bus.watch((_seatId, events) =>
+    poke(events?.some((e) => e.type.startsWith('team.')) ? ['accounts'] : []),
+  );
   audit.onRecorded((targetType) => poke(SCOPES_OF[targetType] ?? ['audit']));
   adminAuth.onRevoked((adminId, tokenHash) => {
     for (const c of [...conns]) {
@@ -212,10 +217,14 @@ export function registerAdminRealtime(
     polling = true;
     try {
       const print = `${await adminConsole.fingerprint()}|${hub.seatIds().sort().join(',')}`;
+      // Teams changed on another instance: their view too.
+      const teams = await adminConsole.teamsFingerprint();
+      const teamsMoved = lastTeamsPrint !== '' && teams !== lastTeamsPrint;
+      lastTeamsPrint = teams;
       if (print !== lastFingerprint) {
-        if (lastFingerprint !== '') poke();
+        if (lastFingerprint !== '') poke(teamsMoved ? ['accounts'] : []);
         lastFingerprint = print;
-      }
+      } else if (teamsMoved) poke(['accounts']);
     } catch (err) {
       app.log.error({ err }, 'admin overview poll failed');
     } finally {

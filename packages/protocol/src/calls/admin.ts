@@ -471,6 +471,18 @@ export const statsBucket = z.object({
   back_translations: count,
   /** Of those back-translations, the ones with a flag (a fact lost or added on the way). */
   flagged_round_trips: count,
+  /**
+   * Team accounts' chats assigned to a member in the bucket: taken from the queue, routed, or
+   * handed over (by a member, or by the owner when a member leaves). A seat's series: to it.
+   */
+  assignments: count,
+  /** Of those assignments, the hand-overs. */
+  handovers: count,
+  /** Chats given back to the queue (by a member, or when their member left the team). */
+  back_to_queue: count,
+  /** Time in the queue of the chats taken or routed in the bucket, ms: mean and 90th percentile (nearest rank); null without any. */
+  queue_wait_avg_ms: count.nullable(),
+  queue_wait_p90_ms: count.nullable(),
 });
 export type StatsBucket = z.infer<typeof statsBucket>;
 
@@ -775,6 +787,7 @@ export const adminTeamMember = z.object({
   /** Chats of the account this member holds. */
   open_chats: z.number().int().nonnegative(),
 });
+export type AdminTeamMember = z.infer<typeof adminTeamMember>;
 export const adminTeam = z.object({
   account_id: id,
   send_phone: z.string(),
@@ -801,11 +814,19 @@ export const adminTeamsSetRequest = z.object({
   routing: teamRouting,
   capacity: z.number().int().min(1).max(TEAM_CAPACITY_MAX),
   member_ids: z.array(id).min(1).max(TEAM_MEMBERS_MAX),
+  /**
+   * Where the chats of the members left out go: this member (one of member_ids, not frozen:
+   * else 409003 / 409004 and nothing changes), told at once as by a hand-over; absent: back to
+   * the queue.
+   */
+  receiver_id: id.optional(),
 });
 export const adminTeamsSetResponse = z.object({
   team: adminTeam,
   /** Chats that went back to the queue (their member left the team, or the account's seat is not one). */
   queued_chats: z.number().int().nonnegative(),
+  /** Chats of the members left out that went to receiver_id. */
+  handed_chats: z.number().int().nonnegative(),
 });
 
 /** The owner reads every private note of a team account (newest first, at most 50), or those containing `keyword`. */

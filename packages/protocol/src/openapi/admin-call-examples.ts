@@ -214,6 +214,7 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
             oldest_since: null,
           },
           queued_chats: 0,
+          handed_chats: 0,
         },
         replayed: false,
       },
@@ -809,6 +810,11 @@ function statsSeries(w: ExampleWorld): StatsSeries {
       glossary_hits: h === 10 ? 3 : 0,
       back_translations: h === 10 ? 3 : 0,
       flagged_round_trips: h === 10 ? 1 : 0,
+      assignments: h === 10 ? 2 : 0,
+      handovers: h === 10 ? 1 : 0,
+      back_to_queue: 0,
+      queue_wait_avg_ms: h === 10 ? 3 * MINUTE : null,
+      queue_wait_p90_ms: h === 10 ? 5 * MINUTE : null,
     })),
   };
 }

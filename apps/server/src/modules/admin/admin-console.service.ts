@@ -281,6 +281,11 @@ export class AdminConsoleService {
     return adminViewsRepository.fingerprint(this.db);
   }
 
+  /** What moves when a team's queue or assignments do (the owner's team view). */
+  teamsFingerprint(): Promise<string> {
+    return adminViewsRepository.teamsFingerprint(this.db);
+  }
+
   async outboxList(input: AdminCallRequest<'/v1/admin/outbox/list'>) {
     const before = input.cursor ? decodeCursor(input.cursor, idCursor)[0] : null;
     const filter = { status: input.status, seatId: input.seat_id };

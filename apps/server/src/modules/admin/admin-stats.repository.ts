@@ -159,6 +159,77 @@ export const adminStatsRepository = {
     }));
   },
 
+  /**
+   * Team accounts' assignments per bucket (team_assignments, migration 048, read by time in
+   * team_assignments_at_idx; a seat's series checks the seat in the index as the range is read):
+   * assignments to a member (takes, routings, hand-overs), hand-overs, returns to the queue, and
+   * the time in queue of the chats taken or routed, mean and 90th percentile (nearest rank).
+   */
+  async assignments(db: Db, buckets: Bucket[], seatId: number | null) {
+    const result = await sql<{
+      i: number;
+      assigned: number | string | null;
+      handovers: number | string | null;
+      queued: number | string | null;
+      avg: number | string | null;
+      p90: number | string | null;
+    }>`
+      with ${bucketsCte(buckets)},
+      facts as materialized (
+        select b.i, a.kind, a.queued_ms
+        from b ${perBucket(db, 'team_assignments', 'a', ['kind', 'queued_ms'], sql`a.at >= b.s and a.at < b.e ${seatId === null ? sql`` : sql`and a.seat_id + 0 = ${seatId}`}`)}
+      ), ranked as (
+        select i, queued_ms,
+          row_number() over (partition by i order by queued_ms) as rn,
+          count(*) over (partition by i) as n
+        from facts where queued_ms is not null
+      ), waits as (
+        select i, avg(queued_ms) as avg, max(case when rn = (9 * n + 9) / 10 then queued_ms end) as p90
+        from ranked group by i
+      ), counts as (
+        select i,
+          sum(case when kind = 'queue' then 0 else 1 end) as assigned,
+          sum(case when kind = 'handover' then 1 else 0 end) as handovers,
+          sum(case when kind = 'queue' then 1 else 0 end) as queued
+        from facts group by i
+      )
+      select c.i, c.assigned, c.handovers, c.queued, w.avg, w.p90
+      from counts c left join waits w on w.i = c.i`.execute(db);
+    return result.rows.map((r) => ({
+      i: Number(r.i),
+      assignments: Number(r.assigned ?? 0),
+      handovers: Number(r.handovers ?? 0),
+      backToQueue: Number(r.queued ?? 0),
+      waitAvg: r.avg === null ? null : Math.round(Number(r.avg)),
+      waitP90: r.p90 === null ? null : Number(r.p90),
+    }));
+  },
+
+  /** Per seat of `seatIds` over [from, until): assignments to it, hand-overs to it, its returns to the queue, and the mean time in queue of the chats it took or was routed. */
+  async seatAssignments(db: Db, seatIds: number[], from: number, until: number) {
+    const rows = await db
+      .selectFrom('team_assignments')
+      .select((eb) => [
+        'seat_id',
+        sql<number | string>`sum(case when kind = 'queue' then 0 else 1 end)`.as('assigned'),
+        sql<number | string>`sum(case when kind = 'handover' then 1 else 0 end)`.as('handovers'),
+        sql<number | string>`sum(case when kind = 'queue' then 1 else 0 end)`.as('queued'),
+        eb.fn.avg<number | string | null>('queued_ms').as('avg'),
+      ])
+      .where('seat_id', 'in', seatIds.length ? seatIds : [0])
+      .where('at', '>=', from)
+      .where('at', '<', until)
+      .groupBy('seat_id')
+      .execute();
+    return rows.map((r) => ({
+      seatId: Number(r.seat_id),
+      assignments: Number(r.assigned),
+      handovers: Number(r.handovers),
+      backToQueue: Number(r.queued),
+      waitAvg: r.avg === null ? null : Math.round(Number(r.avg)),
+    }));
+  },
+
   /** Chats waiting now, outside Blocked (the kept counts, as the overview reads them). */
   async waitingNow(db: Db, seatId: number | null) {
     let q = db

@@ -79,11 +79,12 @@ export class AdminStatsService {
       waitingAtEnd === null
         ? [...buckets, { start: last.end, end: Math.max(now, last.end) + 1 }]
         : buckets;
-    const [messages, waits, translation, roundTrips, waitingNow] = await Promise.all([
+    const [messages, waits, translation, roundTrips, assignments, waitingNow] = await Promise.all([
       adminStatsRepository.messages(this.db, buckets, q.seatId),
       adminStatsRepository.waits(this.db, withAfter, q.seatId),
       adminStatsRepository.translation(this.db, buckets, q.seatId),
       adminStatsRepository.roundTrips(this.db, buckets, q.seatId),
+      adminStatsRepository.assignments(this.db, buckets, q.seatId),
       waitingAtEnd ?? adminStatsRepository.waitingNow(this.db, q.seatId),
     ]);
 
@@ -101,6 +102,11 @@ export class AdminStatsService {
       glossary_hits: 0,
       back_translations: 0,
       flagged_round_trips: 0,
+      assignments: 0,
+      handovers: 0,
+      back_to_queue: 0,
+      queue_wait_avg_ms: null,
+      queue_wait_p90_ms: null,
     }));
     for (const m of messages) {
       if (m.direction === 'in') out[m.i]!.messages_in = m.n;
@@ -122,6 +128,14 @@ export class AdminStatsService {
     for (const r of roundTrips) {
       out[r.i]!.back_translations = r.backTranslations;
       out[r.i]!.flagged_round_trips = r.flagged;
+    }
+    for (const a of assignments) {
+      const b = out[a.i]!;
+      b.assignments = a.assignments;
+      b.handovers = a.handovers;
+      b.back_to_queue = a.backToQueue;
+      b.queue_wait_avg_ms = a.waitAvg;
+      b.queue_wait_p90_ms = a.waitP90;
     }
     // Waiting at a bucket's end: waiting now, less the waits begun after it, plus those ended.
     const net = new Array<number>(withAfter.length).fill(0);

@@ -294,6 +294,21 @@ export const adminViewsRepository = {
     return [m?.v, o?.v, o?.n, t?.c, t?.m, s?.v].map((v) => String(v ?? 0)).join(':');
   },
 
+  /** The newest assignment and the queues' rows: what moves with a team's view (both small reads by key). */
+  async teamsFingerprint(db: Db): Promise<string> {
+    const [a, q] = await Promise.all([
+      db
+        .selectFrom('team_assignments')
+        .select((eb) => eb.fn.max<number>('id').as('v'))
+        .executeTakeFirst(),
+      db
+        .selectFrom('team_queue')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number>('since').as('v')])
+        .executeTakeFirst(),
+    ]);
+    return [a?.v, q?.n, q?.v].map((v) => String(v ?? 0)).join(':');
+  },
+
   outboxPage(db: Db, f: OutboxFilter, beforeId: number | null, limit: number) {
     let q = outboxView(db);
     q = f.status

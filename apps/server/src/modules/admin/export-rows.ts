@@ -94,6 +94,11 @@ export class ExportRows {
       'glossary_hits',
       'back_translations',
       'flagged_round_trips',
+      'assignments',
+      'handovers',
+      'back_to_queue',
+      'queue_wait_avg_ms',
+      'queue_wait_p90_ms',
     ];
     const days = daysBetween(q.from, q.to) + 1;
     const single = days === 1;
@@ -133,6 +138,11 @@ export class ExportRows {
           b.glossary_hits,
           b.back_translations,
           b.flagged_round_trips,
+          b.assignments,
+          b.handovers,
+          b.back_to_queue,
+          b.queue_wait_avg_ms,
+          b.queue_wait_p90_ms,
         ]),
       );
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -164,17 +174,22 @@ export class ExportRows {
       ...engines.map((e) => `characters_${e}`),
       'memory_characters',
       'waiting_now',
+      'assignments',
+      'handovers',
+      'back_to_queue',
+      'queue_wait_avg_ms',
     ];
     let after = 0;
     for (;;) {
       const seats = await adminStatsRepository.seatsAfter(this.db, after, SEAT_BATCH);
       if (seats.length === 0) return;
       const ids = seats.map((s) => s.id);
-      const [messages, responses, translation, waiting] = await Promise.all([
+      const [messages, responses, translation, waiting, assignments] = await Promise.all([
         adminStatsRepository.seatMessages(this.db, ids, from, until),
         adminStatsRepository.seatResponses(this.db, ids, from, until),
         adminStatsRepository.seatTranslation(this.db, ids, from, until),
         adminStatsRepository.seatsWaitingNow(this.db, ids),
+        adminStatsRepository.seatAssignments(this.db, ids, from, until),
       ]);
       const row = new Map(
         seats.map((s) => [
@@ -199,6 +214,7 @@ export class ExportRows {
         r.memory += t.memory;
       }
       for (const w of waiting) row.get(w.seatId)!.waiting = w.n;
+      const assigned = new Map(assignments.map((a) => [a.seatId, a]));
       for (const s of seats) {
         const r = row.get(s.id)!;
         yield [
@@ -213,6 +229,10 @@ export class ExportRows {
           ...engines.map((e) => r.engines.get(e) ?? 0),
           r.memory,
           r.waiting,
+          assigned.get(s.id)?.assignments ?? 0,
+          assigned.get(s.id)?.handovers ?? 0,
+          assigned.get(s.id)?.backToQueue ?? 0,
+          assigned.get(s.id)?.waitAvg ?? null,
         ];
       }
       if (seats.length < SEAT_BATCH) return;

@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
-import type { SessionRow, TeamAccountRow, TeamNoteRow } from '../../db/schema.js';
+import type {
+  SessionRow,
+  TeamAccountRow,
+  TeamAssignmentRow,
+  TeamNoteRow,
+} from '../../db/schema.js';
 import { containsPattern } from '../../lib/like.js';
 
 /** A member seat as the team calls show it. */
@@ -249,8 +254,19 @@ export const teamsRepository = {
       .onConflict((oc) => oc.column('session_id').doUpdateSet({ since }))
       .execute();
   },
-  async dequeue(db: Db, sessionId: number) {
-    await db.deleteFrom('team_queue').where('session_id', '=', sessionId).execute();
+  /** The chat leaves the queue: when it entered it (null: no row, it waits since it was opened). */
+  async dequeue(db: Db, sessionId: number): Promise<number | null> {
+    const row = await db
+      .deleteFrom('team_queue')
+      .where('session_id', '=', sessionId)
+      .returning('since')
+      .executeTakeFirst();
+    return row ? Number(row.since) : null;
+  },
+  /** Assignments as facts the owner's charts count (in the assignment's transaction). */
+  async recordAssignments(db: Db, rows: Omit<TeamAssignmentRow, 'id'>[]) {
+    if (rows.length === 0) return;
+    await db.insertInto('team_assignments').values(rows).execute();
   },
 
   /** A queue's count and oldest wait (a chat without a queue row waits since it was opened). */

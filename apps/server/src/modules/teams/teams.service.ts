@@ -9,7 +9,13 @@ import {
   type TeamQueue,
 } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
-import type { PhoneAccountRow, SessionRow, TeamAccountRow, TeamNoteRow } from '../../db/schema.js';
+import type {
+  PhoneAccountRow,
+  SessionRow,
+  TeamAccountRow,
+  TeamAssignmentRow,
+  TeamNoteRow,
+} from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../lib/app-error.js';
 import { inTransaction } from '../../lib/tx.js';
 import { accountsRepository } from '../accounts/accounts.repository.js';
@@ -109,6 +115,32 @@ export class TeamsService {
     return moved;
   }
 
+  /**
+   * An assignment as a fact the owner's charts count (team_assignments), in its transaction.
+   * `queuedSince`: when a chat taken or routed from the queue entered it (its time in queue).
+   */
+  private async record(
+    db: Db,
+    chat: { id: number; account_id: number },
+    kind: TeamAssignmentRow['kind'],
+    seatId: number,
+    fromSeatId: number | null,
+    queuedSince: number | null = null,
+    at = Date.now(),
+  ) {
+    await teamsRepository.recordAssignments(db, [
+      {
+        at,
+        account_id: chat.account_id,
+        session_id: chat.id,
+        kind,
+        seat_id: seatId,
+        from_seat_id: fromSeatId,
+        queued_ms: queuedSince === null ? null : Math.max(0, at - queuedSince),
+      },
+    ]);
+  }
+
   private note(row: TeamNoteRow): TeamNote {
     return {
       note_id: row.id,
@@ -198,7 +230,8 @@ export class TeamsService {
       if (chat.seat_id === seatId) return { row: chat as SessionRow, chat: null };
       const row = await this.move(trx, chat, chat.queue_seat_id, seatId);
       if (!row) throw alreadyTaken();
-      await teamsRepository.dequeue(trx, chat.id);
+      const since = await teamsRepository.dequeue(trx, chat.id);
+      await this.record(trx, chat, 'take', seatId, null, since ?? Number(chat.add_time));
       await this.events.chatsHandedOver(
         trx,
         seatId,
@@ -222,6 +255,7 @@ export class TeamsService {
       if (to.seat_id === seatId) return { session_id: chat.id, holder: this.member(to) };
       const row = await this.move(trx, chat, seatId, to.seat_id);
       if (!row) throw notFound();
+      await this.record(trx, chat, 'handover', to.seat_id, seatId);
       const note = input.note
         ? await this.writeNote(
             trx,
@@ -247,6 +281,7 @@ export class TeamsService {
       const row = await this.move(trx, chat, seatId, chat.queue_seat_id);
       if (!row) throw notFound();
       await teamsRepository.enqueue(trx, [chat.id], chat.account_id, Date.now());
+      await this.record(trx, chat, 'queue', seatId, seatId);
       if (input.note) {
         const [me] = await teamsRepository.findSeats(trx, [seatId]);
         await this.writeNote(
@@ -403,15 +438,25 @@ export class TeamsService {
     for (const s of seats) {
       if (await this.isQueueSeat(s.seat_id)) throw new AppError(ERROR_CODES.USER_NOT_FOUND);
     }
+    // The members left out hand their chats to this member (checked before anything changes).
+    const receiver =
+      input.receiver_id === undefined
+        ? null
+        : (seats.find((s) => s.seat_id === input.receiver_id) ?? null);
+    if (input.receiver_id !== undefined && !receiver)
+      throw new AppError(ERROR_CODES.TEAM_NOT_MEMBER);
+    if (receiver?.frozen) throw new AppError(ERROR_CODES.TEAM_SEAT_FROZEN);
     return inTransaction(this.db, async (trx) => {
       const now = Date.now();
       let team = await teamsRepository.findByAccount(trx, account.id);
       let queued = 0;
+      let handed = 0;
+      const oldMembers = team ? await teamsRepository.members(trx, account.id) : [];
       const before = team
         ? {
             routing: team.routing,
             capacity: team.capacity,
-            member_ids: (await teamsRepository.members(trx, account.id)).map((m) => m.seat_id),
+            member_ids: oldMembers.map((m) => m.seat_id),
           }
         : null;
       if (!team) {
@@ -464,7 +509,12 @@ export class TeamsService {
       const old = before?.member_ids ?? [];
       const removed = old.filter((id) => !ids.includes(id));
       const added = ids.filter((id) => !old.includes(id));
-      for (const seatId of removed) queued += await this.returnChats(trx, team, account, seatId);
+      for (const seatId of removed) {
+        const leaving = oldMembers.find((m) => m.seat_id === seatId)!;
+        const n = await this.returnChats(trx, team, account, leaving, receiver);
+        if (receiver) handed += n;
+        else queued += n;
+      }
       await teamsRepository.removeMembers(trx, account.id, removed);
       await teamsRepository.addMembers(trx, account.id, added, now);
       await this.audit.record(
@@ -475,7 +525,13 @@ export class TeamsService {
         account.id,
         account.send_phone,
         before,
-        { routing: input.routing, capacity: input.capacity, member_ids: ids, queued_chats: queued },
+        {
+          routing: input.routing,
+          capacity: input.capacity,
+          member_ids: ids,
+          queued_chats: queued,
+          ...(receiver ? { receiver_id: receiver.seat_id, handed_chats: handed } : {}),
+        },
       );
       await this.announceQueue(trx, account.id);
       const view = await this.adminTeam(trx, {
@@ -484,35 +540,54 @@ export class TeamsService {
         label: account.label,
       });
       this.queueSeats.set(team.queue_seat_id, true);
-      return { team: view, queued_chats: queued };
+      return { team: view, queued_chats: queued, handed_chats: handed };
     });
   }
 
-  /** A leaving member's chats of the account go back to the queue; how many. */
+  /**
+   * A leaving member's chats of the account go back to the queue, or to `receiver` (told at once,
+   * as by a hand-over); how many. Nothing is lost: each moves with its messages and media.
+   */
   private async returnChats(
     db: Db,
     team: TeamAccountRow,
     account: PhoneAccountRow,
-    seatId: number,
+    leaving: MemberRow,
+    receiver: MemberRow | null,
   ) {
+    const seatId = leaving.seat_id;
+    const to = receiver?.seat_id ?? team.queue_seat_id;
     const ids = await teamsRepository.chatsHeld(db, account.send_phone, seatId);
     const rows: SessionRow[] = [];
     for (const id of ids) {
-      const row = await this.move(db, { id }, seatId, team.queue_seat_id);
+      const row = await this.move(db, { id }, seatId, to);
       if (row) rows.push(row);
     }
-    await teamsRepository.enqueue(
+    const now = Date.now();
+    const chatIds = rows.map((r) => r.id);
+    if (!receiver) await teamsRepository.enqueue(db, chatIds, account.id, now);
+    await teamsRepository.recordAssignments(
       db,
-      rows.map((r) => r.id),
-      account.id,
-      Date.now(),
+      chatIds.map((id) => ({
+        at: now,
+        account_id: account.id,
+        session_id: id,
+        kind: receiver ? ('handover' as const) : ('queue' as const),
+        seat_id: receiver ? to : seatId,
+        from_seat_id: seatId,
+        queued_ms: null,
+      })),
     );
-    await this.events.chatsHandedOver(
-      db,
-      team.queue_seat_id,
-      rows,
-      new Map([[seatId, rows.map((r) => r.id)]]),
-    );
+    await this.events.chatsHandedOver(db, to, rows, new Map([[seatId, chatIds]]));
+    if (receiver) {
+      for (const id of chatIds) {
+        await this.events.teamAssigned(db, to, {
+          session_id: id,
+          from: this.member(leaving),
+          note: null,
+        });
+      }
+    }
     return rows.length;
   }
 
@@ -614,7 +689,16 @@ export class TeamsService {
       const row = await this.move(trx, { id: sessionId }, team.queue_seat_id, pick);
       // Taken meanwhile by a member: routed all the same.
       if (!row) return true;
-      await teamsRepository.dequeue(trx, sessionId);
+      const since = await teamsRepository.dequeue(trx, sessionId);
+      await this.record(
+        trx,
+        { id: sessionId, account_id: team.account_id },
+        'route',
+        pick,
+        null,
+        since ?? Number(row.add_time),
+        now,
+      );
       await teamsRepository.setLastRouted(trx, team.account_id, pick);
       await this.events.chatsHandedOver(
         trx,

@@ -16,6 +16,11 @@ const bucket = (start: number, messages_in: number): StatsBucket => ({
   glossary_hits: 0,
   back_translations: 0,
   flagged_round_trips: 0,
+  assignments: 0,
+  handovers: 0,
+  back_to_queue: 0,
+  queue_wait_avg_ms: null,
+  queue_wait_p90_ms: null,
 });
 
 describe('the charts in the browser', () => {

@@ -20,7 +20,15 @@ import { ExportRange } from './export-range';
 import { UplotChart, type ChartSeries } from './uplot-chart';
 
 export interface ChartDef {
-  id: 'messages' | 'waiting' | 'frt' | 'translation' | 'glossary' | 'roundTrips';
+  id:
+    | 'messages'
+    | 'waiting'
+    | 'frt'
+    | 'translation'
+    | 'glossary'
+    | 'roundTrips'
+    | 'assignments'
+    | 'queueWait';
   title: string;
   series: ChartSeries[];
   /** y values as text (counts, minutes). */
@@ -154,6 +162,55 @@ export function useChartDefs(data: StatsSeries | undefined): ChartDef[] {
             kind: 'bars',
             align: 1,
             values: b.map((x) => x.flagged_round_trips),
+          },
+        ],
+      },
+      {
+        // Team accounts: chats given to a member (of them, hand-overs) and given back.
+        id: 'assignments',
+        title: t('stats.charts.assignments'),
+        formatY: count,
+        series: [
+          {
+            label: t('stats.series.assignments'),
+            color: c('teal'),
+            kind: 'bars',
+            align: -1,
+            values: b.map((x) => x.assignments),
+          },
+          {
+            label: t('stats.series.handovers'),
+            color: c('grape'),
+            // A share of the assignments: a line over their bars.
+            kind: 'line',
+            values: b.map((x) => x.handovers),
+          },
+          {
+            label: t('stats.series.backToQueue'),
+            color: c('orange'),
+            kind: 'bars',
+            align: 1,
+            values: b.map((x) => x.back_to_queue),
+          },
+        ],
+      },
+      {
+        // From entering a team's queue to being taken or routed.
+        id: 'queueWait',
+        title: t('stats.charts.queueWait'),
+        formatY: minutes,
+        series: [
+          {
+            label: t('stats.series.mean'),
+            color: c('indigo'),
+            kind: 'line',
+            values: b.map((x) => toMin(x.queue_wait_avg_ms)),
+          },
+          {
+            label: t('stats.series.p90'),
+            color: c('yellow'),
+            kind: 'line',
+            values: b.map((x) => toMin(x.queue_wait_p90_ms)),
           },
         ],
       },

@@ -16,6 +16,7 @@ import { rowsOf, seatsQuery } from '../api/admin-queries';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
 import { DialogButtons } from './dialog-parts';
+import { TeamReceiverField, TO_QUEUE } from './team-receiver-field';
 
 /** The account the dialog is about (a row of the accounts list, or a team's card). */
 export type TeamSubject = Pick<
@@ -32,7 +33,8 @@ interface Props {
 
 /**
  * Makes a phone account a team account, or changes one: its member seats, routing (manual or
- * automatic) and the capacity per seat. A member left out hands its chats back to the queue.
+ * automatic) and the capacity per seat. A member left out hands its chats back to the queue, or
+ * to a member the owner picks when it holds any.
  */
 export function TeamDialog({ account, team, onClose }: Props) {
   if (!account) return null;
@@ -61,6 +63,7 @@ function TeamForm({ account, team, onClose }: Props & { account: TeamSubject }) 
   const [routing, setRouting] = useState<TeamRouting>(team?.routing ?? 'manual');
   const [capacity, setCapacity] = useState<number>(team?.capacity ?? 10);
   const [invalid, setInvalid] = useState<string | null>(null);
+  const [receiver, setReceiver] = useState<string>(TO_QUEUE);
   const [search, setSearch] = useState('');
   const [keyword] = useDebouncedValue(search.trim(), 250);
   const seats = useInfiniteQuery(seatsQuery({ keyword: keyword || undefined, status: 'active' }));
@@ -74,6 +77,16 @@ function TeamForm({ account, team, onClose }: Props & { account: TeamSubject }) 
       .map((id) => ({ value: id, label: known[id] ?? `#${id}` })),
     ...found,
   ];
+  // Members removed who hold chats: the owner says who receives them (or the queue).
+  const leaving = (team?.members ?? []).filter(
+    (m) => m.open_chats > 0 && !members.includes(String(m.seat_id)),
+  );
+  const frozen = new Set((team?.members ?? []).filter((m) => m.frozen).map((m) => m.seat_id));
+  const candidates = members
+    .filter((id) => !frozen.has(Number(id)))
+    .map((id) => ({ value: id, label: known[id] ?? `#${id}` }));
+  const receiverId =
+    leaving.length > 0 && candidates.some((c) => c.value === receiver) ? Number(receiver) : null;
   const action = useAdminAction(
     () =>
       callAdmin(
@@ -83,6 +96,7 @@ function TeamForm({ account, team, onClose }: Props & { account: TeamSubject }) 
           routing,
           capacity,
           member_ids: members.map(Number),
+          ...(receiverId !== null ? { receiver_id: receiverId } : {}),
         },
         { notify: false },
       ),
@@ -95,6 +109,13 @@ function TeamForm({ account, team, onClose }: Props & { account: TeamSubject }) 
     if (!done) return;
     if (done.queued_chats > 0)
       notifications.show({ message: t('teams.queued', { count: done.queued_chats }) });
+    if (done.handed_chats > 0)
+      notifications.show({
+        message: t('teams.handed', {
+          count: done.handed_chats,
+          name: known[String(receiverId)] ?? `#${receiverId}`,
+        }),
+      });
     onClose();
   };
   return (
@@ -134,6 +155,12 @@ function TeamForm({ account, team, onClose }: Props & { account: TeamSubject }) 
             nothingFoundMessage={seats.isPending ? t('loading') : t('accounts.fields.noSeat')}
             comboboxProps={{ withinPortal: true }}
             data-testid="team-members"
+          />
+          <TeamReceiverField
+            leaving={leaving}
+            candidates={candidates}
+            value={receiverId === null ? TO_QUEUE : receiver}
+            onChange={setReceiver}
           />
           <div>
             <Text size="sm" fw={500} id="team-routing-label" mb={4}>
