@@ -1,15 +1,11 @@
-import type { CompiledQuery, LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { TelegramInbound } from '../src/channels/telegram/telegram-inbound.js';
 import type { TgUpdate } from '../src/channels/telegram/bot-api.js';
 import { WhatsappInbound } from '../src/channels/whatsapp/whatsapp-inbound.js';
 import type { WebhookNumber } from '../src/channels/whatsapp/whatsapp.repository.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
-import { createServices, type Services } from '../src/services.js';
 import { createSeat, type SeatFixture } from './fixtures.js';
-import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+import { usingPg, type TestApp } from './helper.js';
+import { tracedWorld, type TracedWorld } from './traced-services.js';
 
 /**
  * Issue 33, "A batch takes a fixed number of statements": the channels' own rows of a batch of
@@ -19,58 +15,38 @@ import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './he
  * (inbound-statements.test.ts). Counted on a second connection that logs every statement,
  * with the channels' inbound sides built on it as the app builds them.
  */
+let w: TracedWorld;
 let t: TestApp;
-let traced: DatabaseHandle;
-let services: Services;
-/**
- * Seats made through the traced services, as an instance knows the seats it made itself: the
- * team door reads once whether a seat it has never seen is a team's queue seat
- * (docs/decisions/2026-11-29-team-accounts.md), a read outside any batch.
- */
-const madeHere = (): TestApp => ({ ...t, services });
-let cleanup: () => Promise<void>;
-let recording: CompiledQuery[] | null = null;
+let traced: TracedWorld['traced'];
+let services: TracedWorld['services'];
 const quiet = { warn: () => undefined };
 let n = 0;
 
 beforeAll(async () => {
-  const made = await createTestDatabaseConfig();
-  cleanup = made.cleanup;
-  const app = await buildApp(made.config);
-  await app.ready();
-  t = testAppOf(app, made.config);
-  traced = await openDatabase(made.config, {
-    log: (event: LogEvent) => {
-      if (event.level === 'query') recording?.push(event.query);
-    },
-  });
-  services = await createServices(traced.db, made.config, undefined, new RecordingEventBus());
+  w = await tracedWorld();
+  ({ t, traced, services } = w);
 });
 afterAll(async () => {
-  await traced?.close();
-  await t?.app.close();
-  await cleanup?.();
+  await w?.close();
 });
+
+/** Seats the traced services made, as an instance knows the seats it made itself. */
+const madeHere = () => w.madeHere();
 
 /** The statements of the batch's transaction (begin to commit) while `work` runs. */
 async function batchStatements(work: () => Promise<unknown>): Promise<string[]> {
-  recording = [];
-  try {
-    await work();
-    const sql = recording.map((q) => q.sql.trim().toLowerCase());
-    const begin = sql.findIndex((s) => s.startsWith('begin'));
-    const commit = sql.findIndex((s, i) => i > begin && s.startsWith('commit'));
-    expect(begin, sql.join('\n')).toBeGreaterThanOrEqual(0);
-    expect(commit, sql.join('\n')).toBeGreaterThan(begin);
-    // One batch: one transaction for the whole delivery.
-    expect(
-      sql.filter((s) => s.startsWith('begin')),
-      sql.join('\n'),
-    ).toHaveLength(1);
-    return sql.slice(begin, commit + 1);
-  } finally {
-    recording = null;
-  }
+  const { sql: all } = await w.statementsOf(work);
+  const sql = all.map((q) => q.trim().toLowerCase());
+  const begin = sql.findIndex((s) => s.startsWith('begin'));
+  const commit = sql.findIndex((s, i) => i > begin && s.startsWith('commit'));
+  expect(begin, sql.join('\n')).toBeGreaterThanOrEqual(0);
+  expect(commit, sql.join('\n')).toBeGreaterThan(begin);
+  // One batch: one transaction for the whole delivery.
+  expect(
+    sql.filter((s) => s.startsWith('begin')),
+    sql.join('\n'),
+  ).toHaveLength(1);
+  return sql.slice(begin, commit + 1);
 }
 
 const touching = (sql: string[], tables: RegExp) => sql.filter((s) => tables.test(s));

@@ -1,14 +1,10 @@
-import type { CompiledQuery, LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { PlatformService } from '../src/channels/platform/platform.service.js';
 import { GroupCommitInboundWriter } from '../src/modules/messages/group-commit-inbound-writer.js';
 import type { InboundMessage, InboundWriter } from '../src/modules/messages/inbound-writer.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
-import { createServices, type Services } from '../src/services.js';
 import { createChat, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
-import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+import { usingPg, type TestApp } from './helper.js';
+import { tracedWorld, type TracedWorld } from './traced-services.js';
 
 /**
  * A batch of customers' messages (the inbound group commit) costs a fixed number of
@@ -16,49 +12,23 @@ import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './he
  * most of an inbound message's server CPU), and writes the rows and events the
  * message-by-message writer (SQLite's) writes for the same batch.
  */
+let w: TracedWorld;
 let t: TestApp;
-let traced: DatabaseHandle;
-let services: Services;
-/**
- * Seats made through the traced services, as an instance knows the seats it made itself: the
- * team door reads once whether a seat it has never seen is a team's queue seat
- * (docs/decisions/2026-11-29-team-accounts.md), a read outside any batch.
- */
-const madeHere = (): TestApp => ({ ...t, services });
-let cleanup: () => Promise<void>;
-let recording: CompiledQuery[] | null = null;
+let traced: TracedWorld['traced'];
+let services: TracedWorld['services'];
 let counter = 0;
 
 beforeAll(async () => {
-  const made = await createTestDatabaseConfig();
-  cleanup = made.cleanup;
-  const app = await buildApp(made.config);
-  await app.ready();
-  t = testAppOf(app, made.config);
-  // A second connection to the same database that logs every statement, with its own services
-  // (events recorded in the log, as the app's are).
-  traced = await openDatabase(made.config, {
-    log: (event: LogEvent) => {
-      if (event.level === 'query') recording?.push(event.query);
-    },
-  });
-  services = await createServices(traced.db, made.config, undefined, new RecordingEventBus());
+  w = await tracedWorld();
+  ({ t, traced, services } = w);
 });
 afterAll(async () => {
-  await traced?.close();
-  await t?.app.close();
-  await cleanup?.();
+  await w?.close();
 });
 
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
-  recording = [];
-  try {
-    const result = await work();
-    return { sql: recording.map((q) => q.sql), result };
-  } finally {
-    recording = null;
-  }
-}
+const statementsOf: TracedWorld['statementsOf'] = (work) => w.statementsOf(work);
+/** Seats the traced services made, as an instance knows the seats it made itself. */
+const madeHere = () => w.madeHere();
 
 /** Two seats, each with a known customer (named), a new one and a blocked chat. */
 async function world(name: string) {
