@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { ChannelName } from '@parley/protocol';
 import type { ParleyMetrics } from '../../metrics/metrics.js';
 import type { InboundMessage, InboundOutcome, InboundWriter } from '../messages/inbound-writer.js';
@@ -15,6 +16,8 @@ const MOVED_TRIES = 3;
  * costs no query.
  */
 export class TeamInboundWriter implements InboundWriter {
+  private metrics: ParleyMetrics | undefined;
+
   constructor(
     private readonly inner: InboundWriter,
     private readonly teams: TeamsService,
@@ -41,12 +44,16 @@ export class TeamInboundWriter implements InboundWriter {
       try {
         const outcome = await this.inner.write({ ...message, seatId: holder });
         if (outcome.kind === 'stored' && outcome.seatId === queueSeat) {
-          await this.teams.queuedMessage(
+          const started = performance.now();
+          const result = await this.teams.queuedMessage(
             queueSeat,
             outcome.sessionId,
             outcome.chatCreated,
             message.at,
           );
+          if (result !== 'none') {
+            this.metrics?.teamRouting.observe({ result }, (performance.now() - started) / 1000);
+          }
         }
         return outcome;
       } catch (err) {
@@ -62,6 +69,7 @@ export class TeamInboundWriter implements InboundWriter {
   }
 
   observe(metrics: ParleyMetrics): void {
+    this.metrics = metrics;
     this.inner.observe(metrics);
   }
 }
