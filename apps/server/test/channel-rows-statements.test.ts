@@ -30,9 +30,6 @@ afterAll(async () => {
   await w?.close();
 });
 
-/** Seats the traced services made, as an instance knows the seats it made itself. */
-const madeHere = () => w.madeHere();
-
 /** The statements of the batch's transaction (begin to commit) while `work` runs. */
 async function batchStatements(work: () => Promise<unknown>): Promise<string[]> {
   const { sql: all } = await w.statementsOf(work);
@@ -76,6 +73,7 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
         phone_number_id: `10${++n}`,
         access_token: 'unused',
         seat_id: seat.seatId,
+        team_account_id: null,
       } as WebhookNumber;
       const waIds = Array.from({ length: CUSTOMERS }, () => `4917${String(++n).padStart(8, '0')}`);
       const messages = spread(count, CUSTOMERS).map((c, i) => ({
@@ -125,8 +123,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
       expect(contacts).toEqual(waIds.map((wa_id, i) => ({ wa_id, profile_name: `Customer ${i}` })));
       return sql;
     };
-    const few = await delivery(await createSeat(madeHere(), 'rows-wa-few'), N);
-    const many = await delivery(await createSeat(madeHere(), 'rows-wa-many'), 3 * N);
+    const few = await delivery(await createSeat(t, 'rows-wa-few'), N);
+    const many = await delivery(await createSeat(t, 'rows-wa-many'), 3 * N);
     const own = /whatsapp_contacts|whatsapp_messages/;
     // One upsert of the contacts, one insert of the wamids.
     expect(touching(few, own)).toHaveLength(2);
@@ -194,8 +192,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
       expect(chats.map((c) => c.customer_language)).toEqual(users.map(() => 'RU'));
       return sql;
     };
-    const few = await poll(await createSeat(madeHere(), 'rows-tg-few'), N);
-    const many = await poll(await createSeat(madeHere(), 'rows-tg-many'), 3 * N);
+    const few = await poll(await createSeat(t, 'rows-tg-few'), N);
+    const many = await poll(await createSeat(t, 'rows-tg-many'), 3 * N);
     const own = /telegram_profiles|set "customer_language" = case/;
     // One upsert of the links, one update of the new chats' languages.
     expect(touching(few, own)).toHaveLength(2);

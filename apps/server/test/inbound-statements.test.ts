@@ -27,16 +27,13 @@ afterAll(async () => {
 });
 
 const statementsOf: TracedWorld['statementsOf'] = (work) => w.statementsOf(work);
-/** Seats the traced services made, as an instance knows the seats it made itself. */
-const madeHere = () => w.madeHere();
-
 /** Two seats, each with a known customer (named), a new one and a blocked chat. */
 async function world(name: string) {
   const seats: SeatFixture[] = [];
   const known: string[] = [];
   const blocked: string[] = [];
   for (const s of ['a', 'b']) {
-    const seat = await createSeat(madeHere(), `${name}-${s}`);
+    const seat = await createSeat(t, `${name}-${s}`);
     seats.push(seat);
     known.push((await createChat(t.db, seat, { unread: 2, inbound: 3 })).receiverPhone);
     blocked.push(
@@ -55,6 +52,8 @@ function batchOf(w: Awaited<ReturnType<typeof world>>): InboundMessage[] {
     units.push({
       channel: 'platform',
       seatId: seat.seatId,
+      // As the platform's read of the account says (accountAndTaken): not a team's.
+      queueSeat: false,
       key: { channel: 'platform', sendPhone: seat.phones[0]!, externalId: `st-${++counter}` },
       sendPhone: seat.phones[0]!,
       receiverPhone: customer,
@@ -173,7 +172,7 @@ describe('the inbound group commit’s statements', () => {
 
 describe("a webhook's reads before its batch", () => {
   it('are one statement: the account and the key already taken together (a retry: that one alone)', async () => {
-    const seat = await createSeat(madeHere(), 'inb-reads');
+    const seat = await createSeat(t, 'inb-reads');
     const platform = new PlatformService(
       traced.db,
       'secret',
@@ -196,5 +195,57 @@ describe("a webhook's reads before its batch", () => {
     const again = await statementsOf(() => platform.receiveMessage(input as never, null));
     expect(again.result).toEqual({ msg_id: first.result.msg_id, blocked: false, duplicate: true });
     expect(again.sql).toHaveLength(1);
+  });
+
+  it("of a team number: the account's read says it is a team's, the team door reads only the chat's holder", async () => {
+    const [ana, bo] = [await createSeat(t, 'inb-team-a'), await createSeat(t, 'inb-team-b')];
+    const account = await t.db
+      .selectFrom('phone_accounts')
+      .select('id')
+      .where('send_phone', '=', ana.phones[0]!)
+      .executeTakeFirstOrThrow();
+    // Made by the app: these traced services have never seen its queue seat.
+    await t.services.teams.set({
+      account_id: account.id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [ana.seatId, bo.seatId],
+    });
+    const platform = new PlatformService(
+      traced.db,
+      'secret',
+      services.messages,
+      services.media,
+      services.events,
+      services.inbound,
+    );
+    const input = {
+      id: `reads-${++counter}`,
+      account: ana.phones[0]!,
+      customer: nextPhone('+4477'),
+      type: 'text' as const,
+      content: 'Hello, team',
+    };
+    const { sql, result } = await statementsOf(() => platform.receiveMessage(input as never, null));
+    expect(result.duplicate).toBe(false);
+    const before = sql.slice(
+      0,
+      sql.findIndex((q) => /^begin/i.test(q)),
+    );
+    // The account with the key and the team, then the chat's holder: no read of the queue seat.
+    expect(before, before.join('\n')).toHaveLength(2);
+    expect(before[1]).toMatch(/from "sessions"/);
+    const queued = await t.db
+      .selectFrom('sessions')
+      .select('seat_id')
+      .where('send_phone', '=', ana.phones[0]!)
+      .where('receiver_phone', '=', input.customer)
+      .executeTakeFirstOrThrow();
+    const team = await t.db
+      .selectFrom('team_accounts')
+      .select('queue_seat_id')
+      .where('account_id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(queued.seat_id).toBe(team.queue_seat_id);
   });
 });

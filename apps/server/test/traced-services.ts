@@ -15,11 +15,6 @@ export interface TracedWorld {
   t: TestApp;
   traced: DatabaseHandle;
   services: Services;
-  /**
-   * The app with the traced services: seats made through it are known to the traced services
-   * as an instance knows the seats it made itself.
-   */
-  madeHere: () => TestApp;
   statementsOf<T>(work: () => Promise<T>): Promise<{ sql: string[]; result: T }>;
   close(): Promise<void>;
 }
@@ -40,7 +35,6 @@ export async function tracedWorld(): Promise<TracedWorld> {
     t,
     traced,
     services,
-    madeHere: () => ({ ...t, services }),
     async statementsOf<T>(work: () => Promise<T>) {
       recording = [];
       try {

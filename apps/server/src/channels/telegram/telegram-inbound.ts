@@ -2,7 +2,6 @@ import { inboundRepository, type InboundKey } from '../../modules/messages/inbou
 import { CUSTOMER_NAME_MAX, type MediaKind, type MessageType } from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { accountsRepository } from '../../modules/accounts/accounts.repository.js';
 import type { MediaService } from '../../modules/media/media.service.js';
 import type { MessagesService } from '../../modules/messages/messages.service.js';
 import {
@@ -197,7 +196,8 @@ export class TelegramInbound {
     };
     if (await inboundRepository.find(this.db, key)) return 'duplicate';
 
-    const account = await accountsRepository.findByPhone(this.db, bot.send_phone);
+    const found = await inboundRepository.accountOf(this.db, bot.send_phone);
+    const account = found?.account;
     if (!account || account.seat_id === null) {
       this.inbound.refuse('telegram', 'no_seat', { account: bot.send_phone });
       return 'ignored';
@@ -221,7 +221,9 @@ export class TelegramInbound {
     if (!picked && !content) return 'ignored'; // a service message (joined, pinned, ...)
 
     const from = msg.from;
-    return () => this.write(api, bot, msg, from, { seatId, key, customer, content, type, mediaId });
+    const queueSeat = found.queueSeat;
+    return () =>
+      this.write(api, bot, msg, from, { seatId, queueSeat, key, customer, content, type, mediaId });
   }
 
   /** Through the door (its own rows with it), then the customer's photo once it is stored. */
@@ -232,6 +234,7 @@ export class TelegramInbound {
     from: NonNullable<TgMessage['from']>,
     m: {
       seatId: number;
+      queueSeat: boolean;
       key: InboundKey;
       customer: string;
       content: string;
@@ -239,10 +242,11 @@ export class TelegramInbound {
       mediaId: string | undefined;
     },
   ): Promise<InboundOutcome> {
-    const { seatId, key, customer, content, type, mediaId } = m;
+    const { seatId, queueSeat, key, customer, content, type, mediaId } = m;
     const outcome = await this.inbound.write({
       channel: 'telegram',
       seatId,
+      queueSeat,
       key,
       sendPhone: bot.send_phone,
       receiverPhone: customer,

@@ -28,12 +28,26 @@ const accountAndTakenQuery = compiledQuery(
           .on('inbound_messages.channel', '=', channel)
           .on('inbound_messages.external_id', '=', externalId),
       )
+      // Whether the account's seat is a team's queue seat, for the team door (TeamInboundWriter):
+      // known with the account, it costs the door no read of its own.
+      .leftJoin('team_accounts', 'team_accounts.queue_seat_id', 'phone_accounts.seat_id')
       .selectAll('phone_accounts')
       .select([
         'inbound_messages.external_id as taken_external_id',
         'inbound_messages.msg_id as taken_msg_id',
+        'team_accounts.account_id as team_account_id',
       ])
       .where('phone_accounts.send_phone', '=', sendPhone),
+);
+
+/** An account with whether its seat is a team's queue seat (telegram's per-message read). */
+const accountOfQuery = compiledQuery((db, _shape: '', sendPhone: string) =>
+  db
+    .selectFrom('phone_accounts')
+    .leftJoin('team_accounts', 'team_accounts.queue_seat_id', 'phone_accounts.seat_id')
+    .selectAll('phone_accounts')
+    .select('team_accounts.account_id as team_account_id')
+    .where('phone_accounts.send_phone', '=', sendPhone),
 );
 
 /**
@@ -63,14 +77,20 @@ export const inboundRepository = {
 
   /**
    * The account a message came to (undefined: none), and the stored message when the message
-   * was taken already (`taken` undefined: not yet; `msg_id` null: taken, nothing stored). One
-   * statement: a webhook's reads before its batch.
+   * was taken already (`taken` undefined: not yet; `msg_id` null: taken, nothing stored), and
+   * whether the account is a team's. One statement: a webhook's reads before its batch.
    */
   async accountAndTaken(
     db: Db,
     key: InboundKey,
   ): Promise<
-    { account: PhoneAccountRow; taken: { msg_id: number | null } | undefined } | undefined
+    | {
+        account: PhoneAccountRow;
+        taken: { msg_id: number | null } | undefined;
+        /** The account's seat is a team's queue seat (InboundMessage.queueSeat). */
+        queueSeat: boolean;
+      }
+    | undefined
   > {
     const [row] = await accountAndTakenQuery.run(
       db,
@@ -80,11 +100,23 @@ export const inboundRepository = {
       key.externalId,
     );
     if (!row) return undefined;
-    const { taken_external_id, taken_msg_id, ...account } = row;
+    const { taken_external_id, taken_msg_id, team_account_id, ...account } = row;
     return {
       account: account as PhoneAccountRow,
       taken: taken_external_id === null ? undefined : { msg_id: taken_msg_id },
+      queueSeat: team_account_id !== null,
     };
+  },
+
+  /** The account of a number, and whether its seat is a team's queue seat. */
+  async accountOf(
+    db: Db,
+    sendPhone: string,
+  ): Promise<{ account: PhoneAccountRow; queueSeat: boolean } | undefined> {
+    const [row] = await accountOfQuery.run(db, '', sendPhone);
+    if (!row) return undefined;
+    const { team_account_id, ...account } = row;
+    return { account: account as PhoneAccountRow, queueSeat: team_account_id !== null };
   },
 
   /** The stored message of a taken one (`msg_id` null: taken, nothing stored). */

@@ -26,7 +26,8 @@ export class TeamInboundWriter implements InboundWriter {
   write(message: InboundMessage): Promise<InboundOutcome> {
     // Handed on in the same turn when the seat is known to be an operator's: the database's
     // writer batches what arrives together, and a wait here would split its batches.
-    const known = this.teams.queueSeatKnown(message.seatId);
+    // What the channel's read of the account said, else what this instance knows.
+    const known = message.queueSeat ?? this.teams.queueSeatKnown(message.seatId);
     if (known === false) return this.inner.write(message);
     if (known === true) return this.toHolder(message);
     return this.teams
