@@ -12,6 +12,7 @@ import { platformPost } from './platform-helpers.js';
  * message) and the chat's link, decrypted here from what the local push service of RFC 8030
  * received. Never to the member who handed it, never for a chat the receiver muted.
  */
+const METRICS_TOKEN = 'team-push-metrics-token';
 let t: TestApp;
 let push: LocalPushService;
 let ana: SeatFixture;
@@ -45,6 +46,7 @@ beforeAll(async () => {
   push = await new LocalPushService().start();
   t = await createTestApp({
     push: { hosts: ['localhost'], privateHosts: ['localhost'], caFile: push.caFile },
+    ops: { metricsToken: METRICS_TOKEN, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
   });
   ana = await createSeat(t, 'handpush-ana');
   bo = await createSeat(t, 'handpush-bo');
@@ -180,5 +182,19 @@ describe('a chat handed over is notified', () => {
       ['Wei Zhang', 'Route me, please', `/home/chat?chat=${row.id}`],
     ]);
     expect(received(other, at)).toEqual([]);
+    // The routing step's server time is in /metrics: this chat routed, the two earlier ones queued.
+    const metrics = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const count = (result: string) =>
+      Number(
+        new RegExp(`^parley_team_routing_seconds_count\\{result="${result}"\\} (\\d+)$`, 'm').exec(
+          metrics.body,
+        )?.[1] ?? 0,
+      );
+    expect(count('routed')).toBe(1);
+    expect(count('queued')).toBe(2);
   });
 });
