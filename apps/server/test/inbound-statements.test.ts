@@ -170,24 +170,30 @@ describe('the inbound group commit’s statements', () => {
   );
 });
 
+/** The platform's inbound side on the traced connection, and a new customer's message to it. */
+function platformMessage(account: string, content: string) {
+  const platform = new PlatformService(
+    traced.db,
+    'secret',
+    services.messages,
+    services.media,
+    services.events,
+    services.inbound,
+  );
+  const input = {
+    id: `reads-${++counter}`,
+    account,
+    customer: nextPhone('+4477'),
+    type: 'text' as const,
+    content,
+  };
+  return { platform, input };
+}
+
 describe("a webhook's reads before its batch", () => {
   it('are one statement: the account and the key already taken together (a retry: that one alone)', async () => {
     const seat = await createSeat(t, 'inb-reads');
-    const platform = new PlatformService(
-      traced.db,
-      'secret',
-      services.messages,
-      services.media,
-      services.events,
-      services.inbound,
-    );
-    const input = {
-      id: `reads-${++counter}`,
-      account: seat.phones[0]!,
-      customer: nextPhone('+4477'),
-      type: 'text' as const,
-      content: 'Hello',
-    };
+    const { platform, input } = platformMessage(seat.phones[0]!, 'Hello');
     const first = await statementsOf(() => platform.receiveMessage(input as never, null));
     expect(first.result.duplicate).toBe(false);
     // Before the batch's transaction: one round trip (two before: the account, then the key).
@@ -211,21 +217,7 @@ describe("a webhook's reads before its batch", () => {
       capacity: 5,
       member_ids: [ana.seatId, bo.seatId],
     });
-    const platform = new PlatformService(
-      traced.db,
-      'secret',
-      services.messages,
-      services.media,
-      services.events,
-      services.inbound,
-    );
-    const input = {
-      id: `reads-${++counter}`,
-      account: ana.phones[0]!,
-      customer: nextPhone('+4477'),
-      type: 'text' as const,
-      content: 'Hello, team',
-    };
+    const { platform, input } = platformMessage(ana.phones[0]!, 'Hello, team');
     const { sql, result } = await statementsOf(() => platform.receiveMessage(input as never, null));
     expect(result.duplicate).toBe(false);
     const before = sql.slice(
