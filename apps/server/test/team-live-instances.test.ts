@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_PATHS, type ServerFrame } from '@parley/protocol';
 import { signedHeaders } from '../src/channels/platform/platform-signature.js';
+import { freshPgDatabase } from './instance-database.js';
 import { cliOk, post, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
 
@@ -18,13 +18,9 @@ import { PushClient } from './ws-client.js';
  * once and in order. The PostgreSQL project only.
  */
 const REDIS_URL = process.env.PARLEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const adminUrl = process.env.PARLEY_TEST_DATABASE_URL!;
-const dbName = `parley_teamlive_${randomBytes(4).toString('hex')}`;
-const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${dbName}`);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-teamlive-'));
 const SECRET = 'team-live-platform-secret';
-const env = {
-  DATABASE_URL: databaseUrl,
+const env: Record<string, string> = {
   REDIS_URL,
   PARLEY_DATA_DIR: dataDir,
   PARLEY_DEMO: 'off',
@@ -37,7 +33,8 @@ const PHONE = '+15550135001';
 const PASSWORD = 'correct-horse-1';
 
 const servers: ServerProcess[] = [];
-const db = new pg.Client({ connectionString: databaseUrl });
+let database: Awaited<ReturnType<typeof freshPgDatabase>>;
+let db: pg.Client;
 let a: string;
 let b: string;
 
@@ -49,10 +46,9 @@ interface Member {
 const members: Record<'ana' | 'bo' | 'cy', Member> = {} as never;
 
 beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
+  database = await freshPgDatabase('parley_teamlive');
+  env.DATABASE_URL = database.url;
+  db = new pg.Client({ connectionString: database.url });
   servers.push(...(await Promise.all([startServer(env), startServer(env)])));
   [a, b] = servers.map((s) => s.base) as [string, string];
   await db.connect();
@@ -92,12 +88,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await db.end().catch(() => undefined);
+  await db?.end().catch(() => undefined);
   const codes = await Promise.all(servers.map((s) => s.stop()));
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
   expect(codes).toEqual(servers.map(() => 0));
 });
