@@ -6,7 +6,13 @@
 //   npm run build && node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60]
 //     [--ramp 15] [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned]
 //     [--storm] [--nice] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>]
-//     [--server-env NAME=value]... [--server-log <dir>] [--suffix <name>]
+//     [--server-env NAME=value]... [--server-log <dir>] [--suffix <name>] [--teams 50x20]
+//
+// --teams TxM: after the one-seat runs, a phase of T team accounts of M member seats each (one
+// console per member, automatic routing; issue 35): the members' chats are chats of their team's
+// number they hold, half the customers' messages open new chats that routing hands to a member.
+// Its p99 per call is set beside the one-seat run of the same N of this invocation, and the
+// server's routing time is read from its /metrics (parley_team_routing_seconds).
 //
 // The server is the built one with its production defaults (rate limits included): each console
 // logs in once, for real, from its own loopback address (127.77.x.y), before the first run; the
@@ -49,7 +55,7 @@ import { profileTop } from './lib/cpu-profile.mjs';
 const USAGE = `usage: node bench/operators.mjs [--n 250,500,1000,1500,2000] [--seconds 60] [--ramp 15]
   [--workers 2] [--chats 30] [--messages 5] [--inbound-every 60] [--aligned] [--storm]
   [--nice] [--timeout 50] [--profile] [--quick] [--keep] [--pg <postgres-url>] [--server-env NAME=value]...
-  [--server-log <dir>] [--suffix <name>]`;
+  [--server-log <dir>] [--suffix <name>] [--teams 50x20]`;
 const argv = process.argv.slice(2);
 const opt = {
   n: [250, 500, 1000, 1500, 2000],
@@ -71,6 +77,8 @@ const opt = {
   serverEnv: {},
   /** A directory for each run's server output (e.g. with --server-env LOG_LEVEL=debug). */
   serverLog: null,
+  /** The team phase: { count, members } (--teams 50x20), or none. */
+  teams: null,
 };
 const numeric = {
   '--seconds': 'seconds',
@@ -91,7 +99,10 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--server-log') opt.serverLog = argv[++i];
   // Kept apart from an earlier run's file of the same day (e.g. before/after a change).
   else if (a === '--suffix') opt.suffix = argv[++i];
-  else if (a === '--server-env') {
+  else if (a === '--teams') {
+    const [count, members] = String(argv[++i]).split('x').map(Number);
+    opt.teams = { count, members };
+  } else if (a === '--server-env') {
     const [name, ...rest] = String(argv[++i]).split('=');
     opt.serverEnv[name] = rest.join('=');
   } else if (a in numeric) opt[numeric[a]] = Number(argv[++i]);
@@ -117,6 +128,13 @@ const bad = [...opt.n, opt.seconds, opt.workers, opt.chats, opt.timeout].some(
 );
 if (bad || !Number.isFinite(opt.ramp) || !Number.isFinite(opt.inboundEvery) || opt.n.length === 0) {
   console.error(`bad option value\n${USAGE}`);
+  process.exit(2);
+}
+if (
+  opt.teams &&
+  ![opt.teams.count, opt.teams.members].every((v) => Number.isInteger(v) && v >= 1)
+) {
+  console.error(`--teams takes <teams>x<members>, e.g. 50x20\n${USAGE}`);
   process.exit(2);
 }
 if (argv.includes('--pg') && !opt.pg) {
@@ -164,6 +182,88 @@ function layout(consoleCount, chatsPerSeat) {
     }
   }
   return { seats, consoles };
+}
+
+/**
+ * The team phase's operators: `count` team numbers, `members` member seats each, one console
+ * per member; each member holds `chatsPerSeat` chats of its team's number. The seats own no
+ * number (their team's number is its queue seat's, seedTeams).
+ */
+function teamLayout(count, members, chatsPerSeat, firstConsoleId) {
+  const seats = [];
+  const consoles = [];
+  const teams = [];
+  for (let t = 0; t < count; t++) {
+    const phone = `+1558${String(t).padStart(7, '0')}`;
+    const team = { index: t, phone, members: [] };
+    teams.push(team);
+    for (let m = 0; m < members; m++) {
+      const s = t * members + m;
+      const seat = { index: s, account: `tm${String(s).padStart(5, '0')}`, phones: [], chats: [] };
+      for (let c = 0; c < chatsPerSeat; c++) {
+        seat.chats.push({
+          send_phone: phone,
+          receiver_phone: `+4479${String(s).padStart(5, '0')}${String(c).padStart(3, '0')}`,
+        });
+      }
+      seats.push(seat);
+      team.members.push(seat);
+      const id = firstConsoleId + consoles.length;
+      consoles.push({ id, seat, address: `127.78.${Math.floor(s / 250)}.${(s % 250) + 1}` });
+    }
+  }
+  return { seats, consoles, teams };
+}
+
+/**
+ * The team numbers as the owner makes them (TeamsService.set): a frozen queue seat with its
+ * built-in groups holds each number, the team row with automatic routing, the members. Written
+ * directly, as the seats are (seedWorkspace).
+ */
+async function seedTeams(target, teams, capacity) {
+  const db = await openSeedDb(target);
+  const now = Date.now();
+  const groups = await db.all(
+    'SELECT name, type FROM seat_groups WHERE seat_id = (SELECT MIN(id) FROM seats)',
+  );
+  const queues = await bulkInsert(
+    db,
+    'seats',
+    ['account', 'nickname', 'password_hash', 'frozen', 'created_at'],
+    teams.map((t) => [`team queue bench ${t.index}`, `Queue ${t.phone}`, '!', 1, now]),
+    true,
+  );
+  teams.forEach((t, i) => (t.queueSeatId = queues[i].id));
+  await bulkInsert(
+    db,
+    'seat_groups',
+    ['seat_id', 'name', 'type', 'created_at'],
+    teams.flatMap((t) => groups.map((g) => [t.queueSeatId, g.name, g.type, now])),
+    false,
+  );
+  const accounts = await bulkInsert(
+    db,
+    'phone_accounts',
+    ['send_phone', 'label', 'channel', 'seat_id', 'created_at'],
+    teams.map((t) => [t.phone, `Team ${t.index}`, 'platform', t.queueSeatId, now]),
+    true,
+  );
+  teams.forEach((t, i) => (t.accountId = accounts[i].id));
+  await bulkInsert(
+    db,
+    'team_accounts',
+    ['account_id', 'queue_seat_id', 'routing', 'capacity', 'last_routed_seat_id', 'created_at'],
+    teams.map((t) => [t.accountId, t.queueSeatId, 'automatic', capacity, null, now]),
+    false,
+  );
+  await bulkInsert(
+    db,
+    'team_members',
+    ['account_id', 'seat_id', 'joined_at'],
+    teams.flatMap((t) => t.members.map((m) => [t.accountId, m.id, now])),
+    false,
+  );
+  await db.close();
 }
 
 /**
@@ -367,7 +467,7 @@ function startPlatformSink() {
 }
 
 /** Customers write in: signed webhooks at a steady rate to the seats that have a console. */
-function startInbound(base, seats, perSecond) {
+function startInbound(base, seats, perSecond, newShare = 0) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const latencies = [];
   const errors = {};
@@ -379,7 +479,15 @@ function startInbound(base, seats, perSecond) {
   const rnd = prng(7);
   const send = async () => {
     const seat = rnd.pick(seats);
-    const chat = rnd.pick(seat.chats);
+    const known = rnd.pick(seat.chats);
+    // A new customer of the seat's number (the team phase: a chat routing hands to a member).
+    const chat =
+      newShare > 0 && rnd.chance(newShare)
+        ? {
+            send_phone: known.send_phone,
+            receiver_phone: `+4476${String(seq % 1e9).padStart(9, '0')}`,
+          }
+        : known;
     const body = JSON.stringify({
       id: `in-${RUN_ID}-${seq++}`,
       account: chat.send_phone,
@@ -708,6 +816,18 @@ async function serverTimes(base) {
   if (!res?.ok) return null;
   const byRoute = {};
   for (const line of (await res.text()).split('\n')) {
+    // The team door's routing step (parley_team_routing_seconds), kept as a route of its own.
+    const r = /^parley_team_routing_seconds_(bucket|sum|count)\{(.*)\} ([\d.e+-]+)/.exec(line);
+    if (r) {
+      const result = /result="([^"]*)"/.exec(r[2])?.[1];
+      const key = `team routing: ${result}`;
+      const entry = (byRoute[key] ??= {});
+      if (r[1] === 'bucket') {
+        const le = /le="([^"]*)"/.exec(r[2])?.[1];
+        entry[le] = (entry[le] ?? 0) + Number(r[3]);
+      } else entry[`_${r[1]}`] = Number(r[3]);
+      continue;
+    }
     const m = /^parley_http_request_duration_seconds_bucket\{(.*)\} (\d+)/.exec(line);
     if (!m) continue;
     const route = /route="([^"]*)"/.exec(m[1])?.[1];
@@ -726,20 +846,25 @@ async function serverTimes(base) {
 function serverQuantiles(before, after) {
   if (!before || !after) return null;
   const out = {};
-  for (const [route, buckets] of Object.entries(after)) {
+  for (const [route, all] of Object.entries(after)) {
+    const { _sum, _count, ...buckets } = all;
     const counts = Object.entries(buckets)
       .map(([le, c]) => [le === '+Inf' ? Infinity : Number(le), c - (before[route]?.[le] ?? 0)])
       .sort((a, b) => a[0] - b[0]);
     const total = counts.at(-1)?.[1] ?? 0;
-    if (total < 100) continue;
+    if (total < (route.startsWith('team routing') ? 1 : 100)) continue;
     const bound = (q) => counts.find(([, c]) => c >= q * total)?.[0];
     const ms = (s) => (s === Infinity ? '>10000' : round(s * 1000));
     out[route] = { n: total, p50_le_ms: ms(bound(0.5)), p99_le_ms: ms(bound(0.99)) };
+    if (_sum !== undefined) {
+      const n = _count - (before[route]?._count ?? 0);
+      out[route].mean_ms = round(((_sum - (before[route]?._sum ?? 0)) / n) * 1000, 3);
+    }
   }
   return out;
 }
 
-async function runOnce(n, consoles, env, profileDir, pgDb) {
+async function runOnce(n, consoles, env, profileDir, pgDb, newShare = 0) {
   const active = consoles.slice(0, n);
   const seats = [...new Set(active.map((c) => c.seat))];
   log(`N=${n}: ${active.length} consoles on ${seats.length} seats; starting the server…`);
@@ -776,7 +901,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
     child.send({
       type: 'start',
       base: server.base,
-      runId: RUN_ID + n,
+      runId: RUN_ID + n + (newShare > 0 ? 't' : ''),
       inStep: opt.aligned,
       measureAtStart: opt.storm,
       timeoutMs: opt.timeout * 1000,
@@ -789,7 +914,7 @@ async function runOnce(n, consoles, env, profileDir, pgDb) {
   });
   const renicer = opt.nice ? await startRenicer([pid, ...workers.map((w) => w.pid)], pgDb) : null;
   const inboundRate = opt.inboundEvery > 0 ? seats.length / opt.inboundEvery : 0;
-  const inbound = startInbound(server.base, seats, inboundRate);
+  const inbound = startInbound(server.base, seats, inboundRate, newShare);
   const probe = startProbe(server.base);
   try {
     // A storm is measured from the first connection on: every console at once, as after a
@@ -966,6 +1091,28 @@ function printTable(report) {
   return lines.join('\n');
 }
 
+/**
+ * The team phase beside the one-seat run of the same N (else the nearest) of this invocation:
+ * each call's p99 and their ratio (the issue's bound: 2), and the routing step's server time.
+ */
+function teamsVersusOneSeat(report) {
+  const t = report.teams;
+  const one = [...report.runs].sort((a, b) => Math.abs(a.n - t.n) - Math.abs(b.n - t.n))[0];
+  const calls = {};
+  for (const [kind, c] of Object.entries(t.calls)) {
+    const base = one?.calls[kind]?.p99_ms;
+    calls[kind] = {
+      one_seat_p99_ms: base ?? null,
+      teams_p99_ms: c.p99_ms,
+      ratio: base ? round(c.p99_ms / base) : null,
+    };
+  }
+  const routing = Object.fromEntries(
+    Object.entries(t.server.own_times ?? {}).filter(([k]) => k.startsWith('team routing')),
+  );
+  return { one_seat_n: one?.n ?? null, teams_n: t.n, calls, routing };
+}
+
 /** Written after every N, so a run stopped half-way keeps what it measured. */
 function writeReport(report) {
   const dir = path.join(ROOT, 'bench/results');
@@ -996,6 +1143,9 @@ async function main() {
   const started = new Date();
   const loadBefore = os.loadavg().map((v) => round(v));
   const { seats, consoles } = layout(MAX_N, opt.chats);
+  const team = opt.teams
+    ? teamLayout(opt.teams.count, opt.teams.members, opt.chats, consoles.length)
+    : null;
   const sink = await startPlatformSink();
   // PostgreSQL: a database of the bench's own, so pg_stat_activity shows the server's pool only.
   const pgDb = opt.pg ? await createPgDatabase(opt.pg) : null;
@@ -1014,17 +1164,21 @@ async function main() {
   let report = null;
   try {
     log(`seeding ${seats.length} seats, ${consoles.length} consoles…`);
-    const workspace = await seedWorkspace(target, env, seats);
+    const workspace = await seedWorkspace(target, env, [...seats, ...(team?.seats ?? [])]);
+    // Room for every chat a member holds and gets: routing picks by fewest, never refuses.
+    if (team) await seedTeams(target, team.teams, 100_000);
     log(`seeded in ${workspace.seconds} s; logging every console in…`);
     const server = await startServer(env);
     let login;
     try {
-      login = await loginAll(server.base, consoles);
+      login = await loginAll(server.base, [...consoles, ...(team?.consoles ?? [])]);
     } finally {
       await stopServer(server);
     }
     log(`logins: ${JSON.stringify(login)}`);
-    if (consoles.some((c) => !c.token)) throw new Error('some consoles could not log in');
+    if ([...consoles, ...(team?.consoles ?? [])].some((c) => !c.token)) {
+      throw new Error('some consoles could not log in');
+    }
 
     report = {
       benchmark: 'operators',
@@ -1052,6 +1206,21 @@ async function main() {
             : ''
         }`,
       );
+      writeReport(report);
+    }
+    if (team) {
+      const n = team.consoles.length;
+      log(
+        `teams: ${opt.teams.count} team numbers of ${opt.teams.members} members, automatic routing`,
+      );
+      const profileDir = profileRoot && path.join(profileRoot, 'teams');
+      // Half the customers' messages open a chat: a routing decision each.
+      const run = await runOnce(n, team.consoles, env, profileDir, pgDb, 0.5);
+      if (profileDir) run.server.profile = readProfile(profileDir);
+      run.teams = { ...opt.teams, routing: 'automatic', new_customer_share: 0.5 };
+      report.teams = run;
+      report.teams_vs_one_seat = teamsVersusOneSeat(report);
+      log(`teams: ${JSON.stringify(report.teams_vs_one_seat)}`);
       writeReport(report);
     }
     report.load_avg_after = os.loadavg().map((v) => round(v));

@@ -29,6 +29,7 @@ export default defineConfig({
           exclude: [
             'test/instances.test.ts',
             'test/resume-exact-instances.test.ts',
+            'test/team-live-instances.test.ts',
             'test/rolling-restart.test.ts',
             'test/rolling-upgrade.test.ts',
             'test/pg-pool.test.ts',

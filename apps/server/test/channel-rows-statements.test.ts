@@ -1,18 +1,14 @@
-import type { CompiledQuery, LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { TelegramInbound } from '../src/channels/telegram/telegram-inbound.js';
 import { TelegramPoller } from '../src/channels/telegram/telegram-poller.js';
 import { telegramBotsRepository } from '../src/channels/telegram/telegram-bots.repository.js';
 import type { TgUpdate } from '../src/channels/telegram/bot-api.js';
 import { WhatsappInbound } from '../src/channels/whatsapp/whatsapp-inbound.js';
 import type { WebhookNumber } from '../src/channels/whatsapp/whatsapp.repository.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
-import { createServices, type Services } from '../src/services.js';
 import { createSeat, type SeatFixture } from './fixtures.js';
-import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+import { usingPg, type TestApp } from './helper.js';
 import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-server.js';
+import { tracedWorld, type TracedWorld } from './traced-services.js';
 
 /**
  * Issue 33, "A batch takes a fixed number of statements": the channels' own rows of a batch of
@@ -22,61 +18,38 @@ import { TelegramBotApiServer, telegramConfigFor } from './telegram-bot-api-serv
  * (inbound-statements.test.ts). Counted on a second connection that logs every statement,
  * with the channels' inbound sides built on it as the app builds them.
  */
+let w: TracedWorld;
 let t: TestApp;
-let traced: DatabaseHandle;
-let services: Services;
-/**
- * Seats made through the traced services, as an instance knows the seats it made itself: the
- * team door reads once whether a seat it has never seen is a team's queue seat
- * (docs/decisions/2026-11-29-team-accounts.md), a read outside any batch.
- */
-const madeHere = (): TestApp => ({ ...t, services });
-let cleanup: () => Promise<void>;
-let recording: CompiledQuery[] | null = null;
+let traced: TracedWorld['traced'];
+let services: TracedWorld['services'];
 const quiet = { warn: () => undefined };
 let n = 0;
 
 beforeAll(async () => {
   // No poller of the app's own: the poller below is the only one to poll its bot.
-  const made = await createTestDatabaseConfig({
+  w = await tracedWorld({
     telegram: { ...telegramConfigFor('http://127.0.0.1:9'), polling: false },
   });
-  cleanup = made.cleanup;
-  const app = await buildApp(made.config);
-  await app.ready();
-  t = testAppOf(app, made.config);
-  traced = await openDatabase(made.config, {
-    log: (event: LogEvent) => {
-      if (event.level === 'query') recording?.push(event.query);
-    },
-  });
-  services = await createServices(traced.db, made.config, undefined, new RecordingEventBus());
+  ({ t, traced, services } = w);
 });
 afterAll(async () => {
-  await traced?.close();
-  await t?.app.close();
-  await cleanup?.();
+  await w?.close();
 });
 
 /** The statements of the batch's transaction (begin to commit) while `work` runs. */
 async function batchStatements(work: () => Promise<unknown>): Promise<string[]> {
-  recording = [];
-  try {
-    await work();
-    const sql = recording.map((q) => q.sql.trim().toLowerCase());
-    const begin = sql.findIndex((s) => s.startsWith('begin'));
-    const commit = sql.findIndex((s, i) => i > begin && s.startsWith('commit'));
-    expect(begin, sql.join('\n')).toBeGreaterThanOrEqual(0);
-    expect(commit, sql.join('\n')).toBeGreaterThan(begin);
-    // One batch: one transaction for the whole delivery.
-    expect(
-      sql.filter((s) => s.startsWith('begin')),
-      sql.join('\n'),
-    ).toHaveLength(1);
-    return sql.slice(begin, commit + 1);
-  } finally {
-    recording = null;
-  }
+  const { sql: all } = await w.statementsOf(work);
+  const sql = all.map((q) => q.trim().toLowerCase());
+  const begin = sql.findIndex((s) => s.startsWith('begin'));
+  const commit = sql.findIndex((s, i) => i > begin && s.startsWith('commit'));
+  expect(begin, sql.join('\n')).toBeGreaterThanOrEqual(0);
+  expect(commit, sql.join('\n')).toBeGreaterThan(begin);
+  // One batch: one transaction for the whole delivery.
+  expect(
+    sql.filter((s) => s.startsWith('begin')),
+    sql.join('\n'),
+  ).toHaveLength(1);
+  return sql.slice(begin, commit + 1);
 }
 
 const touching = (sql: string[], tables: RegExp) => sql.filter((s) => tables.test(s));
@@ -106,6 +79,7 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
         phone_number_id: `10${++n}`,
         access_token: 'unused',
         seat_id: seat.seatId,
+        team_account_id: null,
       } as WebhookNumber;
       const waIds = Array.from({ length: CUSTOMERS }, () => `4917${String(++n).padStart(8, '0')}`);
       const messages = spread(count, CUSTOMERS).map((c, i) => ({
@@ -155,8 +129,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
       expect(contacts).toEqual(waIds.map((wa_id, i) => ({ wa_id, profile_name: `Customer ${i}` })));
       return sql;
     };
-    const few = await delivery(await createSeat(madeHere(), 'rows-wa-few'), N);
-    const many = await delivery(await createSeat(madeHere(), 'rows-wa-many'), 3 * N);
+    const few = await delivery(await createSeat(t, 'rows-wa-few'), N);
+    const many = await delivery(await createSeat(t, 'rows-wa-many'), 3 * N);
     const own = /whatsapp_contacts|whatsapp_messages/;
     // One upsert of the contacts, one insert of the wamids.
     expect(touching(few, own)).toHaveLength(2);
@@ -224,8 +198,8 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
       expect(chats.map((c) => c.customer_language)).toEqual(users.map(() => 'RU'));
       return sql;
     };
-    const few = await poll(await createSeat(madeHere(), 'rows-tg-few'), N);
-    const many = await poll(await createSeat(madeHere(), 'rows-tg-many'), 3 * N);
+    const few = await poll(await createSeat(t, 'rows-tg-few'), N);
+    const many = await poll(await createSeat(t, 'rows-tg-many'), 3 * N);
     const own = /telegram_profiles|set "customer_language" = case/;
     // One upsert of the links, one update of the new chats' languages.
     expect(touching(few, own)).toHaveLength(2);
@@ -244,7 +218,7 @@ describe("a batch's own rows of a channel take a fixed number of statements", ()
 describe("a Telegram poll's statements besides its batch", () => {
   it('one read for the updates of a poll, one statement of the poller per cycle', async () => {
     const tg = await new TelegramBotApiServer().start();
-    const seat = await createSeat(madeHere(), 'rows-tg-cycle');
+    const seat = await createSeat(t, 'rows-tg-cycle');
     const token = tg.createBot('parley_cycle_bot');
     const sendPhone = seat.phones[0]!;
     await telegramBotsRepository.upsert(t.db, {
@@ -276,17 +250,18 @@ describe("a Telegram poll's statements besides its batch", () => {
           .where('direction', '=', 'in')
           .execute()
       ).length;
-    recording = [];
     try {
-      poller.start();
-      await vi.waitFor(async () => expect(await stored()).toBe(5), { timeout: 10_000 });
-      // Then one at a time, each fetched by a poll of its own.
-      for (let i = 0; i < 3; i++) {
-        tg.pushMessage(token, users[i]!, { text: `one by one ${i}` });
-        await vi.waitFor(async () => expect(await stored()).toBe(6 + i), { timeout: 10_000 });
-      }
-      await poller.stop();
-      const sql = recording.map((q) => q.sql.trim().toLowerCase());
+      const { sql: all } = await w.statementsOf(async () => {
+        poller.start();
+        await vi.waitFor(async () => expect(await stored()).toBe(5), { timeout: 10_000 });
+        // Then one at a time, each fetched by a poll of its own.
+        for (let i = 0; i < 3; i++) {
+          tg.pushMessage(token, users[i]!, { text: `one by one ${i}` });
+          await vi.waitFor(async () => expect(await stored()).toBe(6 + i), { timeout: 10_000 });
+        }
+        await poller.stop();
+      });
+      const sql = all.map((q) => q.trim().toLowerCase());
       // Outside the batches' transactions: what the updates were read with before their batch.
       const outside: string[] = [];
       let inTx = false;
@@ -312,7 +287,6 @@ describe("a Telegram poll's statements besides its batch", () => {
       expect(Number(bot!.update_offset)).toBe(tg.bot(token).nextUpdateId);
       expect(bot!.last_poll_at).not.toBeNull();
     } finally {
-      recording = null;
       await poller.stop();
       await tg.stop();
     }

@@ -1,14 +1,10 @@
-import type { CompiledQuery, LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { PlatformService } from '../src/channels/platform/platform.service.js';
 import { GroupCommitInboundWriter } from '../src/modules/messages/group-commit-inbound-writer.js';
 import type { InboundMessage, InboundWriter } from '../src/modules/messages/inbound-writer.js';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { RecordingEventBus } from '../src/realtime/recording-event-bus.js';
-import { createServices, type Services } from '../src/services.js';
 import { createChat, createSeat, nextPhone, type SeatFixture } from './fixtures.js';
-import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './helper.js';
+import { usingPg, type TestApp } from './helper.js';
+import { tracedWorld, type TracedWorld } from './traced-services.js';
 
 /**
  * A batch of customers' messages (the inbound group commit) costs a fixed number of
@@ -16,57 +12,28 @@ import { createTestDatabaseConfig, testAppOf, usingPg, type TestApp } from './he
  * most of an inbound message's server CPU), and writes the rows and events the
  * message-by-message writer (SQLite's) writes for the same batch.
  */
+let w: TracedWorld;
 let t: TestApp;
-let traced: DatabaseHandle;
-let services: Services;
-/**
- * Seats made through the traced services, as an instance knows the seats it made itself: the
- * team door reads once whether a seat it has never seen is a team's queue seat
- * (docs/decisions/2026-11-29-team-accounts.md), a read outside any batch.
- */
-const madeHere = (): TestApp => ({ ...t, services });
-let cleanup: () => Promise<void>;
-let recording: CompiledQuery[] | null = null;
+let traced: TracedWorld['traced'];
+let services: TracedWorld['services'];
 let counter = 0;
 
 beforeAll(async () => {
-  const made = await createTestDatabaseConfig();
-  cleanup = made.cleanup;
-  const app = await buildApp(made.config);
-  await app.ready();
-  t = testAppOf(app, made.config);
-  // A second connection to the same database that logs every statement, with its own services
-  // (events recorded in the log, as the app's are).
-  traced = await openDatabase(made.config, {
-    log: (event: LogEvent) => {
-      if (event.level === 'query') recording?.push(event.query);
-    },
-  });
-  services = await createServices(traced.db, made.config, undefined, new RecordingEventBus());
+  w = await tracedWorld();
+  ({ t, traced, services } = w);
 });
 afterAll(async () => {
-  await traced?.close();
-  await t?.app.close();
-  await cleanup?.();
+  await w?.close();
 });
 
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ sql: string[]; result: T }> {
-  recording = [];
-  try {
-    const result = await work();
-    return { sql: recording.map((q) => q.sql), result };
-  } finally {
-    recording = null;
-  }
-}
-
+const statementsOf: TracedWorld['statementsOf'] = (work) => w.statementsOf(work);
 /** Two seats, each with a known customer (named), a new one and a blocked chat. */
 async function world(name: string) {
   const seats: SeatFixture[] = [];
   const known: string[] = [];
   const blocked: string[] = [];
   for (const s of ['a', 'b']) {
-    const seat = await createSeat(madeHere(), `${name}-${s}`);
+    const seat = await createSeat(t, `${name}-${s}`);
     seats.push(seat);
     known.push((await createChat(t.db, seat, { unread: 2, inbound: 3 })).receiverPhone);
     blocked.push(
@@ -85,6 +52,8 @@ function batchOf(w: Awaited<ReturnType<typeof world>>): InboundMessage[] {
     units.push({
       channel: 'platform',
       seatId: seat.seatId,
+      // As the platform's read of the account says (accountAndTaken): not a team's.
+      queueSeat: false,
       key: { channel: 'platform', sendPhone: seat.phones[0]!, externalId: `st-${++counter}` },
       sendPhone: seat.phones[0]!,
       receiverPhone: customer,
@@ -201,24 +170,30 @@ describe('the inbound group commit’s statements', () => {
   );
 });
 
+/** The platform's inbound side on the traced connection, and a new customer's message to it. */
+function platformMessage(account: string, content: string) {
+  const platform = new PlatformService(
+    traced.db,
+    'secret',
+    services.messages,
+    services.media,
+    services.events,
+    services.inbound,
+  );
+  const input = {
+    id: `reads-${++counter}`,
+    account,
+    customer: nextPhone('+4477'),
+    type: 'text' as const,
+    content,
+  };
+  return { platform, input };
+}
+
 describe("a webhook's reads before its batch", () => {
   it('are one statement: the account and the key already taken together (a retry: that one alone)', async () => {
-    const seat = await createSeat(madeHere(), 'inb-reads');
-    const platform = new PlatformService(
-      traced.db,
-      'secret',
-      services.messages,
-      services.media,
-      services.events,
-      services.inbound,
-    );
-    const input = {
-      id: `reads-${++counter}`,
-      account: seat.phones[0]!,
-      customer: nextPhone('+4477'),
-      type: 'text' as const,
-      content: 'Hello',
-    };
+    const seat = await createSeat(t, 'inb-reads');
+    const { platform, input } = platformMessage(seat.phones[0]!, 'Hello');
     const first = await statementsOf(() => platform.receiveMessage(input as never, null));
     expect(first.result.duplicate).toBe(false);
     // Before the batch's transaction: one round trip (two before: the account, then the key).
@@ -226,5 +201,43 @@ describe("a webhook's reads before its batch", () => {
     const again = await statementsOf(() => platform.receiveMessage(input as never, null));
     expect(again.result).toEqual({ msg_id: first.result.msg_id, blocked: false, duplicate: true });
     expect(again.sql).toHaveLength(1);
+  });
+
+  it("of a team number: the account's read says it is a team's, the team door reads only the chat's holder", async () => {
+    const [ana, bo] = [await createSeat(t, 'inb-team-a'), await createSeat(t, 'inb-team-b')];
+    const account = await t.db
+      .selectFrom('phone_accounts')
+      .select('id')
+      .where('send_phone', '=', ana.phones[0]!)
+      .executeTakeFirstOrThrow();
+    // Made by the app: these traced services have never seen its queue seat.
+    await t.services.teams.set({
+      account_id: account.id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [ana.seatId, bo.seatId],
+    });
+    const { platform, input } = platformMessage(ana.phones[0]!, 'Hello, team');
+    const { sql, result } = await statementsOf(() => platform.receiveMessage(input as never, null));
+    expect(result.duplicate).toBe(false);
+    const before = sql.slice(
+      0,
+      sql.findIndex((q) => /^begin/i.test(q)),
+    );
+    // The account with the key and the team, then the chat's holder: no read of the queue seat.
+    expect(before, before.join('\n')).toHaveLength(2);
+    expect(before[1]).toMatch(/from "sessions"/);
+    const queued = await t.db
+      .selectFrom('sessions')
+      .select('seat_id')
+      .where('send_phone', '=', ana.phones[0]!)
+      .where('receiver_phone', '=', input.customer)
+      .executeTakeFirstOrThrow();
+    const team = await t.db
+      .selectFrom('team_accounts')
+      .select('queue_seat_id')
+      .where('account_id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(queued.seat_id).toBe(team.queue_seat_id);
   });
 });

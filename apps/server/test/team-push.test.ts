@@ -12,6 +12,7 @@ import { platformPost } from './platform-helpers.js';
  * message) and the chat's link, decrypted here from what the local push service of RFC 8030
  * received. Never to the member who handed it, never for a chat the receiver muted.
  */
+const METRICS_TOKEN = 'team-push-metrics-token';
 let t: TestApp;
 let push: LocalPushService;
 let ana: SeatFixture;
@@ -25,15 +26,8 @@ function asOwner<P extends AdminCallPath>(path: P, body: Record<string, unknown>
   return adminCall(t, path, body, adminToken);
 }
 
-beforeAll(async () => {
-  push = await new LocalPushService().start();
-  t = await createTestApp({
-    push: { hosts: ['localhost'], privateHosts: ['localhost'], caFile: push.caFile },
-  });
-  ana = await createSeat(t, 'handpush-ana');
-  bo = await createSeat(t, 'handpush-bo');
-  adminToken = await createAdmin(t, 'handpush-owner');
-  teamPhone = ana.phones[0]!;
+/** The team number as a team account of ana and bo, with this routing. */
+async function makeTeam(routing: 'manual' | 'automatic', capacity: number) {
   const account = await t.db
     .selectFrom('phone_accounts')
     .select('id')
@@ -41,11 +35,24 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   const team = await asOwner('/v1/admin/teams/set', {
     account_id: account.id,
-    routing: 'manual',
-    capacity: 5,
+    routing,
+    capacity,
     member_ids: [ana.seatId, bo.seatId],
   });
   expect(team.code, JSON.stringify(team)).toBe('000000');
+}
+
+beforeAll(async () => {
+  push = await new LocalPushService().start();
+  t = await createTestApp({
+    push: { hosts: ['localhost'], privateHosts: ['localhost'], caFile: push.caFile },
+    ops: { metricsToken: METRICS_TOKEN, shutdownTimeoutMs: 10_000, shutdownGraceMs: 0 },
+  });
+  ana = await createSeat(t, 'handpush-ana');
+  bo = await createSeat(t, 'handpush-bo');
+  adminToken = await createAdmin(t, 'handpush-owner');
+  teamPhone = ana.phones[0]!;
+  await makeTeam('manual', 5);
   anaDevice = new PushDevice(`${push.origin}/sub/handpush-ana-${process.pid}`);
   boDevice = new PushDevice(`${push.origin}/sub/handpush-bo-${process.pid}`);
   for (const [device, seat] of [
@@ -71,8 +78,8 @@ function received(device: PushDevice, from: number): PushPayload[] {
 }
 
 let inbound = 0;
-/** A customer writes to the team number; ana takes the chat. Its id. */
-async function chatHeldByAna(content: string): Promise<number> {
+/** A new customer, Wei Zhang, writes to the team number: the chat as it now is. */
+async function customerWrites(content: string) {
   const customer = nextPhone('+4478');
   const res = await platformPost(
     t,
@@ -87,12 +94,17 @@ async function chatHeldByAna(content: string): Promise<number> {
     }),
   );
   expect(res.code).toBe('000000');
-  const row = await t.db
+  return t.db
     .selectFrom('sessions')
-    .select('id')
+    .select(['id', 'seat_id'])
     .where('send_phone', '=', teamPhone)
     .where('receiver_phone', '=', customer)
     .executeTakeFirstOrThrow();
+}
+
+/** A customer writes to the team number; ana takes the chat. Its id. */
+async function chatHeldByAna(content: string): Promise<number> {
+  const row = await customerWrites(content);
   const taken = await t.call('/v1/seat/team/take', { session_id: row.id }, ana.token);
   expect(taken.code, taken.raw).toBe('000000');
   await t.services.push.idle();
@@ -153,18 +165,7 @@ describe('a chat handed over is notified', () => {
   });
 
   it('when routing assigns a new chat: to the member it picked, with the customer’s message', async () => {
-    const account = await t.db
-      .selectFrom('phone_accounts')
-      .select('id')
-      .where('send_phone', '=', teamPhone)
-      .executeTakeFirstOrThrow();
-    const team = await asOwner('/v1/admin/teams/set', {
-      account_id: account.id,
-      routing: 'automatic',
-      capacity: 1000,
-      member_ids: [ana.seatId, bo.seatId],
-    });
-    expect(team.code, JSON.stringify(team)).toBe('000000');
+    await makeTeam('automatic', 1000);
     // Both online, as their consoles' heartbeats keep them.
     await t.db
       .updateTable('seats')
@@ -172,27 +173,8 @@ describe('a chat handed over is notified', () => {
       .where('id', 'in', [ana.seatId, bo.seatId])
       .execute();
     const at = push.delivered.length;
-    const customer = nextPhone('+4478');
-    const res = await platformPost(
-      t,
-      PLATFORM_PATHS.message,
-      JSON.stringify({
-        id: `handpush-${process.pid}-${++inbound}`,
-        account: teamPhone,
-        customer,
-        name: 'Wei Zhang',
-        type: 'text',
-        content: 'Route me, please',
-      }),
-    );
-    expect(res.code).toBe('000000');
+    const row = await customerWrites('Route me, please');
     await t.services.push.idle();
-    const row = await t.db
-      .selectFrom('sessions')
-      .select(['id', 'seat_id'])
-      .where('send_phone', '=', teamPhone)
-      .where('receiver_phone', '=', customer)
-      .executeTakeFirstOrThrow();
     const [picked, other] =
       row.seat_id === ana.seatId ? [anaDevice, boDevice] : [boDevice, anaDevice];
     expect([ana.seatId, bo.seatId]).toContain(row.seat_id);
@@ -200,5 +182,19 @@ describe('a chat handed over is notified', () => {
       ['Wei Zhang', 'Route me, please', `/home/chat?chat=${row.id}`],
     ]);
     expect(received(other, at)).toEqual([]);
+    // The routing step's server time is in /metrics: this chat routed, the two earlier ones queued.
+    const metrics = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const count = (result: string) =>
+      Number(
+        new RegExp(`^parley_team_routing_seconds_count\\{result="${result}"\\} (\\d+)$`, 'm').exec(
+          metrics.body,
+        )?.[1] ?? 0,
+      );
+    expect(count('routed')).toBe(1);
+    expect(count('queued')).toBe(2);
   });
 });

@@ -28,6 +28,19 @@ export class ParleyMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * A team account's customer message after its commit (docs/decisions/2026-11-29-team-accounts.md):
+   * routing it to a member (`routed`) or entering it in the queue (`queued`), each in its own
+   * transaction. The issue's bound is 5 ms of server time.
+   */
+  readonly teamRouting = new Histogram({
+    name: `${PREFIX}team_routing_seconds`,
+    help: 'Time to route (or queue) a team account chat after its message was stored, by result (routed, queued)',
+    labelNames: ['result'] as const,
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+
   readonly loginFailures = new Counter({
     name: `${PREFIX}login_failures_total`,
     help: 'Refused logins, by reason (password, unknown_account, frozen)',

@@ -211,6 +211,7 @@ export class PlatformService {
     const outcome = await this.inbound.write({
       channel: 'platform',
       seatId,
+      queueSeat: found.queueSeat,
       key,
       sendPhone: input.account,
       receiverPhone: input.customer,

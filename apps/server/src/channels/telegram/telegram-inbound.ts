@@ -240,7 +240,9 @@ export class TelegramInbound {
     if (!picked && !content) return 'ignored'; // a service message (joined, pinned, ...)
 
     const from = msg.from!;
-    return () => this.write(api, bot, msg, from, { seatId, key, customer, content, type, mediaId });
+    const queueSeat = known!.queueSeat;
+    return () =>
+      this.write(api, bot, msg, from, { seatId, queueSeat, key, customer, content, type, mediaId });
   }
 
   /** Through the door (its own rows with it), then the customer's photo once it is stored. */
@@ -251,6 +253,7 @@ export class TelegramInbound {
     from: NonNullable<TgMessage['from']>,
     m: {
       seatId: number;
+      queueSeat: boolean;
       key: InboundKey;
       customer: string;
       content: string;
@@ -258,10 +261,11 @@ export class TelegramInbound {
       mediaId: string | undefined;
     },
   ): Promise<InboundOutcome> {
-    const { seatId, key, customer, content, type, mediaId } = m;
+    const { seatId, queueSeat, key, customer, content, type, mediaId } = m;
     const outcome = await this.inbound.write({
       channel: 'telegram',
       seatId,
+      queueSeat,
       key,
       sendPhone: bot.send_phone,
       receiverPhone: customer,

@@ -265,6 +265,7 @@ export class WhatsappInbound {
       this.inbound.write({
         channel: 'whatsapp',
         seatId,
+        queueSeat: number.team_account_id !== null,
         key,
         sendPhone: number.send_phone,
         receiverPhone: customer,

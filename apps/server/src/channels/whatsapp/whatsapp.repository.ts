@@ -6,7 +6,14 @@ export type NumberState = WhatsappNumberRow['state'];
 
 /** The WhatsApp channel's tables (migrations 035 and 036). */
 /** A bound number as its webhook needs it: its row and its account's seat. */
-export type WebhookNumber = WhatsappNumberRow & { seat_id: number | null };
+/**
+ * A number with its account's seat (null: none) and whether that seat is a team's queue seat
+ * (`team_account_id` not null: InboundMessage.queueSeat).
+ */
+export type WebhookNumber = WhatsappNumberRow & {
+  seat_id: number | null;
+  team_account_id: number | null;
+};
 
 export const whatsappRepository = {
   findByPhone(db: Db, sendPhone: string): Promise<WhatsappNumberRow | undefined> {
@@ -36,15 +43,16 @@ export const whatsappRepository = {
   },
 
   /**
-   * The number a webhook is for, with the seat its account is assigned to (null: none): one
-   * read per delivery for both.
+   * The number a webhook is for, with the seat its account is assigned to (null: none) and
+   * whether that is a team's queue seat: one read per delivery for all.
    */
   findForWebhook(db: Db, phoneNumberId: string): Promise<WebhookNumber | undefined> {
     return db
       .selectFrom('whatsapp_numbers')
       .leftJoin('phone_accounts', 'phone_accounts.send_phone', 'whatsapp_numbers.send_phone')
+      .leftJoin('team_accounts', 'team_accounts.queue_seat_id', 'phone_accounts.seat_id')
       .selectAll('whatsapp_numbers')
-      .select('phone_accounts.seat_id')
+      .select(['phone_accounts.seat_id', 'team_accounts.account_id as team_account_id'])
       .where('whatsapp_numbers.phone_number_id', '=', phoneNumberId)
       .executeTakeFirst();
   },

@@ -11,6 +11,12 @@ export interface InboundMessage {
   channel: ChannelName;
   seatId: number;
   /**
+   * Whether `seatId` is a team's queue seat, as the channel's read of the account found
+   * (docs/decisions/2026-11-29-team-accounts.md). Absent: not read (the team door reads it once
+   * per seat).
+   */
+  queueSeat?: boolean;
+  /**
    * Taken once: a second message with this key is answered as taken. Absent: the message has
    * no id of its channel (the CLI's `chat:receive`).
    */

@@ -28,10 +28,14 @@ const accountAndTakenQuery = compiledQuery(
           .on('inbound_messages.channel', '=', channel)
           .on('inbound_messages.external_id', '=', externalId),
       )
+      // Whether the account's seat is a team's queue seat, for the team door (TeamInboundWriter):
+      // known with the account, it costs the door no read of its own.
+      .leftJoin('team_accounts', 'team_accounts.queue_seat_id', 'phone_accounts.seat_id')
       .selectAll('phone_accounts')
       .select([
         'inbound_messages.external_id as taken_external_id',
         'inbound_messages.msg_id as taken_msg_id',
+        'team_accounts.account_id as team_account_id',
       ])
       .where('phone_accounts.send_phone', '=', sendPhone),
 );
@@ -47,10 +51,12 @@ const accountAndTakenManyQuery = compiledQuery(
           .on('inbound_messages.channel', '=', channel)
           .on('inbound_messages.external_id', 'in', externalIds),
       )
+      .leftJoin('team_accounts', 'team_accounts.queue_seat_id', 'phone_accounts.seat_id')
       .selectAll('phone_accounts')
       .select([
         'inbound_messages.external_id as taken_external_id',
         'inbound_messages.msg_id as taken_msg_id',
+        'team_accounts.account_id as team_account_id',
       ])
       .where('phone_accounts.send_phone', '=', sendPhone),
 );
@@ -82,14 +88,20 @@ export const inboundRepository = {
 
   /**
    * The account a message came to (undefined: none), and the stored message when the message
-   * was taken already (`taken` undefined: not yet; `msg_id` null: taken, nothing stored). One
-   * statement: a webhook's reads before its batch.
+   * was taken already (`taken` undefined: not yet; `msg_id` null: taken, nothing stored), and
+   * whether the account is a team's. One statement: a webhook's reads before its batch.
    */
   async accountAndTaken(
     db: Db,
     key: InboundKey,
   ): Promise<
-    { account: PhoneAccountRow; taken: { msg_id: number | null } | undefined } | undefined
+    | {
+        account: PhoneAccountRow;
+        taken: { msg_id: number | null } | undefined;
+        /** The account's seat is a team's queue seat (InboundMessage.queueSeat). */
+        queueSeat: boolean;
+      }
+    | undefined
   > {
     const [row] = await accountAndTakenQuery.run(
       db,
@@ -99,10 +111,11 @@ export const inboundRepository = {
       key.externalId,
     );
     if (!row) return undefined;
-    const { taken_external_id, taken_msg_id, ...account } = row;
+    const { taken_external_id, taken_msg_id, team_account_id, ...account } = row;
     return {
       account: account as PhoneAccountRow,
       taken: taken_external_id === null ? undefined : { msg_id: taken_msg_id },
+      queueSeat: team_account_id !== null,
     };
   },
 
@@ -116,7 +129,13 @@ export const inboundRepository = {
     sendPhone: string,
     externalIds: readonly string[],
   ): Promise<
-    { account: PhoneAccountRow; taken: Map<string, { msg_id: number | null }> } | undefined
+    | {
+        account: PhoneAccountRow;
+        taken: Map<string, { msg_id: number | null }>;
+        /** The account's seat is a team's queue seat (InboundMessage.queueSeat). */
+        queueSeat: boolean;
+      }
+    | undefined
   > {
     if (externalIds.length === 0) throw new Error('accountAndTakenMany: no ids');
     const rows = await accountAndTakenManyQuery.run(
@@ -133,8 +152,8 @@ export const inboundRepository = {
         taken.set(row.taken_external_id, { msg_id: row.taken_msg_id });
       }
     }
-    const { taken_external_id: _id, taken_msg_id: _msg, ...account } = rows[0]!;
-    return { account: account as PhoneAccountRow, taken };
+    const { taken_external_id: _id, taken_msg_id: _msg, team_account_id, ...account } = rows[0]!;
+    return { account: account as PhoneAccountRow, taken, queueSeat: team_account_id !== null };
   },
 
   /** Which of these external ids of one account and channel are taken: one statement. */

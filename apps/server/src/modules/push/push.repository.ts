@@ -1,7 +1,18 @@
 import type { Db } from '../../db/database.js';
-import type { PushSubscriptionsTable } from '../../db/schema.js';
+import type { MessageRow, PushSubscriptionsTable } from '../../db/schema.js';
 
 export type PushSubscriptionRow = PushSubscriptionsTable;
+
+/** A chat handed to a seat, as its notification shows it. */
+export interface HandedChat {
+  id: number;
+  remark: string;
+  customer_name: string | null;
+  receiver_phone: string;
+  blocked: number;
+  customer_language: string | null;
+  last_in: { id: number; type: MessageRow['type']; content: string } | null;
+}
 
 /** `push_subscriptions`: the devices each seat is notified on. */
 export const pushRepository = {
@@ -88,26 +99,54 @@ export const pushRepository = {
   },
 
   /**
-   * A chat handed to this seat, as a notification shows it: null when the seat no longer holds
-   * it. `last_in`: its customer's latest message (the newest `in` row by messages_session_idx).
+   * The chats handed to this seat, as their notifications show them, in one read: a chat the
+   * seat no longer holds is absent. `last_in`: its customer's latest message (the newest `in`
+   * row of each chat, by messages_session_idx).
    */
-  async handedChat(db: Db, seatId: number, sessionId: number) {
-    const chat = await db
-      .selectFrom('sessions')
-      .select(['id', 'remark', 'customer_name', 'receiver_phone', 'blocked', 'customer_language'])
-      .where('id', '=', sessionId)
-      .where('seat_id', '=', seatId)
-      .executeTakeFirst();
-    if (!chat) return null;
-    const lastIn = await db
-      .selectFrom('messages')
-      .select(['id', 'type', 'content'])
-      .where('session_id', '=', sessionId)
-      .where('direction', '=', 'in')
-      .where('deleted_for_all', '=', 0)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return { ...chat, last_in: lastIn ?? null };
+  async handedChats(db: Db, seatId: number, sessionIds: number[]) {
+    const found = new Map<number, HandedChat>();
+    if (sessionIds.length === 0) return found;
+    const rows = await db
+      .selectFrom('sessions as s')
+      .leftJoin('messages as m', (join) =>
+        join.on((eb) =>
+          eb(
+            'm.id',
+            '=',
+            eb
+              .selectFrom('messages as l')
+              .select('l.id')
+              .whereRef('l.session_id', '=', 's.id')
+              .where('l.direction', '=', 'in')
+              .where('l.deleted_for_all', '=', 0)
+              .orderBy('l.id', 'desc')
+              .limit(1),
+          ),
+        ),
+      )
+      .select([
+        's.id',
+        's.remark',
+        's.customer_name',
+        's.receiver_phone',
+        's.blocked',
+        's.customer_language',
+        'm.id as last_id',
+        'm.type as last_type',
+        'm.content as last_content',
+      ])
+      .where('s.id', 'in', sessionIds)
+      .where('s.seat_id', '=', seatId)
+      .execute();
+    for (const { last_id, last_type, last_content, ...chat } of rows) {
+      found.set(chat.id, {
+        ...chat,
+        last_in:
+          last_id === null || last_type === null
+            ? null
+            : { id: last_id, type: last_type, content: last_content ?? '' },
+      });
+    }
+    return found;
   },
 };

@@ -256,9 +256,14 @@ export class PushService {
         key: `${message.msg_id}`,
       });
     }
+    const chats = await pushRepository.handedChats(
+      this.db,
+      seatId,
+      handed.map((h) => h.session_id),
+    );
     for (const { session_id, note } of handed) {
       // Moved on meanwhile, or blocked: not this seat's to be told of.
-      const chat = await pushRepository.handedChat(this.db, seatId, session_id);
+      const chat = chats.get(session_id);
       if (!chat || chat.blocked) continue;
       const base = {
         chat: { session_id, customer_language: chat.customer_language },

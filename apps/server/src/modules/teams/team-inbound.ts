@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { ChannelName } from '@parley/protocol';
 import type { ParleyMetrics } from '../../metrics/metrics.js';
 import type { InboundMessage, InboundOutcome, InboundWriter } from '../messages/inbound-writer.js';
@@ -15,6 +16,8 @@ const MOVED_TRIES = 3;
  * costs no query.
  */
 export class TeamInboundWriter implements InboundWriter {
+  private metrics: ParleyMetrics | undefined;
+
   constructor(
     private readonly inner: InboundWriter,
     private readonly teams: TeamsService,
@@ -23,7 +26,8 @@ export class TeamInboundWriter implements InboundWriter {
   write(message: InboundMessage): Promise<InboundOutcome> {
     // Handed on in the same turn when the seat is known to be an operator's: the database's
     // writer batches what arrives together, and a wait here would split its batches.
-    const known = this.teams.queueSeatKnown(message.seatId);
+    // What the channel's read of the account said, else what this instance knows.
+    const known = message.queueSeat ?? this.teams.queueSeatKnown(message.seatId);
     if (known === false) return this.inner.write(message);
     if (known === true) return this.toHolder(message);
     return this.teams
@@ -41,12 +45,16 @@ export class TeamInboundWriter implements InboundWriter {
       try {
         const outcome = await this.inner.write({ ...message, seatId: holder });
         if (outcome.kind === 'stored' && outcome.seatId === queueSeat) {
-          await this.teams.queuedMessage(
+          const started = performance.now();
+          const result = await this.teams.queuedMessage(
             queueSeat,
             outcome.sessionId,
             outcome.chatCreated,
             message.at,
           );
+          if (result !== 'none') {
+            this.metrics?.teamRouting.observe({ result }, (performance.now() - started) / 1000);
+          }
         }
         return outcome;
       } catch (err) {
@@ -62,6 +70,7 @@ export class TeamInboundWriter implements InboundWriter {
   }
 
   observe(metrics: ParleyMetrics): void {
+    this.metrics = metrics;
     this.inner.observe(metrics);
   }
 }

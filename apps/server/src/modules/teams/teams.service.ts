@@ -648,16 +648,23 @@ export class TeamsService {
   /**
    * A customer's message stored in a chat of the queue: a new chat enters the queue (its wait
    * starts); with automatic routing, it or a queued chat written to again goes to a member.
+   * What became of it: `routed`, `queued`, or `none` (a queued chat written to again stays).
    */
-  async queuedMessage(queueSeatId: number, sessionId: number, chatCreated: boolean, at: number) {
+  async queuedMessage(
+    queueSeatId: number,
+    sessionId: number,
+    chatCreated: boolean,
+    at: number,
+  ): Promise<'routed' | 'queued' | 'none'> {
     const team = await teamsRepository.findByQueueSeat(this.db, queueSeatId);
-    if (!team) return;
-    if (team.routing === 'automatic' && (await this.route(team, sessionId))) return;
-    if (!chatCreated) return;
+    if (!team) return 'none';
+    if (team.routing === 'automatic' && (await this.route(team, sessionId))) return 'routed';
+    if (!chatCreated) return 'none';
     await inTransaction(this.db, async (trx) => {
       await teamsRepository.enqueue(trx, [sessionId], team.account_id, at);
       await this.announceQueue(trx, team.account_id);
     });
+    return 'queued';
   }
 
   /**
