@@ -45,6 +45,7 @@ import { InProcessExportReader } from './modules/admin/export-reader.js';
 import { WorkerExportReader } from './modules/admin/worker-export-reader.js';
 import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
 import { TeamsService } from './modules/teams/teams.service.js';
+import { LabelsService } from './modules/labels/labels.service.js';
 import { TeamInboundWriter } from './modules/teams/team-inbound.js';
 
 /**
@@ -93,6 +94,8 @@ export interface CoreServices {
   mutes: MutesService;
   /** Team accounts: queues, assignment, hand-over, private notes (issue 35). */
   teams: TeamsService;
+  /** Labels the owner defines and members put on customers (issue 35). */
+  labels: LabelsService;
 }
 
 export async function createServices(
@@ -256,6 +259,7 @@ export async function createServices(
     push,
     mutes: new MutesService(db, events),
     teams,
+    labels: new LabelsService(db, audit, events),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   TEAM_NOT_MEMBER: '409003',
   /** Team accounts: a hand-over to a frozen member. */
   TEAM_SEAT_FROZEN: '409004',
+  /** Labels: another label already has this name (letter case aside). */
+  LABEL_NAME_TAKEN: '409005',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -91,6 +93,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '409002': 'This chat has already been taken by another member',
   '409003': 'That seat is not a member of this team',
   '409004': 'That seat is frozen and cannot receive chats',
+  '409005': 'A label with this name already exists',
 };
 
 /**

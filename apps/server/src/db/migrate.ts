@@ -44,6 +44,7 @@ import { teamAccountsMigration } from './migrations/041-team-accounts.js';
 import { glossaryMigration } from './migrations/044-glossary.js';
 import { roundTripsMigration } from './migrations/045-round-trips.js';
 import { replyWindowMigration } from './migrations/046-reply-window.js';
+import { labelsMigration } from './migrations/047-labels.js';
 
 /** Static provider: migrations are bundled in the build, not discovered on disk. */
 class StaticProvider implements MigrationProvider {
@@ -87,6 +88,7 @@ class StaticProvider implements MigrationProvider {
       '044-glossary': glossaryMigration(this.dialect),
       '045-round-trips': roundTripsMigration(),
       '046-reply-window': replyWindowMigration(this.dialect),
+      '047-labels': labelsMigration(this.dialect),
     };
   }
 }
