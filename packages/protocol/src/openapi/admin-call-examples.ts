@@ -803,12 +803,6 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
       },
     ],
     refusals: [
-      refusal(
-        w,
-        'A name another label has, letter case aside',
-        { name: 'vip', color: 'red' },
-        '409005',
-      ),
       refusal(w, 'A colour outside the palette', { name: 'Refund', color: '#ff0000' }, '100001', {
         msg: 'Parameter error: color',
         data: {
