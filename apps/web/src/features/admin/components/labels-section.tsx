@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LABEL_COLORS, LABEL_NAME_MAX, type AdminLabel, type LabelColor } from '@parley/protocol';
-import { LabelChips } from '../../labels/components/label-chips';
+import { LabelChips } from '../../../components/label-chips';
 import { callAdmin } from '../api/admin-client';
 import { adminKeys } from '../api/admin-queries';
 import { useAdminAction } from '../hooks/use-admin-action';

@@ -13,7 +13,7 @@ import { closeProfileCard, useProfileCardOpened } from '../../../stores/profile-
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
 import { RemarkField } from './remark-field';
-import { LabelPicker } from '../../labels/components/label-picker';
+import { LabelPicker } from './label-picker';
 import type { ChannelView } from '../../../lib/channel-view';
 
 type LanguageField = ComponentType<{ user: SessionItem }>;

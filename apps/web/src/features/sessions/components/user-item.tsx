@@ -7,7 +7,7 @@ import type { LongPress } from '../../../components/use-long-press';
 import { formatListTime } from '../../../lib/format-time';
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
-import { LabelChips } from '../../labels/components/label-chips';
+import { LabelChips } from '../../../components/label-chips';
 import classes from './user-item.module.css';
 
 interface Props {

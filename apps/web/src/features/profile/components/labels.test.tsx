@@ -1,14 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Label } from '@parley/protocol';
 import { loadStrings, renderWithProviders } from '../../../test/render';
 import { answerCalls, sentCalls } from '../../../test/server-calls';
 import { sessionItem } from '../../../test/builders';
-import { consoleStore, setLabelFilter } from '../../../stores/console.store';
-import { relabel } from '../api/labels-api';
-import { LabelChips } from './label-chips';
-import { LabelFilter } from './label-filter';
+import { relabel } from '../../labels/api/labels-api';
+import { LabelChips } from '../../../components/label-chips';
 import { LabelPicker } from './label-picker';
 
 /** Labels (issue 35) as an operator sees them: chips, the list's filter, the profile's picker. */
@@ -18,7 +16,6 @@ const LEAD: Label = { label_id: 2, name: 'Lead', color: 'blue' };
 const EVIL: Label = { label_id: 3, name: HOSTILE, color: 'red' };
 
 beforeAll(loadStrings);
-beforeEach(() => setLabelFilter(0));
 
 describe('LabelChips', () => {
   it('shows each label by name, a hostile name as text and never as markup', () => {
@@ -33,26 +30,6 @@ describe('LabelChips', () => {
   it('shows nothing for a chat without labels', () => {
     const { container } = renderWithProviders(<LabelChips labels={[]} />);
     expect(container.querySelector('[data-testid="label-chips"]')).toBeNull();
-  });
-});
-
-describe('LabelFilter', () => {
-  it('lists the owner’s labels and sets the list’s filter to the one chosen', async () => {
-    answerCalls({ '/v1/seat/label/list': { data: { labels: [LEAD, VIP] } } });
-    renderWithProviders(<LabelFilter />);
-    const filter = await screen.findByRole('combobox', { name: 'Filter by label' });
-    expect((filter as HTMLInputElement).value).toBe('All labels');
-    await userEvent.click(filter);
-    await userEvent.click(await screen.findByRole('option', { name: 'VIP' }));
-    expect(consoleStore.get().labelFilter).toBe(1);
-    expect((filter as HTMLInputElement).value).toBe('VIP');
-  });
-
-  it('is not shown while the owner has defined no label', async () => {
-    answerCalls({ '/v1/seat/label/list': { data: { labels: [] } } });
-    renderWithProviders(<LabelFilter />);
-    await waitFor(() => expect(sentCalls('/v1/seat/label/list')).toHaveLength(1));
-    expect(screen.queryByTestId('label-filter')).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import { Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { setLabelFilter, useConsole } from '../../../stores/console.store';
-import { useLabels } from '../api/labels-api';
+import { useLabels } from '../../labels/api/labels-api';
 
 /**
  * The chat list's label filter, beside the reply filter: shown once the owner defined labels.

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { MultiSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CHAT_LABELS_MAX, type SessionItem } from '@parley/protocol';
-import { setChatLabels, useLabels } from '../api/labels-api';
-import { LabelChips } from './label-chips';
+import { setChatLabels, useLabels } from '../../labels/api/labels-api';
+import { LabelChips } from '../../../components/label-chips';
 
 /**
  * The customer's labels on the profile card: shown as chips, changed in a picker of the owner's
