@@ -20,6 +20,7 @@ const DATA_LAYER = [
   './sessions/hooks',
   './quick-replies/api',
   './team/api',
+  './labels/api',
 ];
 const FEATURES = readdirSync(new URL('apps/web/src/features', import.meta.url));
 const webZones = [

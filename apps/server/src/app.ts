@@ -11,6 +11,7 @@ import { RecordingEventBus } from './realtime/recording-event-bus.js';
 import { pushRoutes } from './modules/push/push.routes.js';
 import { mutesRoutes } from './modules/mutes/mutes.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { labelsRoutes } from './modules/labels/labels.routes.js';
 import { ListVersionFeed } from './lib/list-version-feed.js';
 import { watchListChanges } from './lib/sqlite-list-changes.js';
 import { listVersionsRepository } from './modules/sessions/list-versions.repository.js';
@@ -190,6 +191,7 @@ export async function buildApp(
   pushRoutes(calls, services.push);
   mutesRoutes(calls, services.mutes);
   teamsRoutes(calls, services.teams, services.teamPresence);
+  labelsRoutes(calls, services.labels);
   // Customers' messages notified to the seats' devices once committed, off the request.
   bus.watch((seatId, events) => services.push.committed(seatId, events));
   app.addHook('preClose', async () => services.push.idle());

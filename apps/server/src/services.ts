@@ -45,6 +45,7 @@ import { InProcessExportReader } from './modules/admin/export-reader.js';
 import { WorkerExportReader } from './modules/admin/worker-export-reader.js';
 import { PageInOneReader, VersionThenPageReader } from './modules/sessions/chat-list-reader.js';
 import { TeamsService } from './modules/teams/teams.service.js';
+import { LabelsService } from './modules/labels/labels.service.js';
 import { TeamInboundWriter } from './modules/teams/team-inbound.js';
 import { TeamReplyGuard } from './modules/teams/team-replies.js';
 import { TeamPresenceService } from './modules/teams/team-presence.service.js';
@@ -96,6 +97,8 @@ export interface CoreServices {
   /** Team accounts: queues, assignment, hand-over, private notes (issue 35). */
   teams: TeamsService;
   teamPresence: TeamPresenceService;
+  /** Labels the owner defines and members put on customers (issue 35). */
+  labels: LabelsService;
 }
 
 export async function createServices(
@@ -261,6 +264,7 @@ export async function createServices(
     mutes: new MutesService(db, events),
     teams,
     teamPresence: new TeamPresenceService(teams),
+    labels: new LabelsService(db, audit, events),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

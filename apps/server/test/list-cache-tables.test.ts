@@ -40,6 +40,13 @@ beforeAll(async () => {
   await createChat(t.db, seat, { latestTime: now - 2000, isTop: true, lastDirection: 'out' });
   await createChat(t.db, seat, { latestTime: now - RECENT_WINDOW_MS - 5000, unread: 1 });
   await createChat(t.db, seat, { groupId: seat.groups.blocked, latestTime: now - 3000 });
+  // A labelled chat (issue 35): the rows show their labels by name.
+  const labelled = await createChat(t.db, seat, { latestTime: now - 4000 });
+  const label = await t.services.labels.create({ name: 'VIP', color: 'green' });
+  await t.services.labels.set(seat.seatId, {
+    session_id: labelled.sessionId,
+    label_ids: [label.label.label_id],
+  });
   // A second, logging connection to the same database, with services of its own (a cold cache).
   traced = await openDatabase(made.config, {
     log: (event: LogEvent) => {
@@ -182,6 +189,9 @@ describe("the list cache's rule: a cached answer reads only tables that move the
     expect(covered).toContain('sessions');
     expect(covered).toContain('seat_groups');
     expect(covered).toContain('group_counts');
+    // Labels (migration 047): a label put on or taken off, renamed or recoloured.
+    expect(covered).toContain('chat_labels');
+    expect(covered).toContain('labels');
   });
 
   it('getGroupInfo and getGroupList, as cached, read no table outside them', async () => {
@@ -194,6 +204,9 @@ describe("the list cache's rule: a cached answer reads only tables that move the
     // A muted chat's mark reaches the rows through mutedChats and session.muted, not the
     // cached answers: chat_mutes (no version trigger) is read by none of them.
     expect(read).not.toContain('chat_mutes');
+    // The rows' labels are read with them, from tables whose changes move the version.
+    expect(read).toContain('chat_labels');
+    expect(read).toContain('labels');
     expect(await uncovered(traced.db, queries)).toEqual([]);
   });
 

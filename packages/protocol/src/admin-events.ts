@@ -19,7 +19,14 @@ export const ADMIN_PUSH_CLOSE = {
 /** Overview snapshots are sent at most this often. */
 export const ADMIN_OVERVIEW_DEBOUNCE_MS = 1_000;
 
-export const adminChangeScope = z.enum(['seats', 'accounts', 'outbox', 'audit', 'translation']);
+export const adminChangeScope = z.enum([
+  'seats',
+  'accounts',
+  'outbox',
+  'audit',
+  'translation',
+  'labels',
+]);
 export type AdminChangeScope = z.infer<typeof adminChangeScope>;
 
 export const ADMIN_EVENT_PAYLOADS = {

@@ -53,6 +53,8 @@ export const ERROR_CODES = {
    * sent only once the request says `confirmed` (`data`: who and when, TeamRecentReply).
    */
   TEAM_RECENT_REPLY: '409005',
+  /** Labels: another label already has this name (letter case aside). */
+  LABEL_NAME_TAKEN: '409006',
 } as const;
 
 export type ErrorCodeName = keyof typeof ERROR_CODES;
@@ -97,6 +99,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   '409003': 'That seat is not a member of this team',
   '409004': 'That seat is frozen and cannot receive chats',
   '409005': 'Another member replied to this customer a moment ago',
+  '409006': 'A label with this name already exists',
 };
 
 /**

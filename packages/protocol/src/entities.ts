@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { channelName } from './channels.js';
 import { epochMs, id } from './scalars.js';
-import { GROUP_NAME_MAX } from './limits.js';
+import { GROUP_NAME_MAX, LABEL_NAME_MAX } from './limits.js';
 import { MESSAGE_DIRECTIONS, MESSAGE_TYPES } from './message-values.js';
 
 /**
@@ -83,6 +83,44 @@ export const lastMessage = z.object({
   created_at: epochMs,
 });
 
+/**
+ * The colours a label may have (issue 35): a fixed palette, so every console draws them alike
+ * and a name is never a CSS value. A client maps each to its own shade.
+ */
+export const LABEL_COLORS = [
+  'gray',
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'teal',
+  'blue',
+  'violet',
+  'pink',
+] as const;
+export const labelColor = z.enum(LABEL_COLORS);
+export type LabelColor = z.infer<typeof labelColor>;
+
+/**
+ * A label's name: trimmed, 1 to LABEL_NAME_MAX characters, no control characters (a NUL is not
+ * text, and PostgreSQL cannot store it). Shown as text everywhere, never as markup.
+ */
+export const labelName = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .max(LABEL_NAME_MAX)
+  // eslint-disable-next-line no-control-regex
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'control characters are not allowed');
+
+/** A label the owner defined (issue 35), as a chat row and the label lists show it. */
+export const label = z.object({
+  label_id: id,
+  name: z.string(),
+  color: labelColor,
+});
+export type Label = z.infer<typeof label>;
+
 /** Account/session item of the spec: one chat between a seat's phone account and a customer. */
 export const sessionItem = z.object({
   session_id: id,
@@ -124,6 +162,12 @@ export const sessionItem = z.object({
    * time alone, while a list answer is kept.
    */
   reply_until: epochMs.nullable(),
+  /**
+   * The labels on the chat's customer, by name (issue 35). Always in getGroupInfo's rows and in
+   * session.created / session.updated; absent from the other pushes of a chat (a message's), where
+   * a client keeps the labels it has.
+   */
+  labels: z.array(label).optional(),
 });
 export type SessionItem = z.infer<typeof sessionItem>;
 

@@ -3,6 +3,7 @@ import {
   chatMessage,
   group,
   id,
+  label,
   messageFailReason,
   messageStatus,
   sessionItem,
@@ -74,6 +75,12 @@ export const EVENT_PAYLOADS = {
   }),
   /** A private note was written in a chat the seat holds. */
   'team.note': teamNote,
+  /**
+   * The owner created, renamed, recoloured or deleted a label (issue 35): the workspace's labels
+   * as they now are. A console replaces its label list and the labels of its cached rows by id
+   * (a deleted one leaves them).
+   */
+  'labels.changed': z.object({ labels: z.array(label) }),
 } as const;
 
 export type EventType = keyof typeof EVENT_PAYLOADS;
@@ -113,6 +120,7 @@ export const pushEvent = z.discriminatedUnion('type', [
   pushEventOf('team.queue'),
   pushEventOf('team.assigned'),
   pushEventOf('team.note'),
+  pushEventOf('labels.changed'),
 ]);
 export type PushEvent = z.infer<typeof pushEvent>;
 export type PushEventOf<T extends EventType> = Extract<PushEvent, { type: T }>;

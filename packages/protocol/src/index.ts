@@ -20,6 +20,7 @@ export * from './calls/whatsapp.js';
 export * from './calls/media.js';
 export * from './calls/push.js';
 export * from './calls/team.js';
+export * from './calls/labels.js';
 export * from './events.js';
 export * from './platform.js';
 export * from './calls/admin.js';

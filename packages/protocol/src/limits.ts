@@ -4,6 +4,10 @@ export const GROUP_LIST_POLL_MS = 10_000;
 /** Refresh debounce of the group list when no token is stored (spec section 7). */
 export const GROUP_LIST_NO_TOKEN_DEBOUNCE_MS = 1_000;
 export const GROUP_NAME_MAX = 50;
+/** Labels (issue 35): a name's length, the workspace's labels, a chat's labels. */
+export const LABEL_NAME_MAX = 32;
+export const LABELS_MAX = 100;
+export const CHAT_LABELS_MAX = 10;
 export const SEARCH_WORD_MIN = 6;
 /**
  * The search dialog finds customers by name, remark or number from this many characters (names

@@ -45,6 +45,7 @@ import { teamAccountsMigration } from './migrations/041-team-accounts.js';
 import { glossaryMigration } from './migrations/044-glossary.js';
 import { roundTripsMigration } from './migrations/045-round-trips.js';
 import { replyWindowMigration } from './migrations/046-reply-window.js';
+import { labelsMigration } from './migrations/047-labels.js';
 import { teamAssignmentsMigration } from './migrations/048-team-assignments.js';
 import { teamRepliesMigration } from './migrations/049-team-replies.js';
 
@@ -104,6 +105,7 @@ class StaticProvider implements MigrationProvider {
       '044-glossary': glossaryMigration(this.dialect),
       '045-round-trips': roundTripsMigration(),
       '046-reply-window': replyWindowMigration(this.dialect),
+      '047-labels': labelsMigration(this.dialect),
       '048-team-assignments': teamAssignmentsMigration(this.dialect),
       '049-team-replies': teamRepliesMigration(),
     };

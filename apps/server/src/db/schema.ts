@@ -1,4 +1,4 @@
-import type { ChannelName, MessageFailReason } from '@parley/protocol';
+import type { ChannelName, LabelColor, MessageFailReason } from '@parley/protocol';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Times are epoch milliseconds; flags are 0/1 integers (portable between SQLite and PG). */
@@ -359,7 +359,7 @@ export interface AuditLogTable {
   actor_type: 'admin' | 'cli';
   actor: string;
   action: string;
-  target_type: 'admin' | 'seat' | 'account' | 'outbox' | 'glossary' | 'engine_route';
+  target_type: 'admin' | 'seat' | 'account' | 'outbox' | 'glossary' | 'engine_route' | 'label';
   target_id: number;
   target: string;
   before: string | null;
@@ -513,6 +513,8 @@ export interface Database {
   team_notes: TeamNotesTable;
   team_replies: TeamRepliesTable;
   team_assignments: TeamAssignmentsTable;
+  labels: LabelsTable;
+  chat_labels: ChatLabelsTable;
 }
 
 /** A phone account made a team account (migration 041). */
@@ -648,3 +650,22 @@ export type TelegramProfileRow = Selectable<TelegramProfilesTable>;
 export type TelegramBotRow = Selectable<TelegramBotsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type SandboxEntryRow = Selectable<SandboxEntriesTable>;
+
+/** A label the owner defined (migration 047; issue 35). */
+export interface LabelsTable {
+  id: Generated<number>;
+  name: string;
+  /** The name in lower case: unique, so two labels never differ by letter case only. */
+  name_key: string;
+  color: LabelColor;
+  created_at: number;
+  updated_at: number;
+}
+export type LabelRow = Selectable<LabelsTable>;
+
+/** A label on a chat's customer (migration 047). */
+export interface ChatLabelsTable {
+  session_id: number;
+  label_id: number;
+  created_at: number;
+}

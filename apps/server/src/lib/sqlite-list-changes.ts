@@ -21,8 +21,10 @@ export function watchListChanges(sqlite: SQLite.Database, versions: KnownVersion
     for (const seat of seats) if (typeof seat === 'number') versions.changed(seat);
     return null;
   });
-  // The tables with a version trigger (migrations 025, 048).
-  for (const table of ['sessions', 'seat_groups', 'team_members']) {
+  // The tables with a version trigger (migrations 025, 048), and seat_list_versions too: the
+  // other tables whose changes move a version (chat_labels, labels: migration 047) raise it
+  // through their own triggers, seen here as they write it.
+  for (const table of ['sessions', 'seat_groups', 'team_members', 'seat_list_versions']) {
     for (const [op, seats] of TRIGGERS) {
       sqlite.exec(`create temp trigger if not exists parley_${table}_${op}_seen
         after ${op} on main.${table}

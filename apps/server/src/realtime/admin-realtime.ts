@@ -44,6 +44,7 @@ const SCOPES_OF: Record<string, AdminChangeScope[]> = {
   outbox: ['outbox', 'audit'],
   glossary: ['translation', 'audit'],
   engine_route: ['translation', 'audit'],
+  label: ['labels', 'audit'],
 };
 
 export interface AdminRealtime {

@@ -31,4 +31,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Slider.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import '@mantine/core/styles/Tabs.layer.css';
+// The profile card's label picker (MultiSelect).
+import '@mantine/core/styles/Pill.layer.css';
+import '@mantine/core/styles/PillsInput.layer.css';
 import '@mantine/notifications/styles.layer.css';

@@ -10,6 +10,8 @@ export interface ConsoleState {
   selectedUser: SessionItem | null;
   userTimeType: UserTimeType;
   reply: 0 | 1;
+  /** The chat list's label filter (issue 35): a label's id, 0 for none. */
+  labelFilter: number;
   tagsView: TagsViewEntry[];
   /** The chat a link named is not (or no longer) one of the seat's: the pane says so. */
   missingChat: number | null;
@@ -23,6 +25,7 @@ function initialState(): ConsoleState {
     selectedUser: null,
     userTimeType: DEFAULT_USER_TIME_TYPE,
     reply: readReply(),
+    labelFilter: 0,
     tagsView: readItem('tagsView') ?? [],
     missingChat: null,
     groupsDrawer: false,
@@ -104,6 +107,10 @@ export function setUserTimeType(userTimeType: UserTimeType): void {
 export function setReply(reply: 0 | 1): void {
   writeItem('reply', reply);
   consoleStore.set((s) => ({ ...s, reply }));
+}
+
+export function setLabelFilter(labelFilter: number): void {
+  consoleStore.set((s) => ({ ...s, labelFilter }));
 }
 
 /** The selected group vanished from the refreshed list: clear it and the user list. */

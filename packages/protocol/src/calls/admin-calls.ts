@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import * as admin from './admin.js';
+import * as labels from './labels.js';
 import type { Retry } from './index.js';
 
 interface AdminCallDef<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny> {
@@ -220,6 +221,30 @@ export const ADMIN_CALLS = {
     admin.adminEngineRoutesDeleteRequest,
     admin.adminEngineRoutesDeleteResponse,
     'Forget the engines of a pair: it is served by the configured order again. Unknown: 400001.',
+    'once',
+  ),
+  '/v1/admin/labels/list': call(
+    labels.adminLabelsListRequest,
+    labels.adminLabelsListResponse,
+    'The labels members put on customers, by name, each with the number of chats it is on.',
+    'safe',
+  ),
+  '/v1/admin/labels/create': call(
+    labels.adminLabelsCreateRequest,
+    labels.adminLabelsCreateResponse,
+    'Define a label (a name, a colour of the palette). A name another label has, letter case aside: 409006; more than 100 labels: 500003. Audited as label.create.',
+    'once',
+  ),
+  '/v1/admin/labels/update': call(
+    labels.adminLabelsUpdateRequest,
+    labels.adminLabelsUpdateResponse,
+    'Rename or recolour a label; every chat row showing it changes. A name another label has: 409006; unknown: 400001. Audited as label.update.',
+    'once',
+  ),
+  '/v1/admin/labels/delete': call(
+    labels.adminLabelsDeleteRequest,
+    labels.adminLabelsDeleteResponse,
+    'Delete a label: it leaves every customer it was on. Unknown: 400001. Audited as label.delete.',
     'once',
   ),
 } as const;

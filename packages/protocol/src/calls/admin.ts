@@ -236,6 +236,9 @@ export const auditAction = z.enum([
   'glossary.import',
   'engine_route.set',
   'engine_route.delete',
+  'label.create',
+  'label.update',
+  'label.delete',
 ]);
 export type AuditAction = z.infer<typeof auditAction>;
 export const auditTargetType = z.enum([
@@ -245,6 +248,7 @@ export const auditTargetType = z.enum([
   'outbox',
   'glossary',
   'engine_route',
+  'label',
 ]);
 export const auditEntry = z.object({
   audit_id: id,

@@ -10,6 +10,7 @@ import * as whatsapp from './whatsapp.js';
 import * as mediaCalls from './media.js';
 import * as push from './push.js';
 import * as team from './team.js';
+import * as labels from './labels.js';
 
 /**
  * Whether a call may run twice with the same effect as once (`safe`): a read, a call that sets
@@ -296,6 +297,19 @@ export const CALLS = {
     "Send a test notification to one of the seat's subscribed devices.",
     'once',
   ),
+  // Labels (issue 35): the isolation rule in `labels.ts`; a chat the seat may not see answers 400001.
+  '/v1/seat/label/list': extension(
+    labels.labelListRequest,
+    labels.labelListResponse,
+    "The workspace's labels (the owner defines them), by name: a console's filter and label picker.",
+    'safe',
+  ),
+  '/v1/seat/label/set': extension(
+    labels.labelSetRequest,
+    labels.labelSetResponse,
+    "Set the labels on a chat's customer (the whole set; at most 10). A chat the seat may not see: 400001, as one that does not exist; an unknown label: 400001; nothing changes.",
+    'safe',
+  ),
   // Team accounts (issue 35): the isolation rule in `team.ts`; any other chat answers 400001.
   '/v1/seat/team/queue': extension(
     team.teamQueueRequest,
@@ -381,4 +395,5 @@ export {
   mediaCalls,
   push,
   team,
+  labels,
 };

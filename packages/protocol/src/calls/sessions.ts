@@ -24,6 +24,8 @@ export const getGroupInfoRequest = z.object({
   cursor: z.string().max(200).optional(),
   /** Filters by customer number, remark or the channel’s name of the customer (substring). */
   keyword: z.string().trim().max(64).optional(),
+  /** Only the chats whose customer has this label (issue 35); an unknown label: none. */
+  label_id: id.optional(),
 });
 export const getGroupInfoResponse = z.object({
   account_list: z.array(sessionItem),

@@ -784,6 +784,67 @@ export const ADMIN_CALL_EXAMPLES: { [P in AdminCallPath]: AdminExamplesOf<P> } =
     ],
     refusals: [refusal(w, 'No such pair', { route_id: 999_999 }, '400001'), seatToken(w)],
   }),
+  '/v1/admin/labels/list': (w) => ({
+    success: [
+      {
+        summary: 'The labels',
+        request: {},
+        token: w.admin.token,
+        response: { labels: [{ label_id: 1, name: 'VIP', color: 'green', chats: 3 }] },
+      },
+    ],
+    refusals: [seatToken(w)],
+  }),
+  '/v1/admin/labels/create': (w) => ({
+    success: [
+      {
+        summary: 'Define a label',
+        request: { name: 'VIP', color: 'green' },
+        token: w.admin.token,
+        response: { label: { label_id: 1, name: 'VIP', color: 'green', chats: 0 } },
+      },
+    ],
+    refusals: [
+      refusal(w, 'A colour outside the palette', { name: 'Refund', color: '#ff0000' }, '100001', {
+        msg: 'Parameter error: color',
+        data: {
+          fields: [
+            {
+              path: 'color',
+              message:
+                'Invalid option: expected one of "gray"|"red"|"orange"|"yellow"|"green"|"teal"|"blue"|"violet"|"pink"',
+            },
+          ],
+        },
+      }),
+      seatToken(w, { name: 'VIP', color: 'green' }),
+    ],
+  }),
+  '/v1/admin/labels/update': (w) => ({
+    success: [
+      {
+        summary: 'Recolour a label',
+        request: { label_id: 1, color: 'blue' },
+        token: w.admin.token,
+        response: { label: { label_id: 1, name: 'VIP', color: 'blue', chats: 0 } },
+      },
+    ],
+    refusals: [
+      refusal(w, 'No such label', { label_id: 999_999, name: 'Gold' }, '400001'),
+      seatToken(w),
+    ],
+  }),
+  '/v1/admin/labels/delete': (w) => ({
+    success: [
+      {
+        summary: 'Delete a label',
+        request: { label_id: 1 },
+        token: w.admin.token,
+        response: { label_id: 1 },
+      },
+    ],
+    refusals: [refusal(w, 'No such label', { label_id: 999_999 }, '400001'), seatToken(w)],
+  }),
 };
 
 /** A day of one seat in Asia/Kolkata: 24 hours from 18:30 UTC the day before. */

@@ -351,6 +351,37 @@ export const CALL_EXAMPLES: { [P in CallPath]: ExamplesOf<P> } = {
       ]),
     ],
   }),
+  '/v1/seat/label/list': () => ({
+    success: [
+      {
+        summary: "The workspace's labels",
+        request: {},
+        response: { labels: [{ label_id: 1, name: 'VIP', color: 'green' }] },
+      },
+    ],
+    refusals: [noToken()],
+  }),
+  '/v1/seat/label/set': (w) => ({
+    success: [
+      {
+        summary: "Clear a chat's labels",
+        request: { session_id: w.sessions.main, label_ids: [] },
+        response: { session_id: w.sessions.main, labels: [] },
+      },
+    ],
+    refusals: [
+      refusal(
+        "Another seat's chat (or one that does not exist)",
+        { session_id: w.sessions.otherSeat, label_ids: [] },
+        '400001',
+      ),
+      refusal(
+        'A label that does not exist',
+        { session_id: w.sessions.main, label_ids: [999_999] },
+        '400001',
+      ),
+    ],
+  }),
   '/v1/seat/chat/login': (w) => ({
     success: [
       {

@@ -1,4 +1,5 @@
 import type { TeamsService } from '../teams/teams.service.js';
+import type { LabelsService } from '../labels/labels.service.js';
 import type { AdminCallRegistry } from '../../plugins/admin-calls.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { SeatsService } from '../seats/seats.service.js';
@@ -19,6 +20,7 @@ export interface AdminRouteServices {
   glossary: GlossaryService;
   engineRoutes: EngineRoutesService;
   teams: TeamsService;
+  labels: LabelsService;
 }
 
 const actorOf = (admin: AuthAdmin): Actor => ({ type: 'admin', name: admin.account });
@@ -77,6 +79,11 @@ export function adminRoutes(calls: AdminCallRegistry, s: AdminRouteServices) {
   calls.authed('/v1/admin/teams/list', () => s.teams.list());
   calls.authed('/v1/admin/teams/set', (input, admin) => s.teams.set(input, actorOf(admin)));
   calls.authed('/v1/admin/teams/notes', (input) => s.teams.notesOfAccount(input));
+
+  calls.authed('/v1/admin/labels/list', () => s.labels.adminList());
+  calls.authed('/v1/admin/labels/create', (input, admin) => s.labels.create(input, actorOf(admin)));
+  calls.authed('/v1/admin/labels/update', (input, admin) => s.labels.update(input, actorOf(admin)));
+  calls.authed('/v1/admin/labels/delete', (input, admin) => s.labels.remove(input, actorOf(admin)));
   calls.authed('/v1/admin/accounts/setChannel', async (input, admin) => {
     const account = await s.accounts.setChannel(input.account_id, input, actorOf(admin));
     return s.adminConsole.account(account.send_phone);

@@ -1,7 +1,13 @@
-import { RECENT_WINDOW_MS, type ChatMessage, type EventPayload } from '@parley/protocol';
+import {
+  RECENT_WINDOW_MS,
+  type ChatMessage,
+  type EventPayload,
+  type Label,
+} from '@parley/protocol';
 import type { Db } from '../../db/database.js';
 import type { SessionRow } from '../../db/schema.js';
 import { groupListOf, groupListsOf } from '../groups/group-list.js';
+import { labelsRepository } from '../labels/labels.repository.js';
 import { toSessionItem } from '../sessions/sessions.presenter.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
 import { currentRequestId } from '../../lib/request-context.js';
@@ -26,6 +32,14 @@ export class SeatEvents {
   private async session(db: Db, seatId: number, sessionId: number, known?: SessionRow) {
     const row = known ?? (await sessionsRepository.findForSeat(db, seatId, sessionId));
     return row ? toSessionItem(row, Date.now() - RECENT_WINDOW_MS, this.urls) : null;
+  }
+
+  /** The chat as session() has it, with its labels (session.created, session.updated). */
+  private async labelledSession(db: Db, seatId: number, sessionId: number) {
+    const session = await this.session(db, seatId, sessionId);
+    if (!session) return null;
+    const labels = await labelsRepository.ofChats(db, [sessionId]);
+    return { ...session, labels: labels.get(sessionId) ?? [] };
   }
 
   /** `row`: the chat as the change left it, when the caller has it (saves reading it again). */
@@ -141,11 +155,19 @@ export class SeatEvents {
     const lists = await groupListsOf(db, seats);
     const recentSince = Date.now() - RECENT_WINDOW_MS;
     const held = new Set(from.get(to));
+    // The chats keep their labels: the receiver's rows show them (one read for all).
+    const labels = await labelsRepository.ofChats(
+      db,
+      chats.map((c) => c.id),
+    );
     const events: ManyEvent[] = [];
     for (const seatId of seats) {
       if (seatId === to) {
         for (const row of chats) {
-          const session = toSessionItem(row, recentSince, this.urls);
+          const session = {
+            ...toSessionItem(row, recentSince, this.urls),
+            labels: labels.get(row.id) ?? [],
+          };
           const type = held.has(row.id) ? 'session.updated' : 'session.created';
           events.push({ seatId, type, data: { session }, requestId });
         }
@@ -224,12 +246,12 @@ export class SeatEvents {
   }
 
   async sessionCreated(db: Db, seatId: number, sessionId: number): Promise<void> {
-    const session = await this.session(db, seatId, sessionId);
+    const session = await this.labelledSession(db, seatId, sessionId);
     if (session) await this.bus.publish(db, seatId, 'session.created', { session });
   }
 
   async sessionUpdated(db: Db, seatId: number, sessionId: number): Promise<void> {
-    const session = await this.session(db, seatId, sessionId);
+    const session = await this.labelledSession(db, seatId, sessionId);
     if (session) await this.bus.publish(db, seatId, 'session.updated', { session });
   }
 
@@ -251,6 +273,20 @@ export class SeatEvents {
   /** The group list with its unread counts, as getGroupList answers it without a filter. */
   async groupsChanged(db: Db, seatId: number): Promise<void> {
     await this.bus.publish(db, seatId, 'groups.changed', await groupListOf(db, seatId, false));
+  }
+
+  /** The owner changed the labels (issue 35): the labels as they now are, to every seat. */
+  labelsChanged(db: Db, seatIds: number[], labels: Label[]): Promise<void> {
+    const requestId = currentRequestId();
+    return this.publishAll(
+      db,
+      seatIds.map((seatId) => ({
+        seatId,
+        type: 'labels.changed' as const,
+        data: { labels },
+        requestId,
+      })),
+    );
   }
 
   batchProgress(db: Db, seatId: number, status: EventPayload<'batch.progress'>): Promise<void> {

@@ -13,6 +13,7 @@ import type { KnownVersions } from '../../lib/known-versions.js';
 import { ListCache, SerializedAnswer } from '../../lib/list-cache.js';
 import { notFound } from '../../lib/app-error.js';
 import type { MediaUrls } from '../media/media-urls.js';
+import { labelsRepository } from '../labels/labels.repository.js';
 import { listVersionsRepository } from './list-versions.repository.js';
 import { pageInOneRepository } from './page-in-one.repository.js';
 import { toSessionItem } from './sessions.presenter.js';
@@ -28,7 +29,7 @@ type GroupInfoAnswer = CallResponse<'/v1/seat/chat/getGroupInfo'>;
  */
 export interface ChatListReader {
   /**
-   * getGroupInfo's answer (not a keyword search), serialised: from the bytes of the last time
+   * getGroupInfo's answer (not a keyword search, nor a label's filter), serialised: from the bytes of the last time
    * while the seat's list version is unchanged and no chat of the list has left the last 24
    * hours, else read.
    */
@@ -54,22 +55,35 @@ function listRead(
       recentSince: now - RECENT_WINDOW_MS,
       waitingOnly: input.reply === 1,
       keyword: input.keyword || undefined,
+      labelId: input.label_id,
     },
   };
 }
 
-/** The answer of a page read with one row more than asked (is there a next page). */
-function pageAnswer(
+/**
+ * The answer of a page read with one row more than asked (is there a next page), each chat with
+ * its labels: one read for the page (labels and chat_labels move the list version, so a cached
+ * answer holds them as they are).
+ */
+async function pageAnswer(
+  db: Db,
   urls: MediaUrls,
   rows: SessionRow[],
   total: number,
   pageSize: number,
   recentSince: number,
-): GroupInfoAnswer {
+): Promise<GroupInfoAnswer> {
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
+  const labels = await labelsRepository.ofChats(
+    db,
+    page.map((row) => row.id),
+  );
   return {
-    account_list: page.map((row) => toSessionItem(row, recentSince, urls)),
+    account_list: page.map((row) => ({
+      ...toSessionItem(row, recentSince, urls),
+      labels: labels.get(row.id) ?? [],
+    })),
     total,
     next_cursor:
       rows.length > pageSize && last
@@ -94,9 +108,11 @@ export async function readGroupInfo(
   if (!counted) throw notFound();
   const [rows, total] = await Promise.all([
     sessionsRepository.page(db, filter, after, input.page_size + 1),
-    filter.keyword ? sessionsRepository.count(db, filter) : counted.total,
+    filter.keyword || filter.labelId !== undefined
+      ? sessionsRepository.count(db, filter)
+      : counted.total,
   ]);
-  return pageAnswer(urls, rows, total, input.page_size, filter.recentSince);
+  return pageAnswer(db, urls, rows, total, input.page_size, filter.recentSince);
 }
 
 const cacheKey = (seatId: number, input: GroupInfoInput) => `${seatId}:${JSON.stringify(input)}`;
@@ -149,7 +165,15 @@ export class PageInOneReader extends CachingReader {
       if (!read) throw notFound();
       const { page, ...version } = read;
       const data =
-        page && pageAnswer(this.urls, page.rows, page.total, input.page_size, filter.recentSince);
+        page &&
+        (await pageAnswer(
+          this.db,
+          this.urls,
+          page.rows,
+          page.total,
+          input.page_size,
+          filter.recentSince,
+        ));
       return { ...version, data };
     });
   }

@@ -14,6 +14,8 @@ export interface SessionFilter {
   recentSince: number;
   waitingOnly: boolean;
   keyword?: string;
+  /** Only the chats whose customer has this label (issue 35). */
+  labelId?: number;
 }
 
 /** Position of a row in the list order (is_top desc, latest_time desc, id desc). */
@@ -44,6 +46,18 @@ function applyFilter(
         sql<boolean>`lower(${sql.ref('remark')}) like ${pattern} escape '\\'`,
         sql<boolean>`lower(${sql.ref('customer_name')}) like ${pattern} escape '\\'`,
       ]),
+    );
+  }
+  if (f.labelId !== undefined) {
+    // A probe of chat_labels' key per chat the list index yields: the page stays a seek.
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom('chat_labels')
+          .select(sql<number>`1`.as('one'))
+          .whereRef('chat_labels.session_id', '=', 'sessions.id')
+          .where('chat_labels.label_id', '=', f.labelId),
+      ),
     );
   }
   return eb.and(conditions);
@@ -85,8 +99,8 @@ function pageOfPin(
   limit: number,
 ): Promise<SessionRow[]> {
   const bound = sideBound(f, after);
-  // A keyword's pattern is not a plain value: such pages are built each time.
-  if (f.keyword) return pageQuery(db, f, isTop, bound, limit).execute();
+  // A keyword's pattern is not a plain value, nor a label's filter: such pages are built each time.
+  if (f.keyword || f.labelId !== undefined) return pageQuery(db, f, isTop, bound, limit).execute();
   return pageOfPinQuery.run(
     db,
     { isTop, tab: f.userTimeType, bound: bound !== null, waitingOnly: f.waitingOnly },
@@ -267,7 +281,7 @@ export const sessionsRepository = {
     return rows;
   },
 
-  /** Exact count of a filter (the keyword search; the other totals are kept: totalOf). */
+  /** Exact count of a filter (a keyword or a label; the other totals are kept: totalOf). */
   count(db: Db, f: SessionFilter): Promise<number> {
     return db
       .selectFrom('sessions')

@@ -108,13 +108,16 @@ export class SessionsService {
    * getGroupInfo's answer, serialised. An unchanged page (the seat's list version the same, no
    * chat of the group out of the last 24 hours since) is answered from the bytes of the last
    * time, as the database's ChatListReader reads it (with no query while KnownVersions trusts
-   * the version). A keyword search is always read.
+   * the version). A keyword search and a label's filter are always read.
    */
   async groupInfoAnswer(
     seatId: number,
     input: CallRequest<'/v1/seat/chat/getGroupInfo'>,
   ): Promise<SerializedAnswer> {
-    if (input.keyword) return SerializedAnswer.of(await this.groupInfo(seatId, input));
+    // A keyword or a label filters whole: read each time (its exact count too).
+    if (input.keyword || input.label_id !== undefined) {
+      return SerializedAnswer.of(await this.groupInfo(seatId, input));
+    }
     return this.lists.answer(seatId, input);
   }
 

@@ -107,4 +107,30 @@ describe('applyEvent', () => {
       false,
     );
   });
+
+  it('labels: a message push keeps the row’s labels; a label filter drops a chat without it; labels.changed renames', () => {
+    const { qc, effects } = console();
+    const vip = { label_id: 5, name: 'VIP', color: 'green' as const };
+    qc.setQueryData(sessionListKey(1, 1, 0), sessionList(sessionItem(1, { labels: [vip] })));
+    qc.setQueryData(sessionListKey(1, 1, 0, 5), sessionList(sessionItem(1, { labels: [vip] })));
+    const rows = (key: readonly unknown[]) =>
+      qc.getQueryData<ReturnType<typeof sessionList>>(key)!.pages[0]!.account_list;
+    // A customer's message carries no labels: the row keeps its own, in both lists.
+    const session = sessionItem(1, { latest_time: 99 });
+    delete session.labels;
+    applyEvent(
+      qc,
+      pushed('message.created', { message: msg(3, { session_id: 1, direction: 'in' }), session }),
+      effects,
+    );
+    expect(rows(sessionListKey(1, 1, 0))[0]!.labels).toEqual([vip]);
+    expect(rows(sessionListKey(1, 1, 0, 5)).map((s) => s.session_id)).toEqual([1]);
+    // The owner renames it: every cached row shows the new name.
+    applyEvent(qc, pushed('labels.changed', { labels: [{ ...vip, name: 'Gold' }] }), effects);
+    expect(rows(sessionListKey(1, 1, 0))[0]!.labels!.map((l) => l.name)).toEqual(['Gold']);
+    // The label is taken off: the chat leaves the filtered list, stays in the other.
+    applyEvent(qc, pushed('session.updated', { session: sessionItem(1, { labels: [] }) }), effects);
+    expect(rows(sessionListKey(1, 1, 0, 5))).toEqual([]);
+    expect(rows(sessionListKey(1, 1, 0)).map((s) => s.session_id)).toEqual([1]);
+  });
 });

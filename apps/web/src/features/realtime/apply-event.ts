@@ -9,6 +9,7 @@ import {
   applySessionUpdate,
 } from '../sessions/api/session-cache';
 import { applyTeamNote, applyTeamQueue } from '../team/api/team-api';
+import { applyLabelsChanged } from '../labels/api/labels-api';
 
 // A push carries the whole change: the chat is placed in the cached lists, and the group
 // list's counts come in their own event (groups.changed) when they change. Nothing is refetched.
@@ -53,6 +54,8 @@ const handlers: Handlers = {
   'team.queue': (qc, queue) => applyTeamQueue(qc, queue),
   'team.assigned': (_qc, data, effects) => effects.onTeamAssigned?.(data),
   'team.note': (qc, note) => applyTeamNote(qc, note),
+  // Labels (issue 35): the owner's change renames, recolours or removes them in every row.
+  'labels.changed': (qc, { labels }) => applyLabelsChanged(qc, labels),
 };
 
 // Generic over the type, so that `handlers[type]` and `data` stay paired (no cast).

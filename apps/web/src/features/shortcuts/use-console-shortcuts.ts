@@ -39,9 +39,14 @@ export function useConsoleShortcuts(): [boolean, (open: boolean) => void] {
 
   useWindowEvent('keydown', (e) => {
     if (e.defaultPrevented || isTyping(e) || dialogOpen()) return;
-    const { selectedGroup, userTimeType, reply, selectedUser } = consoleStore.get();
+    const { selectedGroup, userTimeType, reply, labelFilter, selectedUser } = consoleStore.get();
     if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
-      const key = sessionListQuery(selectedGroup?.group_id ?? 0, userTimeType, reply).queryKey;
+      const key = sessionListQuery(
+        selectedGroup?.group_id ?? 0,
+        userTimeType,
+        reply,
+        labelFilter,
+      ).queryKey;
       const data = qc.getQueryData<InfiniteData<SessionPage>>(key);
       const users = data?.pages.flatMap((p) => p.account_list) ?? [];
       const move = e.shiftKey ? 'unread' : e.key === 'ArrowDown' ? 1 : -1;

@@ -13,6 +13,7 @@ import { closeProfileCard, useProfileCardOpened } from '../../../stores/profile-
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
 import { RemarkField } from './remark-field';
+import { LabelPicker } from './label-picker';
 import type { ChannelView } from '../../../lib/channel-view';
 
 type LanguageField = ComponentType<{ user: SessionItem }>;
@@ -108,6 +109,9 @@ function ProfileBody({
       </Field>
       <Field label={t('remark')}>
         <RemarkField user={user} />
+      </Field>
+      <Field label={t('labels')}>
+        <LabelPicker user={user} />
       </Field>
       {ProfileRows && <ProfileRows user={user} />}
       <Field label={t('group')}>

@@ -8,6 +8,7 @@ import {
   GROUP_LIST_POLL_MS,
   RECENT_WINDOW_MS,
   type CallResponse,
+  type Label,
   type SessionItem,
 } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
@@ -15,6 +16,7 @@ import { writeItem } from '../../../lib/storage';
 import { forgetChat } from '../../messages/api/message-cache';
 import {
   consoleStore,
+  refreshSelectedUser,
   refreshTag,
   removeTag,
   selectGroup,
@@ -36,8 +38,9 @@ type ListKey = ReturnType<typeof sessionKeys.list>;
 export const sessionKeys = {
   /** Every user list. */
   all: ['sessions'] as const,
-  list: (groupId: number, userTimeType: 1 | 2, reply: 0 | 1) =>
-    [...sessionKeys.all, groupId, userTimeType, reply] as const,
+  /** `labelId`: the label filter (0: none). */
+  list: (groupId: number, userTimeType: 1 | 2, reply: 0 | 1, labelId = 0) =>
+    [...sessionKeys.all, groupId, userTimeType, reply, labelId] as const,
 };
 
 export const groupKeys = {
@@ -56,13 +59,19 @@ export const groupListKey = groupKeys.list;
  * connection with nothing to resume from) and when an action's answer does not carry the whole
  * change (refreshLists). Polling re-read every loaded page each 10 s (issue 25).
  */
-export function sessionListQuery(groupId: number, userTimeType: 1 | 2, reply: 0 | 1) {
+export function sessionListQuery(groupId: number, userTimeType: 1 | 2, reply: 0 | 1, labelId = 0) {
   return infiniteQueryOptions({
-    queryKey: sessionKeys.list(groupId, userTimeType, reply),
+    queryKey: sessionKeys.list(groupId, userTimeType, reply, labelId),
     queryFn: ({ pageParam, signal }) =>
       callApi(
         '/v1/seat/chat/getGroupInfo',
-        { group_id: groupId, user_time_type: userTimeType, reply, cursor: pageParam ?? undefined },
+        {
+          group_id: groupId,
+          user_time_type: userTimeType,
+          reply,
+          cursor: pageParam ?? undefined,
+          ...(labelId ? { label_id: labelId } : {}),
+        },
         { signal },
       ),
     initialPageParam: null as string | null,
@@ -252,15 +261,63 @@ export function findCachedGroup(qc: QueryClient, groupId: number) {
     .find((g) => g.group_id === groupId);
 }
 
+/**
+ * The chat with its labels: a push of a message carries none (only session.created and
+ * session.updated do), so the labels the console holds for it stay.
+ */
+function withKnownLabels(qc: QueryClient, pushed: SessionItem): SessionItem {
+  if (pushed.labels) return pushed;
+  for (const [, data] of qc.getQueriesData<ListData>({ queryKey: sessionKeys.all })) {
+    for (const page of data?.pages ?? []) {
+      const held = page.account_list.find((s) => s.session_id === pushed.session_id);
+      if (held?.labels) return { ...pushed, labels: held.labels };
+    }
+  }
+  const selected = consoleStore.get().selectedUser;
+  if (selected?.session_id === pushed.session_id && selected.labels) {
+    return { ...pushed, labels: selected.labels };
+  }
+  return pushed;
+}
+
+/**
+ * The owner changed the labels (labels.changed): every cached row, and the open chat, show
+ * them renamed, recoloured, or without a deleted one. Nothing is refetched.
+ */
+export function applyLabelsToRows(
+  qc: QueryClient,
+  relabel: (labels: readonly Label[]) => Label[],
+): void {
+  qc.setQueriesData<ListData>({ queryKey: sessionKeys.all }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            account_list: page.account_list.map((s) =>
+              s.labels && s.labels.length > 0 ? { ...s, labels: relabel(s.labels) } : s,
+            ),
+          })),
+        }
+      : data,
+  );
+  const selected = consoleStore.get().selectedUser;
+  if (selected?.labels && selected.labels.length > 0) {
+    refreshSelectedUser({ ...selected, labels: relabel(selected.labels) });
+  }
+}
+
 /** The chat where it now sorts in every cached user list, or out of those it left. */
 function placeInLists(qc: QueryClient, updated: SessionItem): void {
   for (const [key, data] of qc.getQueriesData<ListData>({ queryKey: sessionKeys.all })) {
-    const [, groupId, userTimeType, reply] = key as unknown as ListKey;
+    const [, groupId, userTimeType, reply, labelId = 0] = key as unknown as ListKey;
     const belongs =
       groupId === updated.group_id &&
       userTimeType === updated.user_time_type &&
       // The reply filter lists the chats waiting for a reply: the customer spoke last.
-      (reply === 0 || updated.last_message?.direction === 'in');
+      (reply === 0 || updated.last_message?.direction === 'in') &&
+      // A label's filter lists the chats with that label.
+      (labelId === 0 || (updated.labels ?? []).some((l) => l.label_id === labelId));
     qc.setQueryData(key, upsertInList(data, updated, belongs));
   }
 }
@@ -272,9 +329,10 @@ function placeInLists(qc: QueryClient, updated: SessionItem): void {
  */
 export function applySessionUpdate(
   qc: QueryClient,
-  updated: SessionItem,
+  pushed: SessionItem,
   opts: RefetchOptions = {},
 ): void {
+  const updated = withKnownLabels(qc, pushed);
   placeInLists(qc, updated);
   const state = consoleStore.get();
   if (state.selectedUser?.session_id === updated.session_id) {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { CountBadge } from '../../../components/count-badge';
 import { setReply, setUserTimeType, useConsole } from '../../../stores/console.store';
 import { useGroupList } from '../hooks/use-group-list';
+import { LabelFilter } from './label-filter';
 import classes from './time-tabs.module.css';
 
 /** The two user_time_type tabs with their unread totals, and the reply filter. */
@@ -58,6 +59,7 @@ export function TimeTabs() {
           data-testid="reply-filter"
           data-value={reply}
         />
+        <LabelFilter />
       </Group>
     </div>
   );

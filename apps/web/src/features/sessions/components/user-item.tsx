@@ -7,6 +7,7 @@ import type { LongPress } from '../../../components/use-long-press';
 import { formatListTime } from '../../../lib/format-time';
 import { CustomerAvatar } from '../../../components/customer-avatar';
 import { customerNameOrNull } from '../../../lib/customer-name';
+import { LabelChips } from '../../../components/label-chips';
 import classes from './user-item.module.css';
 
 interface Props {
@@ -110,6 +111,7 @@ export const UserItem = memo(function UserItem({
             </p>
             <CountBadge count={user.un_read_count} testId="user-unread" />
           </div>
+          <LabelChips labels={user.labels} testId="user-labels" />
         </div>
       </div>
     </UnstyledButton>

@@ -12,8 +12,9 @@ export function useSessionList() {
   const groupId = useConsole((s) => s.selectedGroup?.group_id ?? 0);
   const userTimeType = useConsole((s) => s.userTimeType);
   const reply = useConsole((s) => s.reply);
+  const labelFilter = useConsole((s) => s.labelFilter);
   const query = useInfiniteQuery({
-    ...sessionListQuery(groupId, userTimeType, reply),
+    ...sessionListQuery(groupId, userTimeType, reply, labelFilter),
     enabled: groupId > 0,
   });
   const users = useMemo(() => query.data?.pages.flatMap((p) => p.account_list) ?? [], [query.data]);
