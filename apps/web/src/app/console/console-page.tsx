@@ -22,7 +22,6 @@ import { useConsoleWidth } from './use-console-width';
 import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortcuts';
 import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
 import { QueuePlace } from '../../features/team/components/queue-place';
-import { HandOverDialogHost } from '../../features/team/components/hand-over-dialog';
 import { useTeamShortcuts } from '../../features/team/hooks/use-team-shortcuts';
 import { closeQueue, useTeamView } from '../../features/team/team-view.store';
 import { channelView } from '../channels';
@@ -31,6 +30,11 @@ import classes from './console-page.module.css';
 // The queue's list only for a member who opens it: its code stays out of the first screen.
 const QueueList = lazyComponent(
   async () => (await import('../../features/team/components/queue-list')).QueueList,
+);
+// Hand over… is a team member's action on an open chat: its dialog (a Mantine Select, its
+// combobox) is fetched when first opened.
+const HandOverDialogHost = lazyComponent(
+  async () => (await import('../../features/team/components/hand-over-dialog')).HandOverDialogHost,
 );
 const ProfileCard = lazyComponent(
   async () => (await import('../../features/profile/components/profile-card')).ProfileCard,
@@ -129,7 +133,7 @@ const ConsoleGrid = memo(function ConsoleGrid() {
       <LazyProfileCard />
       <LazySessionDialogs />
       <BatchReplyHost />
-      <HandOverDialogHost />
+      <LazyHandOver />
       {helpMounted && <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />}
     </Box>
   );
@@ -166,6 +170,12 @@ function LazyProfileCard() {
   return mounted ? (
     <ProfileCard LanguageField={CustomerLanguageField} channelView={channelView} />
   ) : null;
+}
+
+/** The hand-over dialog, fetched when it first opens. */
+function LazyHandOver() {
+  const mounted = useOpenedOnce(useTeamView((s) => s.handOver !== null));
+  return mounted ? <HandOverDialogHost /> : null;
 }
 
 /** The chat action dialogs, fetched when one first opens. */
