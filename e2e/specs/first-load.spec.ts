@@ -119,7 +119,9 @@ function gzipSize(urlPath: string): number {
  * when the console's first row enters the page (Resource Timing at that moment, as
  * bench/first-load.mjs counts them) stay within the 300 KB gzip goal. The push socket's code
  * (zod's frame schemas) comes after the first row; 273 KB then, 295 KB once team accounts,
- * round trips and the channel map joined the console's chunk (the next to split off it).
+ * round trips and the channel map joined the console's chunk; 275.7 KB since the team's dialog,
+ * queued preview, toast and menu items and the context menu's Translate come when first used.
+ * Held at 285 KB, a margin under the goal that the next feature must keep or split for.
  */
 test('by its first row, a cold console has received at most 300 KB of code and styles (gzip)', async ({
   page,
@@ -151,5 +153,5 @@ test('by its first row, a cold console has received at most 300 KB of code and s
   expect(files.filter((p) => /\/(push-connection|schemas)-[\w-]+\.js$/.test(p))).toEqual([]);
   const kb = files.reduce((sum, p) => sum + gzipSize(p), 0) / 1000;
   console.log(`first load by the first row: ${kb.toFixed(1)} KB gzip in ${files.length} files`);
-  expect(kb).toBeLessThanOrEqual(300);
+  expect(kb).toBeLessThanOrEqual(285);
 });

@@ -177,7 +177,15 @@ const offScreen = (page: Page, selector: string) =>
   }, selector);
 
 for (const lang of UI_LANGS) {
-  test(`the owner's console fits every width from 360 to 1280 px in ${lang}`, async ({ page }) => {
+  test(`the owner's console fits every width from 360 to 1280 px in ${lang}`, async ({
+    page,
+    parley,
+  }) => {
+    // A frozen seat of its own, first in the overview's list (by account): its badge is
+    // measured in every language and width, whatever other specs froze on this server.
+    const frozen = `a_frozen_${lang.replace('-', '').toLowerCase()}_${Date.now().toString(36)}`;
+    await parley.cli('seat:create', frozen, '--password', 'frozen-seat-pw');
+    await parley.cli('seat:freeze', frozen);
     await page.setViewportSize({ width: 1280, height: HEIGHT });
     await adminLogin(page);
     await useLanguage(page, lang);
@@ -190,6 +198,12 @@ for (const lang of UI_LANGS) {
         await expect(page.getByTestId('admin-shell')).toBeVisible();
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await expect(page.locator('table th').first()).toBeVisible();
+        if (section === 'overview') {
+          const row = page.getByTestId(`overview-seat-${frozen}`);
+          await expect(
+            row.getByText(adminText(lang, 'seats.status.frozen'), { exact: true }),
+          ).toBeVisible();
+        }
         // The badge says what it is, whole (not a dot), once the socket is up.
         const badge = page.getByTestId('admin-live');
         await expect(badge).toHaveAttribute('data-live', 'true');

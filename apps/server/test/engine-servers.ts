@@ -39,6 +39,7 @@ abstract class LocalEngine {
   /** Phrases taught by a test ("es>en" -> exact text -> translation), before the phrasebook. */
   private readonly taught = new Map<string, Map<string, string>>();
   private broken = 0;
+  private readonly holds = new Map<string, { arrived: () => void; released: Promise<void> }[]>();
   private server: Server | null = null;
   url = '';
 
@@ -57,6 +58,19 @@ abstract class LocalEngine {
   /** The next requests to `path` get these answers (a status, or a status with a body). */
   failNext(path: string, ...answers: Answer[]) {
     this.failures.set(path, [...(this.failures.get(path) ?? []), ...answers]);
+  }
+
+  /**
+   * The next request to `path` waits, unanswered, until `release()` (two instances caught in
+   * the middle of the same work); `arrived` resolves when it has come.
+   */
+  holdNext(path: string): { arrived: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const came = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.set(path, [...(this.holds.get(path) ?? []), { arrived, released }]);
+    return { arrived: came, release };
   }
 
   /** Requests to one path (e.g. '/v2/translate'). */
@@ -119,6 +133,11 @@ abstract class LocalEngine {
       body,
     };
     this.requests.push(seen);
+    const hold = this.holds.get(url.pathname)?.shift();
+    if (hold) {
+      hold.arrived();
+      await hold.released;
+    }
     const forced = this.failures.get(url.pathname)?.shift();
     if (forced !== undefined) {
       const a = typeof forced === 'number' ? { status: forced } : forced;

@@ -180,12 +180,14 @@ describe('a fixed translation wins on every engine', () => {
       source_lang: 'EN',
       target_lang: 'DE',
     });
+    const before = [...deepl.glossaries.keys()];
     deepl.requests.length = 0;
     expect((await translate('Your invoice', 'EN', 'DE')).text).toContain('Beleg');
-    // The glossary it had, edited in place: the new pair's dictionary put, the name updated.
-    expect(deepl.calls('/v3/glossaries')).toHaveLength(0);
+    // A new glossary for the new version, the one it replaces deleted: DeepL holds one.
+    expect(deepl.calls('/v3/glossaries').map((r) => r.method)).toEqual(['POST']);
     expect(deepl.glossaries.size).toBe(1);
     const [glossary] = [...deepl.glossaries.values()];
+    expect(before).not.toContain(glossary!.glossary_id);
     expect(glossary!.dictionaries.map((d) => `${d.source_lang}>${d.target_lang}`).sort()).toEqual([
       'en>de',
       'en>es',
@@ -194,10 +196,12 @@ describe('a fixed translation wins on every engine', () => {
     const invoice = list.data.list.find((e) => e.term === 'invoice')!;
     await adminCall(t, '/v1/admin/glossary/delete', { entry_id: invoice.entry_id }, admin);
     expect((await translate('Your order', 'EN', 'ES')).text).toContain('encomienda');
-    expect(glossary!.dictionaries.map((d) => `${d.source_lang}>${d.target_lang}`)).toEqual([
-      'en>es',
-    ]);
-    expect(glossary!.name).toBe(`parley glossary v${list.data.version + 1}`);
+    expect(deepl.glossaries.size).toBe(1);
+    const [next] = [...deepl.glossaries.values()];
+    expect(next!.dictionaries.map((d) => `${d.source_lang}>${d.target_lang}`)).toEqual(['en>es']);
+    expect(next!.name).toBe(`parley glossary v${list.data.version + 1}`);
+    const state = await t.db.selectFrom('glossary_state').selectAll().executeTakeFirstOrThrow();
+    expect(state.deepl_glossary_id).toBe(next!.glossary_id);
   });
 
   it('an engine that refuses the glossary: substituted instead, said once', async () => {

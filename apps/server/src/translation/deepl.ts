@@ -7,7 +7,6 @@ import {
   TranslationProviderError,
   chunk,
   type EngineGlossary,
-  type EngineGlossaryState,
   type GlossaryDictionary,
   type TranslateOptions,
   type ProviderLanguages,
@@ -39,13 +38,14 @@ interface DeeplLanguage {
 /**
  * DeepL API v2 (https://developers.deepl.com/docs/api-reference/translate), with the v3
  * multilingual glossaries (https://developers.deepl.com/api-reference/multilingual-glossaries):
- * one glossary, one dictionary per language pair, edited in place as the workspace's changes.
+ * one glossary per version of the workspace's glossary, one dictionary per language pair, never
+ * edited: the next version gets a new one and the one it replaces is deleted.
  */
 export class DeeplProvider implements TranslationProvider {
   readonly name = 'deepl';
   readonly glossary: EngineGlossary = {
-    sync: (known, name, dictionaries, signal) =>
-      this.syncGlossary(known, name, dictionaries, signal),
+    create: (name, dictionaries, signal) => this.createGlossary(name, dictionaries, signal),
+    remove: (id, signal) => this.removeGlossary(id, signal),
   };
   private readonly baseUrl: string;
   private readonly languageList: Cached<{ sources: string[]; targets: string[] }>;
@@ -155,12 +155,11 @@ export class DeeplProvider implements TranslationProvider {
     );
   }
 
-  private async syncGlossary(
-    known: EngineGlossaryState | null,
+  private async createGlossary(
     name: string,
     dictionaries: GlossaryDictionary[],
     signal?: AbortSignal,
-  ): Promise<EngineGlossaryState | null> {
+  ): Promise<string> {
     const dictionary = (d: GlossaryDictionary) => ({
       source_lang: d.source.toLowerCase(),
       target_lang: d.target.toLowerCase(),
@@ -168,63 +167,24 @@ export class DeeplProvider implements TranslationProvider {
       entries: d.entries.map(([a, b]) => `${a}\t${b}`).join('\n'),
       entries_format: 'tsv',
     });
-    const pairs = dictionaries.map((d) => `${d.source}>${d.target}`);
-    let current = known;
-    if (current) {
-      const path = `/v3/glossaries/${encodeURIComponent(current.id)}`;
-      const res = await this.glossaryCall('GET', path, undefined, signal);
-      if (res.status === 404) current = null;
-      else if (res.status !== 200) throw failureOf(this.name, res.status, res.body);
+    const res = await this.glossaryCall(
+      'POST',
+      '/v3/glossaries',
+      { name, dictionaries: dictionaries.map(dictionary) },
+      signal,
+    );
+    if (res.status !== 200 && res.status !== 201) throw failureOf(this.name, res.status, res.body);
+    const id = (parseJson(this.name, res.body) as { glossary_id?: unknown }).glossary_id;
+    if (typeof id !== 'string') {
+      throw new TranslationProviderError(this.name, 'bad_response', 'no glossary_id');
     }
-    if (dictionaries.length === 0) {
-      if (current) {
-        const path = `/v3/glossaries/${encodeURIComponent(current.id)}`;
-        const res = await this.glossaryCall('DELETE', path, undefined, signal);
-        if (res.status !== 204 && res.status !== 404)
-          throw failureOf(this.name, res.status, res.body);
-      }
-      return null;
-    }
-    if (!current) {
-      const res = await this.glossaryCall(
-        'POST',
-        '/v3/glossaries',
-        { name, dictionaries: dictionaries.map(dictionary) },
-        signal,
-      );
-      if (res.status !== 200 && res.status !== 201)
-        throw failureOf(this.name, res.status, res.body);
-      const id = (parseJson(this.name, res.body) as { glossary_id?: unknown }).glossary_id;
-      if (typeof id !== 'string') {
-        throw new TranslationProviderError(this.name, 'bad_response', 'no glossary_id');
-      }
-      return { id, pairs };
-    }
-    const path = `/v3/glossaries/${encodeURIComponent(current.id)}`;
-    // Each dictionary replaced whole (PUT), a pair no longer used removed, the name updated.
-    for (const d of dictionaries) {
-      const res = await this.glossaryCall('PUT', `${path}/dictionaries`, dictionary(d), signal);
-      if (res.status !== 200 && res.status !== 201)
-        throw failureOf(this.name, res.status, res.body);
-    }
-    for (const pair of current.pairs.filter((p) => !pairs.includes(p))) {
-      const [source, target] = pair.split('>') as [string, string];
-      const query = new URLSearchParams({
-        source_lang: source.toLowerCase(),
-        target_lang: target.toLowerCase(),
-      });
-      const res = await this.glossaryCall(
-        'DELETE',
-        `${path}/dictionaries?${query}`,
-        undefined,
-        signal,
-      );
-      if (res.status !== 204 && res.status !== 404)
-        throw failureOf(this.name, res.status, res.body);
-    }
-    const res = await this.glossaryCall('PATCH', path, { name }, signal);
-    if (res.status !== 200) throw failureOf(this.name, res.status, res.body);
-    return { id: current.id, pairs };
+    return id;
+  }
+
+  private async removeGlossary(id: string, signal?: AbortSignal): Promise<void> {
+    const path = `/v3/glossaries/${encodeURIComponent(id)}`;
+    const res = await this.glossaryCall('DELETE', path, undefined, signal);
+    if (res.status !== 204 && res.status !== 404) throw failureOf(this.name, res.status, res.body);
   }
 
   private async fetchLanguages(type: 'source' | 'target', signal?: AbortSignal) {

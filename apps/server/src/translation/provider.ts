@@ -24,25 +24,17 @@ export interface GlossaryDictionary {
   entries: [term: string, translation: string][];
 }
 
-/** Where an engine's glossary stands: its id and the pairs it holds (`EN>DE`). */
-export interface EngineGlossaryState {
-  id: string;
-  pairs: string[];
-}
-
-/** An engine that keeps a glossary of its own (DeepL's v3 glossaries). */
+/**
+ * An engine that keeps a glossary of its own (DeepL's v3 glossaries). A glossary is never
+ * edited once made: each version of the workspace's glossary gets a new one, so an id always
+ * names exactly one version's dictionaries, whichever instance made it
+ * (modules/translation/glossary.service.ts).
+ */
 export interface EngineGlossary {
-  /**
-   * Makes the engine's glossary hold exactly these dictionaries, named `name`: edits the one it
-   * had (`known`) when it still exists, else creates one; null when there is nothing to hold
-   * (a glossary it had is deleted). Throws TranslationProviderError.
-   */
-  sync(
-    known: EngineGlossaryState | null,
-    name: string,
-    dictionaries: GlossaryDictionary[],
-    signal?: AbortSignal,
-  ): Promise<EngineGlossaryState | null>;
+  /** Makes a glossary holding exactly these dictionaries, named `name`; its id. Throws TranslationProviderError. */
+  create(name: string, dictionaries: GlossaryDictionary[], signal?: AbortSignal): Promise<string>;
+  /** Deletes one; one already gone is no error. Throws TranslationProviderError. */
+  remove(id: string, signal?: AbortSignal): Promise<void>;
 }
 
 export interface TranslateOptions {

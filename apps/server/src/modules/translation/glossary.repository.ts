@@ -24,12 +24,30 @@ export const glossaryRepository = {
     return Number(row.version);
   },
 
-  async setDeeplState(db: Db, glossaryId: string | null, state: string) {
-    await db
+  /**
+   * What DeepL holds, set only if it is still what was read (`from`): false when another
+   * instance set it meanwhile (PostgreSQL re-reads the row after the other's commit, SQLite's
+   * writes take turns).
+   */
+  async swapDeeplState(
+    db: Db,
+    from: { id: string | null; state: string | null },
+    to: { id: string | null; state: string },
+  ): Promise<boolean> {
+    let q = db
       .updateTable('glossary_state')
-      .set({ deepl_glossary_id: glossaryId, deepl_state: state })
-      .where('id', '=', 1)
-      .execute();
+      .set({ deepl_glossary_id: to.id, deepl_state: to.state })
+      .where('id', '=', 1);
+    q =
+      from.id === null
+        ? q.where('deepl_glossary_id', 'is', null)
+        : q.where('deepl_glossary_id', '=', from.id);
+    q =
+      from.state === null
+        ? q.where('deepl_state', 'is', null)
+        : q.where('deepl_state', '=', from.state);
+    const res = await q.executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   },
 
   /** Every entry (what translation matches against), oldest first. */

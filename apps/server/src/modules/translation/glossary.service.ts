@@ -29,6 +29,8 @@ type EntryInput = AdminCallRequest<'/v1/admin/glossary/add'>;
 
 /** An engine's glossary that could not be made is asked again after this. */
 const ENGINE_RETRY_MS = 60_000;
+/** Compare-and-set rounds of one sync (each lost round means another instance stored one). */
+const SYNC_ATTEMPTS = 3;
 
 export interface TranslationLog {
   warn(obj: object, msg: string): void;
@@ -176,50 +178,90 @@ export class GlossaryService {
     return this.syncing;
   }
 
+  /**
+   * Several instances may find the engine's glossary behind at once. Each version gets a new
+   * glossary on the engine (never edited, so an id always holds one version's dictionaries),
+   * stored by a compare-and-set on what was read: the instance that stores it deletes the one
+   * it replaces; one that lost deletes its own and takes what was stored. Never an older
+   * version over a newer one.
+   */
   private async syncEngineGlossary(
     provider: TranslationProvider,
     view: GlossaryView,
     signal: AbortSignal,
   ): Promise<string | null> {
-    const row = await glossaryRepository.state(this.db);
-    const stored = row.deepl_state
-      ? (JSON.parse(row.deepl_state) as { version: number; pairs: string[] })
-      : null;
-    if (stored && stored.version === view.version) {
-      this.engineGlossary = { version: view.version, id: row.deepl_glossary_id };
-      return row.deepl_glossary_id;
-    }
-    try {
-      const known = row.deepl_glossary_id
-        ? { id: row.deepl_glossary_id, pairs: stored?.pairs ?? [] }
+    const engine = provider.glossary!;
+    for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+      const row = await glossaryRepository.state(this.db);
+      const stored = row.deepl_state
+        ? (JSON.parse(row.deepl_state) as { version: number }).version
         : null;
-      const made = await provider.glossary!.sync(
-        known,
-        `parley glossary v${view.version}`,
-        view.dictionaries(),
-        signal,
-      );
-      await glossaryRepository.setDeeplState(
+      if (stored === view.version) {
+        this.engineGlossary = { version: view.version, id: row.deepl_glossary_id };
+        return row.deepl_glossary_id;
+      }
+      // Another instance is at a newer version: this one reads it at its next translation.
+      if (stored !== null && stored > view.version) return null;
+      let made: string | null = null;
+      try {
+        const dictionaries = view.dictionaries();
+        if (dictionaries.length > 0) {
+          made = await engine.create(`parley glossary v${view.version}`, dictionaries, signal);
+        }
+      } catch (err) {
+        if (!(err instanceof TranslationProviderError)) throw err;
+        this.engineFailedAt = { version: view.version, at: Date.now() };
+        this.warnOnce(
+          `${provider.name}:sync:${view.version}`,
+          { engine: provider.name, reason: err.reason, err: err.message, version: view.version },
+          'engine glossary could not be updated: its fixed translations are substituted instead',
+        );
+        return null;
+      }
+      const swapped = await glossaryRepository.swapDeeplState(
         this.db,
-        made?.id ?? null,
-        JSON.stringify({ version: view.version, pairs: made?.pairs ?? [] }),
+        { id: row.deepl_glossary_id, state: row.deepl_state },
+        { id: made, state: JSON.stringify({ version: view.version }) },
       );
-      this.engineGlossary = { version: view.version, id: made?.id ?? null };
-      return made?.id ?? null;
+      if (swapped) {
+        this.engineGlossary = { version: view.version, id: made };
+        if (row.deepl_glossary_id) await this.dropEngineGlossary(provider, row.deepl_glossary_id);
+        return made;
+      }
+      if (made) await this.dropEngineGlossary(provider, made);
+    }
+    return null;
+  }
+
+  /** A glossary no instance will use; one that cannot be deleted now is said in the log. */
+  private async dropEngineGlossary(provider: TranslationProvider, id: string) {
+    try {
+      await provider.glossary!.remove(id);
     } catch (err) {
       if (!(err instanceof TranslationProviderError)) throw err;
-      this.engineFailedAt = { version: view.version, at: Date.now() };
-      this.warnOnce(
-        `${provider.name}:sync:${view.version}`,
-        { engine: provider.name, reason: err.reason, err: err.message, version: view.version },
-        'engine glossary could not be updated: its fixed translations are substituted instead',
+      this.log.warn(
+        { engine: provider.name, reason: err.reason, err: err.message, glossary: id },
+        'engine glossary could not be deleted: it is left on the engine',
       );
-      return null;
     }
   }
 
-  /** After the engine refused the glossary it was given: not tried again for this version. */
-  engineRefused(provider: TranslationProvider, view: GlossaryView, err: Error) {
+  /**
+   * After the engine refused the glossary it was given: not tried again for this version.
+   * Unless another instance has replaced (and deleted) it meanwhile: then nothing is said, and
+   * the next translation reads the new one.
+   */
+  async engineRefused(
+    provider: TranslationProvider,
+    view: GlossaryView,
+    glossaryId: string,
+    err: Error,
+  ) {
+    const row = await glossaryRepository.state(this.db);
+    if (row.deepl_glossary_id !== glossaryId) {
+      this.engineGlossary = null;
+      return;
+    }
     this.engineGlossary = { version: view.version, id: null };
     this.warnOnce(
       `${provider.name}:refused:${view.version}`,

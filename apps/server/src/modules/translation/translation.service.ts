@@ -326,7 +326,7 @@ export class TranslationService {
       );
     } catch (err) {
       if (!(err instanceof GlossaryRefusedError)) throw err;
-      this.glossary!.engineRefused(provider, view, err);
+      await this.glossary!.engineRefused(provider, view, glossaryId, err);
       return this.translateRuns(provider, texts, plain, input, signal, usage);
     }
   }

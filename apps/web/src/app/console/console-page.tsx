@@ -22,8 +22,7 @@ import { useConsoleWidth } from './use-console-width';
 import { useConsoleShortcuts } from '../../features/shortcuts/use-console-shortcuts';
 import { ShortcutsDialog } from '../../features/shortcuts/shortcuts-dialog';
 import { QueuePlace } from '../../features/team/components/queue-place';
-import { HandOverDialogHost } from '../../features/team/components/hand-over-dialog';
-import { ReplyConfirmHost } from '../../features/team/components/reply-confirm-dialog';
+import { useReplyConfirm } from '../../features/messages/outbox/reply-confirm.store';
 import { useTeamShortcuts } from '../../features/team/hooks/use-team-shortcuts';
 import { closeQueue, useTeamView } from '../../features/team/team-view.store';
 import { channelView } from '../channels';
@@ -32,6 +31,15 @@ import classes from './console-page.module.css';
 // The queue's list only for a member who opens it: its code stays out of the first screen.
 const QueueList = lazyComponent(
   async () => (await import('../../features/team/components/queue-list')).QueueList,
+);
+// Hand over… is a team member's action on an open chat: its dialog (a Mantine Select, its
+// combobox) is fetched when first opened.
+const HandOverDialogHost = lazyComponent(
+  async () => (await import('../../features/team/components/hand-over-dialog')).HandOverDialogHost,
+);
+const ReplyConfirmHost = lazyComponent(
+  async () =>
+    (await import('../../features/team/components/reply-confirm-dialog')).ReplyConfirmHost,
 );
 const ProfileCard = lazyComponent(
   async () => (await import('../../features/profile/components/profile-card')).ProfileCard,
@@ -130,8 +138,8 @@ const ConsoleGrid = memo(function ConsoleGrid() {
       <LazyProfileCard />
       <LazySessionDialogs />
       <BatchReplyHost />
-      <HandOverDialogHost />
-      <ReplyConfirmHost />
+      <LazyHandOver />
+      <LazyReplyConfirm />
       {helpMounted && <ShortcutsDialog opened={help} onClose={() => setHelp(false)} />}
     </Box>
   );
@@ -168,6 +176,18 @@ function LazyProfileCard() {
   return mounted ? (
     <ProfileCard LanguageField={CustomerLanguageField} channelView={channelView} />
   ) : null;
+}
+
+/** The hand-over dialog, fetched when it first opens. */
+function LazyHandOver() {
+  const mounted = useOpenedOnce(useTeamView((s) => s.handOver !== null));
+  return mounted ? <HandOverDialogHost /> : null;
+}
+
+/** "Send anyway?" after another member's reply a moment ago, fetched when first asked. */
+function LazyReplyConfirm() {
+  const mounted = useOpenedOnce(useReplyConfirm() !== null);
+  return mounted ? <ReplyConfirmHost /> : null;
 }
 
 /** The chat action dialogs, fetched when one first opens. */

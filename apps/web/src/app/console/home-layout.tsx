@@ -7,12 +7,25 @@ import { UnsentLogoutModal } from '../../features/messages/components/unsent-log
 import { useOutbox } from './use-outbox';
 import { useTranslationRuntime } from '../../features/translation/hooks/use-translation-runtime';
 import { useRealtime } from '../../features/realtime/hooks/use-realtime';
-import { showTeamAssigned } from '../../features/team/hooks/team-assigned-toast';
+import type { QueryClient } from '@tanstack/react-query';
+import type { EventPayload } from '@parley/protocol';
+import { retrying } from '../../lib/retrying-import';
 import { useTimeTabs } from '../../features/sessions/hooks/use-time-tabs';
 import { AppHeader } from './app-header';
 import { SkipLinks } from '../../features/shortcuts/skip-links';
 import { useOfflineCode } from './use-offline-code';
 import classes from './home-layout.module.css';
+
+/**
+ * A chat handed to this seat is told at once (issue 35). The toast's code (and its styles)
+ * comes with the first hand-over, not with the console's first screen.
+ */
+const loadTeamAssigned = retrying(
+  async () => (await import('../../features/team/hooks/team-assigned-toast')).showTeamAssigned,
+);
+function showTeamAssigned(qc: QueryClient, data: EventPayload<'team.assigned'>): void {
+  void loadTeamAssigned().then((show) => show(qc, data));
+}
 
 /** /home/*: the console's server data (TanStack Query) lives here, not on the login screen. */
 export function HomeLayout() {
@@ -28,7 +41,6 @@ const HomeShell = memo(function HomeShell() {
   useOutbox();
   useOfflineCode();
   useTranslationRuntime();
-  // A team chat handed to this seat is told at once (issue 35).
   useRealtime(showTeamAssigned);
   useTimeTabs();
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ComponentProps } from 'react';
 import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { PagedVirtualList } from '../../components/paged-virtual-list';
 import { useTranslation } from 'react-i18next';
@@ -20,13 +20,18 @@ import { TimeTabs } from '../../features/sessions/components/time-tabs';
 import { UserItem } from '../../features/sessions/components/user-item';
 import { UserListEmpty } from '../../features/sessions/components/user-list-empty';
 import { useConsoleWarmUp } from './use-console-warm-up';
-import { TeamActionItems } from '../../features/team/components/team-chat-bar';
 
-// The right-click menu's code is fetched at the first right-click.
-const UserContextMenu = lazyComponent(
-  async () =>
-    (await import('../../features/session-actions/components/user-context-menu')).UserContextMenu,
-);
+// The right-click menu's code is fetched at the first right-click, with the team's items in it
+// (Hand over…, Back to queue): Mantine's Menu is not part of the first screen.
+const UserContextMenu = lazyComponent(async () => {
+  const [{ UserContextMenu: Menu }, { TeamActionItems }] = await Promise.all([
+    import('../../features/session-actions/components/user-context-menu'),
+    import('../../features/team/components/team-chat-bar'),
+  ]);
+  return function UserContextMenuWithTeam(props: Omit<ComponentProps<typeof Menu>, 'Extra'>) {
+    return <Menu {...props} Extra={TeamActionItems} />;
+  };
+});
 
 export function UserList() {
   const { t, i18n } = useTranslation('chat');
@@ -108,9 +113,7 @@ export function UserList() {
           />
         )}
       </div>
-      {menuMounted && (
-        <UserContextMenu state={menu.state} onClose={menu.close} Extra={TeamActionItems} />
-      )}
+      {menuMounted && <UserContextMenu state={menu.state} onClose={menu.close} />}
     </Stack>
   );
 }

@@ -10,8 +10,13 @@ import { MessageListSkeleton } from '../../../features/chat/components/message-l
 import { LineIcon } from '../../../components/line-icon';
 import { OpenChat } from './lazy-open-chat';
 import { BackToList } from './back-to-list';
-import { QueuedChatPane } from '../../../features/team/components/queued-chat-pane';
+import { lazyComponent } from '../../../lib/lazy-component';
 import { previewQueued, useTeamView } from '../../../features/team/team-view.store';
+
+/** A queued chat's preview (a team member's, before Take): fetched when first looked at. */
+const QueuedChatPane = lazyComponent(
+  async () => (await import('../../../features/team/components/queued-chat-pane')).QueuedChatPane,
+);
 
 export function ChatPane() {
   const { t } = useTranslation('chat');

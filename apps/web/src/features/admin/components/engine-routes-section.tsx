@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Group, MultiSelect, Select, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, MultiSelect, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TranslationLanguageCode } from '@parley/protocol';
 import { callAdmin } from '../api/admin-client';
 import { engineRoutesQuery } from '../api/translation-queries';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
+import { LanguagePairSelects } from './language-pair-selects';
 import { PageHeader } from './page-header';
 import { useBaseLanguages } from './use-base-languages';
 
@@ -45,25 +46,15 @@ export function EngineRoutesSection() {
         {t('engines.help', { engines: configured.join(' → ') || '—' })}
       </Text>
       <Group align="flex-end" gap="xs" wrap="wrap">
-        <Select
-          label={t('glossary.from')}
-          data={sources}
-          value={source}
-          onChange={setSource}
-          searchable
-          allowDeselect={false}
-          w={170}
-          data-testid="route-source"
-        />
-        <Select
-          label={t('glossary.to')}
-          data={languages}
-          value={target}
-          onChange={setTarget}
-          searchable
-          allowDeselect={false}
-          w={170}
-          data-testid="route-target"
+        <LanguagePairSelects
+          sources={sources}
+          targets={languages}
+          source={source}
+          target={target}
+          onSource={setSource}
+          onTarget={setTarget}
+          width={170}
+          testId="route"
         />
         <MultiSelect
           label={t('engines.order')}

@@ -9,6 +9,7 @@ import { glossaryQuery } from '../api/translation-queries';
 import { useAdminAction } from '../hooks/use-admin-action';
 import { ActionAlert } from './action-alert';
 import { AdminTable, type AdminColumn } from './admin-table';
+import { LanguagePairSelects } from './language-pair-selects';
 import { PageHeader } from './page-header';
 import { useBaseLanguages } from './use-base-languages';
 
@@ -142,25 +143,16 @@ export function GlossarySection() {
               error={fieldError('translation')}
               data-testid="glossary-translation"
             />
-            <Select
-              label={t('glossary.from')}
-              data={languages}
-              value={source}
-              onChange={setSource}
-              searchable
-              allowDeselect={false}
-              w={150}
-              data-testid="glossary-source"
-            />
-            <Select
-              label={t('glossary.to')}
-              data={languages}
-              value={target}
-              onChange={setTarget}
-              searchable
-              w={150}
-              data-testid="glossary-target"
-              error={fieldError('target_lang')}
+            <LanguagePairSelects
+              sources={languages}
+              targets={languages}
+              source={source}
+              target={target}
+              onSource={setSource}
+              onTarget={setTarget}
+              width={150}
+              testId="glossary"
+              targetError={fieldError('target_lang')}
             />
           </>
         )}

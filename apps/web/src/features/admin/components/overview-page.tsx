@@ -23,18 +23,26 @@ function SeatFigures({ seats }: { seats: OverviewSeat[] }) {
       key: 'seat',
       header: t('overview.columns.seat'),
       width: '18%',
+      // The status goes under the account when both do not fit (the column is 18 % of the
+      // table's 1,000 px on a phone): squeezed beside it, 'Заблокирован' was cut.
       render: (s) => (
-        <Group gap={6} wrap="nowrap">
-          <Text size="sm" fw={600}>
+        <Group gap={4} wrap="wrap">
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
             {s.account}
           </Text>
           {s.online && (
-            <Badge size="xs" color="teal" variant="dot">
+            <Badge size="xs" color="teal" variant="dot" style={{ flexShrink: 0 }}>
               {t('seats.status.online')}
             </Badge>
           )}
           {s.frozen && (
-            <Badge size="xs" color="red" variant="light">
+            <Badge
+              size="xs"
+              color="red"
+              variant="light"
+              style={{ flexShrink: 0 }}
+              data-testid="overview-seat-frozen"
+            >
               {t('seats.status.frozen')}
             </Badge>
           )}

@@ -1,11 +1,11 @@
 import '../../../components/mantine-console-styles';
 import { useState } from 'react';
-import { Group as Row, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { GROUP_NAME_MAX, type Group } from '@parley/protocol';
-import { ThrottledButton } from '../../../components/throttled-button';
+import { FormDialog } from '../../../components/form-dialog';
 import { ApiError } from '../../../lib/api-core';
 import { saveGroup } from '../api/group-api';
 import { groupKeys } from '../../sessions/api/session-cache';
@@ -59,33 +59,26 @@ export function GroupFormModal({ group, onClose }: Props) {
   };
 
   return (
-    <Modal opened onClose={onClose} title={group ? t('renameTitle') : t('createTitle')} centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
+    <FormDialog
+      title={group ? t('renameTitle') : t('createTitle')}
+      onClose={onClose}
+      onSubmit={save}
+      busy={busy}
+      submitLabel={t('common:actions.save')}
+      submitTestId="group-save"
+    >
+      <TextInput
+        label={t('nameLabel')}
+        placeholder={t('namePlaceholder')}
+        value={name}
+        onChange={(e) => {
+          setName(e.currentTarget.value);
+          setError(null);
         }}
-      >
-        <Stack>
-          <TextInput
-            label={t('nameLabel')}
-            placeholder={t('namePlaceholder')}
-            value={name}
-            onChange={(e) => {
-              setName(e.currentTarget.value);
-              setError(null);
-            }}
-            error={error}
-            data-autofocus
-            data-testid="group-name-input"
-          />
-          <Row justify="flex-end">
-            <ThrottledButton type="submit" loading={busy} data-testid="group-save">
-              {t('common:actions.save')}
-            </ThrottledButton>
-          </Row>
-        </Stack>
-      </form>
-    </Modal>
+        error={error}
+        data-autofocus
+        data-testid="group-name-input"
+      />
+    </FormDialog>
   );
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { Select, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { TEAM_NOTE_MAX, type SessionItem } from '@parley/protocol';
-import { ThrottledButton } from '../../../components/throttled-button';
-import { ApiError } from '../../../lib/api-core';
+import { FormDialog } from '../../../components/form-dialog';
+import { useDialogSubmit } from '../../../components/use-dialog-submit';
 import { handOver, teamKeys, teamMembersQuery } from '../api/team-api';
 import { openHandOver, useTeamView } from '../team-view.store';
 
@@ -24,8 +24,7 @@ function HandOverDialog({ session, onClose }: { session: SessionItem; onClose: (
   const { data } = useQuery(teamMembersQuery(session.session_id));
   const [to, setTo] = useState<string | null>(null);
   const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useDialogSubmit(t('failed'));
   const options = (data?.members ?? [])
     .filter((m) => m.seat_id !== data?.holder?.seat_id)
     .map((m) => ({
@@ -38,65 +37,53 @@ function HandOverDialog({ session, onClose }: { session: SessionItem; onClose: (
     if (!to) return setError(t('pickMember'));
     if (note.trim().length > TEAM_NOTE_MAX)
       return setError(t('noteTooLong', { max: TEAM_NOTE_MAX }));
-    setBusy(true);
-    try {
+    await run(async () => {
       const done = await handOver(session.session_id, Number(to), note);
       void qc.invalidateQueries({ queryKey: teamKeys.notes(session.session_id) });
       notifications.show({
         message: t('handedTo', { name: done.holder.nickname, phone: session.receiver_phone }),
       });
       onClose();
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : t('failed'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <Modal opened onClose={onClose} title={t('handOverTitle')} centered>
-      <form
-        data-testid="hand-over-dialog"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
+    <FormDialog
+      title={t('handOverTitle')}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submitLabel={t('handOverSubmit')}
+      submitTestId="hand-over-submit"
+      testId="hand-over-dialog"
+    >
+      <Select
+        label={t('handOverTo', { phone: session.receiver_phone })}
+        placeholder={t('pickMember')}
+        data={options}
+        value={to}
+        onChange={(v) => {
+          setTo(v);
+          setError(null);
         }}
-      >
-        <Stack>
-          <Select
-            label={t('handOverTo', { phone: session.receiver_phone })}
-            placeholder={t('pickMember')}
-            data={options}
-            value={to}
-            onChange={(v) => {
-              setTo(v);
-              setError(null);
-            }}
-            comboboxProps={{ withinPortal: true }}
-            data-autofocus
-            data-testid="hand-over-member"
-          />
-          <Textarea
-            label={t('handOverNote')}
-            description={t('handOverNoteHint')}
-            autosize
-            minRows={2}
-            maxRows={6}
-            value={note}
-            onChange={(e) => {
-              setNote(e.currentTarget.value);
-              setError(null);
-            }}
-            error={error}
-            data-testid="hand-over-note"
-          />
-          <Group justify="flex-end">
-            <ThrottledButton type="submit" loading={busy} data-testid="hand-over-submit">
-              {t('handOverSubmit')}
-            </ThrottledButton>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        comboboxProps={{ withinPortal: true }}
+        data-autofocus
+        data-testid="hand-over-member"
+      />
+      <Textarea
+        label={t('handOverNote')}
+        description={t('handOverNoteHint')}
+        autosize
+        minRows={2}
+        maxRows={6}
+        value={note}
+        onChange={(e) => {
+          setNote(e.currentTarget.value);
+          setError(null);
+        }}
+        error={error}
+        data-testid="hand-over-note"
+      />
+    </FormDialog>
   );
 }
