@@ -264,7 +264,7 @@ export async function createServices(
     mutes: new MutesService(db, events),
     teams,
     teamPresence: new TeamPresenceService(teams),
-    labels: new LabelsService(db, audit, events),
+    labels: new LabelsService(db, audit, events, teams),
   };
   return { ...core, ...(await createChannelServices({ db, config, services: shared })) };
 }

@@ -406,6 +406,65 @@ describe('on a team account', () => {
     const byAna = await setLabels(ana, queued, []);
     expect(byAna.code).toBe('000000');
   });
+
+  it("the Queue's rows carry a queued chat's labels, pushed to every member; another team's never show", async () => {
+    const urgent = await createLabel('Queue urgent', 'red');
+    const evil = await createLabel(`${HOSTILE} q`, 'violet');
+    const queued = await customerWrites();
+    // Another team: the outsider's own number, its queued chat labelled by the outsider.
+    const otherPhone = nextPhone('+4477');
+    const other = await asOwner('/v1/admin/accounts/create', {
+      send_phone: otherPhone,
+      label: 'Other team',
+      seat_id: outsider.seatId,
+    });
+    expect(other.code, other.raw).toBe('000000');
+    const otherTeam = await asOwner('/v1/admin/teams/set', {
+      account_id: other.data.account_id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [outsider.seatId],
+    });
+    expect(otherTeam.code, otherTeam.raw).toBe('000000');
+    const r = await t.services.messages.receive({
+      sendPhone: otherPhone,
+      receiverPhone: nextPhone('+4478'),
+      content: 'elsewhere',
+    });
+    if ('blocked' in r) throw new Error('blocked');
+    const secret = await createLabel('Other team secret', 'gray');
+    expect((await setLabels(outsider, r.sessionId, [secret])).code).toBe('000000');
+
+    const pushedBefore = (await eventsOf(bo.seatId, 'team.queue')).length;
+    expect((await setLabels(ana, queued, [urgent, evil])).code).toBe('000000');
+    const expected = [
+      { label_id: evil, name: `${HOSTILE} q`, color: 'violet' },
+      { label_id: urgent, name: 'Queue urgent', color: 'red' },
+    ];
+    // The queue call: the chat's row carries its labels (by name, a hostile one byte for byte).
+    for (const seat of [ana, bo]) {
+      const q = await t.call('/v1/seat/team/queue', {}, seat.token);
+      expect(q.code, q.raw).toBe('000000');
+      const rows = q.data.teams.flatMap((team) => team.chats);
+      expect(rows.find((c) => c.session_id === queued)?.labels).toEqual(expected);
+      // Another team's chat and its label never show.
+      expect(rows.some((c) => c.session_id === r.sessionId)).toBe(false);
+      expect(q.raw).not.toContain('Other team secret');
+    }
+    // Every member is told the queue with the labels at once (the team.queue push).
+    const pushed = await eventsOf(bo.seatId, 'team.queue');
+    expect(pushed.length).toBeGreaterThan(pushedBefore);
+    const row = pushed.at(-1)!.chats.find((c) => c.session_id === queued);
+    expect(row?.labels).toEqual(expected);
+    // The other team's member sees its own chat's label in its queue, and none of this team's.
+    const theirs = await t.call('/v1/seat/team/queue', {}, outsider.token);
+    const theirRows = theirs.data.teams.flatMap((team) => team.chats);
+    expect(theirRows.find((c) => c.session_id === r.sessionId)?.labels).toEqual([
+      { label_id: secret, name: 'Other team secret', color: 'gray' },
+    ]);
+    expect(theirRows.some((c) => c.session_id === queued)).toBe(false);
+    expect(theirs.raw).not.toContain('Queue urgent');
+  });
 });
 
 describe('the chat list filters by label', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatMessage, epochMs, id, lastMessage, sessionItem } from '../entities.js';
+import { chatMessage, epochMs, id, label, lastMessage, sessionItem } from '../entities.js';
 import {
   CHAT_PAGE_SIZE_DEFAULT,
   CHAT_PAGE_SIZE_MAX,
@@ -50,6 +50,8 @@ export const queuedChat = z.object({
   /** When it entered the queue. */
   since: epochMs,
   last_message: lastMessage.nullable(),
+  /** The labels on the chat's customer, by name (as getGroupInfo's rows carry them). */
+  labels: z.array(label),
 });
 
 /** One team account's queue as a member sees it. */

@@ -17,6 +17,11 @@ import { CLI_ACTOR, type Actor, type AuditService } from '../admin/audit.service
 import type { SeatEvents } from '../events/seat-events.js';
 import { labelsRepository } from './labels.repository.js';
 
+/** Tells a queued chat's team its queue again (TeamsService), so members' Queue rows follow. */
+export interface QueuedChatLabels {
+  labelsChanged(db: Db, holderSeatId: number): Promise<void>;
+}
+
 const nameTaken = () => new AppError(ERROR_CODES.LABEL_NAME_TAKEN);
 
 /** Two names are the same label's when they differ only by letter case. */
@@ -40,6 +45,7 @@ export class LabelsService {
     private readonly db: Db,
     private readonly audit: AuditService,
     private readonly events: SeatEvents,
+    private readonly queues: QueuedChatLabels,
   ) {}
 
   async list(): Promise<CallResponse<'/v1/seat/label/list'>> {
@@ -63,7 +69,10 @@ export class LabelsService {
           throw err;
         });
       // The holder's consoles redraw the row (a queued chat's holder is its queue).
-      if (changed) await this.events.sessionUpdated(trx, chat.seat_id, chat.id);
+      if (changed) {
+        await this.events.sessionUpdated(trx, chat.seat_id, chat.id);
+        await this.queues.labelsChanged(trx, chat.seat_id);
+      }
       const labels = (await labelsRepository.ofChats(trx, [chat.id])).get(chat.id) ?? [];
       return { session_id: chat.id, labels };
     });

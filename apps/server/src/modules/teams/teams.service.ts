@@ -22,6 +22,7 @@ import { accountsRepository } from '../accounts/accounts.repository.js';
 import { AuditService, CLI_ACTOR, type Actor } from '../admin/audit.service.js';
 import { SeatEvents } from '../events/seat-events.js';
 import { groupsRepository } from '../groups/groups.repository.js';
+import { labelsRepository } from '../labels/labels.repository.js';
 import type { MediaUrls } from '../media/media-urls.js';
 import { messagesRepository } from '../messages/messages.repository.js';
 import { toChatMessage } from '../messages/messages.presenter.js';
@@ -180,6 +181,11 @@ export class TeamsService {
   ): Promise<TeamQueue> {
     const summary = await teamsRepository.queueSummary(db, team.queue_seat_id);
     const rows = await teamsRepository.queuePage(db, team.queue_seat_id, limit);
+    // One read for the page's labels, as getGroupInfo's rows have theirs.
+    const labels = await labelsRepository.ofChats(
+      db,
+      rows.map((r) => r.id),
+    );
     const recentSince = Date.now() - RECENT_WINDOW_MS;
     return {
       account_id: team.account_id,
@@ -197,8 +203,18 @@ export class TeamsService {
         latest_time: Number(r.latest_time),
         since: Number(r.since),
         last_message: toSessionItem(r, recentSince, this.urls).last_message,
+        labels: labels.get(r.id) ?? [],
       })),
     };
+  }
+
+  /**
+   * A queued chat's labels changed (LabelsService): its team's members are told the queue, so
+   * their Queue rows show them. A seat that is no team's queue: nothing.
+   */
+  async labelsChanged(db: Db, holderSeatId: number): Promise<void> {
+    const team = await teamsRepository.findByQueueSeat(db, holderSeatId);
+    if (team) await this.announceQueue(db, team.account_id);
   }
 
   /** Every member is told the account's queue as it now is (in the change's transaction). */
