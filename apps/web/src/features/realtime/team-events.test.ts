@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { pushEvent, type TeamNote, type TeamQueue } from '@parley/protocol';
+import { pushEvent, type Label, type TeamNote, type TeamQueue } from '@parley/protocol';
 import { applyEvent } from './apply-event';
 import { isTeamChat, teamNotesQuery, teamQueuesQuery } from '../team/api/team-api';
 
@@ -24,7 +24,7 @@ const note = (note_id: number): TeamNote => ({
 });
 let id = 0;
 const effects = { onCustomerMessage: () => undefined };
-const push = (type: 'team.queue' | 'team.note', data: unknown) =>
+const push = (type: 'team.queue' | 'team.note' | 'labels.changed', data: unknown) =>
   pushEvent.parse({ id: ++id, type, data, at: 1 });
 
 describe('team events in the caches', () => {
@@ -46,5 +46,29 @@ describe('team events in the caches', () => {
     expect(qc.getQueryData(teamNotesQuery(7).queryKey)!.notes.map((n) => n.note_id)).toEqual([
       1, 2,
     ]);
+  });
+
+  it('labels.changed renames and recolours the cached queue rows’ labels by id, and drops a deleted one', () => {
+    const qc = new QueryClient();
+    const vip: Label = { label_id: 1, name: 'VIP', color: 'green' };
+    const lead: Label = { label_id: 2, name: 'Lead', color: 'blue' };
+    const chat = (session_id: number, labels: Label[]): TeamQueue['chats'][number] => ({
+      session_id,
+      send_phone: '+15550000001',
+      receiver_phone: '+15559990000',
+      customer_name: null,
+      un_read_count: 0,
+      latest_time: 1,
+      since: 1,
+      last_message: null,
+      labels,
+    });
+    qc.setQueryData(teamQueuesQuery().queryKey, {
+      teams: [{ ...queue(1, 2, 1), chats: [chat(4, [vip, lead]), chat(5, [])] }],
+    });
+    const gold: Label = { label_id: 1, name: 'Gold', color: 'yellow' };
+    applyEvent(qc, push('labels.changed', { labels: [gold] }), effects);
+    const chats = qc.getQueryData(teamQueuesQuery().queryKey)!.teams[0]!.chats;
+    expect(chats.map((c) => c.labels)).toEqual([[gold], []]);
   });
 });

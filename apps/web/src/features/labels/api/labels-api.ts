@@ -2,6 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Label, LabelColor } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
 import { applyLabelsToRows } from '../../sessions/api/session-cache';
+import { applyLabelsToQueues } from '../../team/api/team-api';
 
 /** The workspace's labels (the owner's), kept in step by the push's labels.changed. */
 export const labelsKey = ['labels'] as const;
@@ -23,10 +24,14 @@ export function setChatLabels(sessionId: number, labelIds: number[]) {
   return callApi('/v1/seat/label/set', { session_id: sessionId, label_ids: labelIds });
 }
 
-/** The labels as the owner left them (labels.changed): the list, and each cached row's by id. */
+/**
+ * The labels as the owner left them (labels.changed): the list, and each cached row's by id (the
+ * chat lists' and the Queue's).
+ */
 export function applyLabelsChanged(qc: QueryClient, labels: Label[]): void {
   qc.setQueryData(labelsKey, { labels });
   applyLabelsToRows(qc, (current) => relabel(current, labels));
+  applyLabelsToQueues(qc, (current) => relabel(current, labels));
 }
 
 /** A row's labels after the owner's change: renamed and recoloured by id, deleted ones gone. */

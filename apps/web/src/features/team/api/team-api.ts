@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import type { SessionItem, TeamNote, TeamQueue } from '@parley/protocol';
+import type { Label, SessionItem, TeamNote, TeamQueue } from '@parley/protocol';
 import { callApi } from '../../../lib/api-client';
 
 /**
@@ -63,6 +63,25 @@ export function applyTeamQueue(qc: QueryClient, queue: TeamQueue): void {
   qc.setQueryData(key, {
     teams: data.teams.map((t) => (t.account_id === queue.account_id ? queue : t)),
   });
+}
+
+/** The owner changed the labels (labels.changed): each cached queue row's, by id, as the list's. */
+export function applyLabelsToQueues(
+  qc: QueryClient,
+  relabel: (labels: readonly Label[]) => Label[],
+): void {
+  qc.setQueryData(teamQueuesQuery().queryKey, (data) =>
+    data
+      ? {
+          teams: data.teams.map((t) => ({
+            ...t,
+            chats: t.chats.map((c) =>
+              c.labels.length > 0 ? { ...c, labels: relabel(c.labels) } : c,
+            ),
+          })),
+        }
+      : data,
+  );
 }
 
 /** A pushed note joins its chat's notes, once (the writer's own answer may be there first). */

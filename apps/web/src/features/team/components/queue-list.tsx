@@ -2,6 +2,7 @@ import { Badge, Button, Group, ScrollArea, Stack, Text, UnstyledButton } from '@
 import { useTranslation } from 'react-i18next';
 import type { TeamQueue } from '@parley/protocol';
 import { EmptyState } from '../../../components/empty-state';
+import { LabelChips } from '../../../components/label-chips';
 import { previewQueued, useTeamView } from '../team-view.store';
 import { queueSummary, useNow, useTeamQueues } from '../hooks/use-team-queues';
 import { useWaitText } from '../hooks/use-wait-text';
@@ -79,6 +80,7 @@ function QueueRow({ chat, team }: { chat: QueuedChat; team: TeamQueue }) {
             phone: team.label || team.send_phone,
           })}
         </Text>
+        <LabelChips labels={chat.labels} testId="queue-item-labels" />
       </UnstyledButton>
       <Button
         size="compact-xs"
