@@ -5,7 +5,8 @@ import { REPO_ROOT } from '../support/server';
 import { signIn } from '../support/app';
 import { adminLogin, adminSection, accountRow } from '../support/admin';
 import { bubble, customerPhone, uniqueText } from '../support/chat';
-import { builtInGroup } from '../support/chats';
+import { builtInGroup, seatToken } from '../support/chats';
+import { call } from '../support/api';
 
 /**
  * Issue 35: one number staffed by two seats. The owner makes the account a team account in the
@@ -81,6 +82,7 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
   freshSeat: seatA,
   seatB,
   pages,
+  parley,
 }) => {
   test.setTimeout(120_000);
   const { a, b, owner, customer } = pages;
@@ -107,6 +109,26 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
     await expect(p.getByTestId('queue-count')).toHaveText('1');
   }
   const sessionId = Number(await rowOf(a).getAttribute('data-session-id'));
+
+  // A labels the queued chat: both members' queue rows show the label (pushed), as text.
+  const labelName = `<b>${uniqueText('Urgent')}</b>`.slice(0, 32);
+  const labels = owner.getByTestId('labels-section');
+  await labels.getByTestId('label-name').fill(labelName);
+  await labels.getByTestId('label-create').click();
+  const made = labels.getByTestId('label-row-chip').getByTestId('label-chip');
+  await expect(made.filter({ hasText: labelName })).toHaveText(labelName);
+  const labelId = Number(await made.filter({ hasText: labelName }).getAttribute('data-label-id'));
+  const tokenA = await seatToken(parley.url, seatA);
+  await call(
+    parley.url,
+    '/v1/seat/label/set',
+    { session_id: sessionId, label_ids: [labelId] },
+    tokenA,
+  );
+  for (const p of [a, b]) {
+    await expect(rowOf(p).getByTestId('label-chip')).toHaveText(labelName);
+    await expect(rowOf(p).locator('b')).toHaveCount(0);
+  }
   await rowOf(a).getByTestId('queue-item-open').click();
   await expect(a.getByTestId('queued-message').filter({ hasText: hello })).toBeVisible();
   await shot(a, 'team-queue.png');
