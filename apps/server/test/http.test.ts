@@ -74,6 +74,8 @@ const AUTHED: Partial<Record<CallPath, Record<string, unknown>>> = {
   '/v1/seat/team/addNote': { session_id: 1, content: 'a note' },
   '/v1/seat/team/notes': { session_id: 1 },
   '/v1/seat/team/searchNotes': { keyword: 'note' },
+  '/v1/seat/team/presence': { session_id: 1, state: 'viewing' },
+  '/v1/seat/team/chatRecord': { session_id: 1 },
   '/v1/seat/label/list': {},
   '/v1/seat/label/set': { session_id: 1, label_ids: [] },
 };

@@ -384,7 +384,13 @@ const EXPECTED = {
     ...SENT.map((s) => s.event),
     {
       type: 'session.updated',
-      data: { session: chatItem('b', 'tg_link_pushed', { type: 'text', preview: LINK }) },
+      // session.updated always carries the chat's labels (none here).
+      data: {
+        session: {
+          ...chatItem('b', 'tg_link_pushed', { type: 'text', preview: LINK }),
+          labels: [],
+        },
+      },
     },
   ],
   outbox: SENT.map((s) => ({ kind: 'message', msg_id: s.row.client_msg_id })),

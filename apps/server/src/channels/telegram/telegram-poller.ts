@@ -174,7 +174,16 @@ export class TelegramPoller {
         // Written with the next cycle's lease (or when the lease is freed), before the next
         // getUpdates confirms these updates to Telegram.
         if (next > offset) stored = next;
-        if (failed >= 0 && next === updates[failed]!.update_id) await this.sleep(backoff);
+        if (failed >= 0 && next === updates[failed]!.update_id) {
+          // A pause before the failed update comes again: the offset is written now, not after
+          // it, so what is stored is recorded while the bot waits (a poller taking over, the
+          // admin console). Only on this path: a cycle that stores everything stays one statement.
+          if (stored !== null) {
+            await telegramBotsRepository.advanceOffset(this.db, bot.send_phone, this.owner, stored);
+            stored = null;
+          }
+          await this.sleep(backoff);
+        }
       }
     } catch (err) {
       if (!this.stopping)

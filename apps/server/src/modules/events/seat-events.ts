@@ -83,8 +83,14 @@ export class SeatEvents {
     const requestId = currentRequestId();
     const events: ManyEvent[] = [];
     if (session) {
+      // A chat just made has no labels yet (session.created always says which).
       if (chatCreated)
-        events.push({ seatId, type: 'session.created', data: { session }, requestId });
+        events.push({
+          seatId,
+          type: 'session.created',
+          data: { session: { ...session, labels: [] } },
+          requestId,
+        });
       events.push({ seatId, type: 'message.created', data: { message, session }, requestId });
     }
     const groups = await groupListOf(db, seatId, false);
@@ -118,7 +124,11 @@ export class SeatEvents {
       const ofSeat = items.filter((i) => i.seatId === seatId);
       for (const i of ofSeat) {
         if (!i.chatCreated) continue;
-        const session = toSessionItem(lastRow.get(i.row.id)!, recentSince, this.urls);
+        // A chat just made has no labels yet (session.created always says which).
+        const session = {
+          ...toSessionItem(lastRow.get(i.row.id)!, recentSince, this.urls),
+          labels: [],
+        };
         events.push({ seatId, type: 'session.created', data: { session }, requestId: i.requestId });
       }
       for (const i of ofSeat) {

@@ -4,6 +4,7 @@ import {
   id,
   type CallRequest,
   type CallResponse,
+  type Label,
 } from '@parley/protocol';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
@@ -72,13 +73,17 @@ async function pageAnswer(
   total: number,
   pageSize: number,
   recentSince: number,
+  /** The page's labels when its statement read them (PostgreSQL's page in one). */
+  known?: Map<number, Label[]>,
 ): Promise<GroupInfoAnswer> {
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
-  const labels = await labelsRepository.ofChats(
-    db,
-    page.map((row) => row.id),
-  );
+  const labels =
+    known ??
+    (await labelsRepository.ofChats(
+      db,
+      page.map((row) => row.id),
+    ));
   return {
     account_list: page.map((row) => ({
       ...toSessionItem(row, recentSince, urls),
@@ -173,6 +178,7 @@ export class PageInOneReader extends CachingReader {
           page.total,
           input.page_size,
           filter.recentSince,
+          page.labels,
         ));
       return { ...version, data };
     });
