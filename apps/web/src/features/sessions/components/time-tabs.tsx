@@ -3,13 +3,19 @@ import { useTranslation } from 'react-i18next';
 import { CountBadge } from '../../../components/count-badge';
 import { setReply, setUserTimeType, useConsole } from '../../../stores/console.store';
 import { useGroupList } from '../hooks/use-group-list';
-import { LabelFilter } from './label-filter';
+import { lazyComponent } from '../../../lib/lazy-component';
+import { useLabels } from '../../labels/api/labels-api';
 import classes from './time-tabs.module.css';
+
+// The filter's Select (Mantine's combobox) is fetched only once the owner has defined labels:
+// the console's first load stays without it.
+const LabelFilter = lazyComponent(async () => (await import('./label-filter')).LabelFilter);
 
 /** The two user_time_type tabs with their unread totals, and the reply filter. */
 export function TimeTabs() {
   const { t } = useTranslation('chat');
   const userTimeType = useConsole((s) => s.userTimeType);
+  const hasLabels = useLabels().length > 0;
   const reply = useConsole((s) => s.reply);
   const { data } = useGroupList();
   return (
@@ -59,7 +65,7 @@ export function TimeTabs() {
           data-testid="reply-filter"
           data-value={reply}
         />
-        <LabelFilter />
+        {hasLabels && <LabelFilter />}
       </Group>
     </div>
   );
