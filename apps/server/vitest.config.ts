@@ -58,6 +58,8 @@ export default defineConfig({
                   'test/outbox-durability.test.ts',
                   'test/sqlite-processes.test.ts',
                   'test/sqlite-list-changes.test.ts',
+                  // Builds and typechecks a copy of the tree with a channel added: no database.
+                  'test/channel-added.test.ts',
                 ],
                 env: { PARLEY_TEST_DB: 'pg' },
               },

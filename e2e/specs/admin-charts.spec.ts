@@ -146,8 +146,16 @@ test('the per-seat table exports over a range the owner chooses, one row per sea
     'first_response_median_ms',
     'first_response_p90_ms',
   ]);
-  expect(head!.at(-1)).toBe('waiting_now');
+  // After the engines' columns: the chats waiting now, then the team figures (issue 35).
+  expect(head!.slice(-5)).toEqual([
+    'waiting_now',
+    'assignments',
+    'handovers',
+    'back_to_queue',
+    'queue_wait_avg_ms',
+  ]);
   // A seat made today wrote nothing in those months.
   const seat = rows.find((r) => r[1] === freshSeat.account);
   expect(seat?.slice(3, 6)).toEqual(['0', '0', '0']);
+  expect(seat?.slice(-4, -1)).toEqual(['0', '0', '0']);
 });

@@ -120,7 +120,9 @@ function gzipSize(urlPath: string): number {
  * bench/first-load.mjs counts them) stay within the 300 KB gzip goal. The push socket's code
  * (zod's frame schemas) comes after the first row; 273 KB then, 295 KB once team accounts,
  * round trips and the channel map joined the console's chunk; 275.7 KB since the team's dialog,
- * queued preview, toast and menu items and the context menu's Translate come when first used.
+ * queued preview, toast and menu items and the context menu's Translate come when first used;
+ * 315.5 KB when the team's reply check brought zod (its 409005 schema now comes with the first
+ * 409005) and the label filter Mantine's Select (now fetched once labels exist): 277.7 KB.
  * Held at 285 KB, a margin under the goal that the next feature must keep or split for.
  */
 test('by its first row, a cold console has received at most 300 KB of code and styles (gzip)', async ({
@@ -153,5 +155,10 @@ test('by its first row, a cold console has received at most 300 KB of code and s
   expect(files.filter((p) => /\/(push-connection|schemas)-[\w-]+\.js$/.test(p))).toEqual([]);
   const kb = files.reduce((sum, p) => sum + gzipSize(p), 0) / 1000;
   console.log(`first load by the first row: ${kb.toFixed(1)} KB gzip in ${files.length} files`);
+  // Over the budget: what came, largest first, to find what to split.
+  if (kb > 285) {
+    for (const f of [...files].sort((a, b) => gzipSize(b) - gzipSize(a)))
+      console.log(`  ${(gzipSize(f) / 1000).toFixed(1)} KB ${f}`);
+  }
   expect(kb).toBeLessThanOrEqual(285);
 });

@@ -5,6 +5,7 @@ import { test, expect } from '../support/fixtures';
 import { groupItem, signIn, switchLanguage } from '../support/app';
 import { createGroup, openChat, receiveChat, seatToken } from '../support/chats';
 import { overflowingElements } from '../support/layout';
+import { createLongestLabel } from '../support/admin';
 import { tr, UI_LANGS } from '../support/locales';
 
 const VIEWPORTS = [
@@ -46,6 +47,8 @@ test.describe('the console fits its columns in every language', () => {
       { session_id: longest.session_id, is_top: true },
       token,
     );
+    // A label defined: the list's label filter is shown, with "Todas as etiquetas" in it.
+    await createLongestLabel(parley.url);
     const group = await createGroup(
       parley.url,
       token,
@@ -57,6 +60,7 @@ test.describe('the console fits its columns in every language', () => {
     await expect(page.getByTestId('user-pinned')).toBeVisible();
     await expect(page.getByTestId('total-unread')).toBeVisible();
     await expect(groupItem(page, group.group_id)).toBeVisible();
+    await expect(page.getByTestId('label-filter')).toBeVisible();
 
     for (const lang of UI_LANGS) {
       await switchLanguage(page, lang);

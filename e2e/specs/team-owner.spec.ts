@@ -1,5 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
-import { test as base, expect, type Seat } from '../support/fixtures';
+import type { Page } from '@playwright/test';
+import { expect, type Seat } from '../support/fixtures';
+import { teamTest as test } from '../support/team';
 import { signIn } from '../support/app';
 import { adminLogin, adminSection, accountRow } from '../support/admin';
 import { customerPhone, uniqueText } from '../support/chat';
@@ -10,23 +11,6 @@ import { customerPhone, uniqueText } from '../support/chat';
  * team number's chats; removing a member who holds chats asks who receives them, and they go to
  * that member.
  */
-async function newPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 860 } });
-  return context.newPage();
-}
-
-const test = base.extend<{ seatB: Seat; pages: { a: Page; owner: Page; customer: Page } }>({
-  seatB: async ({ createSeat }, use) => use(await createSeat()),
-  pages: async ({ browser, parley }, use) => {
-    const pages = {
-      a: await newPage(browser, parley.url),
-      owner: await newPage(browser, parley.url),
-      customer: await newPage(browser, parley.url),
-    };
-    await use(pages);
-    for (const p of Object.values(pages)) await p.context().close();
-  },
-});
 
 async function customerWrites(customer: Page, phone: string, text: string) {
   await customer.goto('/sandbox');

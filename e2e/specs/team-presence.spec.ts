@@ -1,7 +1,7 @@
-import type { Browser, Page } from '@playwright/test';
-import { test as base, expect, type Seat } from '../support/fixtures';
+import type { Page } from '@playwright/test';
+import { expect } from '../support/fixtures';
+import { makeTeam, pickCustomer, teamTest as test } from '../support/team';
 import { signIn } from '../support/app';
-import { adminLogin, adminSection, accountRow } from '../support/admin';
 import { bubble, customerPhone, uniqueText } from '../support/chat';
 import { builtInGroup } from '../support/chats';
 
@@ -12,48 +12,6 @@ import { builtInGroup } from '../support/chats';
  * while A writes a note, and both clear. A reads it and takes it, replies, hands it to B; B's
  * reply right after A's asks "A replied … s ago. Send anyway?" and is sent once confirmed.
  */
-async function newPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 860 } });
-  return context.newPage();
-}
-
-const test = base.extend<{ seatB: Seat; pages: { a: Page; b: Page; owner: Page; customer: Page } }>(
-  {
-    seatB: async ({ createSeat }, use) => use(await createSeat()),
-    pages: async ({ browser, parley }, use) => {
-      const pages = {
-        a: await newPage(browser, parley.url),
-        b: await newPage(browser, parley.url),
-        owner: await newPage(browser, parley.url),
-        customer: await newPage(browser, parley.url),
-      };
-      await use(pages);
-      for (const p of Object.values(pages)) await p.context().close();
-    },
-  },
-);
-
-async function pickCustomer(customer: Page, phone: string, number: string) {
-  await customer.goto('/sandbox');
-  await customer.getByTestId('sandbox-account').click();
-  await customer.getByRole('option', { name: new RegExp(phone.replace('+', '\\+')) }).click();
-  await customer.getByTestId('sandbox-customer').fill(number);
-}
-
-async function makeTeam(owner: Page, seat: Seat, other: Seat) {
-  await adminLogin(owner);
-  await adminSection(owner, 'accounts');
-  const row = await accountRow(owner, seat.phone);
-  await row.getByTestId('account-team-open').click();
-  const dialog = owner.getByTestId('team-dialog');
-  await expect(dialog).toBeVisible();
-  const members = dialog.getByTestId('team-members');
-  await members.click();
-  await members.fill(other.account);
-  await owner.getByRole('option', { name: new RegExp(other.account) }).click();
-  await dialog.getByTestId('team-submit').click();
-  await expect(dialog).toBeHidden();
-}
 
 test('who is looking at a queued chat, reading it before taking it, and a reply right after another member’s', async ({
   freshSeat: seatA,

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures';
 import { signIn } from '../support/app';
 import { receiveChat } from '../support/chats';
-import { adminLogin, adminText } from '../support/admin';
+import { adminLogin, adminText, createLongestLabel, makeTeamAccount } from '../support/admin';
 import { UI_LANGS, type UiLang } from '../support/locales';
 import { REPO_ROOT } from '../support/server';
 
@@ -180,12 +180,20 @@ for (const lang of UI_LANGS) {
   test(`the owner's console fits every width from 360 to 1280 px in ${lang}`, async ({
     page,
     parley,
+    freshSeat,
   }) => {
     // A frozen seat of its own, first in the overview's list (by account): its badge is
     // measured in every language and width, whatever other specs froze on this server.
     const frozen = `a_frozen_${lang.replace('-', '').toLowerCase()}_${Date.now().toString(36)}`;
     await parley.cli('seat:create', frozen, '--password', 'frozen-seat-pw');
     await parley.cli('seat:freeze', frozen);
+    // A team account first in the accounts' list (by number), and the longest label: the
+    // accounts page at its widest, whatever other specs left on this server.
+    const teamPhone = `+1000${String(Date.now()).slice(-9)}`;
+    await parley.cli('account:add', teamPhone);
+    await parley.cli('account:assign', teamPhone, freshSeat.account);
+    await makeTeamAccount(parley.url, teamPhone);
+    await createLongestLabel(parley.url);
     await page.setViewportSize({ width: 1280, height: HEIGHT });
     await adminLogin(page);
     await useLanguage(page, lang);

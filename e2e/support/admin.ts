@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { LABEL_NAME_MAX } from '@parley/protocol';
+import { adminCall } from './api';
 import { expect } from './fixtures';
 import { REPO_ROOT } from './server';
 import type { UiLang } from './locales';
@@ -60,4 +62,42 @@ export async function accountRow(page: Page, phone: string): Promise<Locator> {
   const row = page.getByTestId(`account-row-${phone}`);
   await expect(row).toBeVisible();
   return row;
+}
+
+/** A token of the demo administrator, for set-up through the admin API. */
+export async function adminToken(baseURL: string): Promise<string> {
+  return (await adminCall(baseURL, '/v1/admin/login', DEMO_ADMIN)).token;
+}
+
+/**
+ * Makes the phone account `phone` a team account whose one member is the seat holding it
+ * (manual routing), through the admin API: what a page shows once a server has a team.
+ */
+export async function makeTeamAccount(baseURL: string, phone: string): Promise<void> {
+  const token = await adminToken(baseURL);
+  const { list } = await adminCall(baseURL, '/v1/admin/accounts/list', { keyword: phone }, token);
+  const account = list.find((a) => a.send_phone === phone);
+  if (!account?.seat_id) throw new Error(`no phone account ${phone} held by a seat`);
+  await adminCall(
+    baseURL,
+    '/v1/admin/teams/set',
+    {
+      account_id: account.account_id,
+      routing: 'manual',
+      capacity: 5,
+      member_ids: [account.seat_id],
+    },
+    token,
+  );
+}
+
+/** Defines a label of the longest name the protocol allows (unique on the server). */
+export async function createLongestLabel(baseURL: string): Promise<string> {
+  const token = await adminToken(baseURL);
+  const name = `${Date.now().toString(36)} Wholesale customers of the northern region, priority`
+    .padEnd(LABEL_NAME_MAX, ' x')
+    .slice(0, LABEL_NAME_MAX)
+    .trim();
+  await adminCall(baseURL, '/v1/admin/labels/create', { name, color: 'violet' }, token);
+  return name;
 }

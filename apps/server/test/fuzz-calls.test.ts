@@ -14,7 +14,7 @@ import {
   platformMessage,
   platformReceipt,
 } from '@parley/protocol';
-import { changed, fingerprint, fingerprintTables, type Fingerprint } from './db-fingerprint.js';
+import { changed, fingerprinter, fingerprintTables, type Fingerprint } from './db-fingerprint.js';
 import { LocalLibreTranslate } from './engine-servers.js';
 import { createSeat, PASSWORD, type SeatFixture } from './fixtures.js';
 import {
@@ -63,7 +63,7 @@ function count(path: string, code: string) {
 let t: TestApp;
 let me: SeatFixture;
 let other: SeatFixture;
-let tables: Awaited<ReturnType<typeof fingerprintTables>>;
+let fingerprint: () => Promise<Fingerprint>;
 
 /** The rule of every answer: coded, known code, no fault. */
 function expectCoded(path: string, res: Answer, opts: { httpStatus?: number } = {}) {
@@ -161,7 +161,7 @@ beforeAll(async () => {
   other = await createSeat(t, 'fuzz-other', 2);
   mine = await holdingsOf(t, me, 'me');
   theirs = await holdingsOf(t, other, 'other');
-  tables = await fingerprintTables(t);
+  fingerprint = await fingerprinter(t, await fingerprintTables(t));
 }, 60_000);
 afterAll(async () => {
   if (process.env.PARLEY_FUZZ_STATS) {
@@ -173,6 +173,23 @@ afterAll(async () => {
   await libre?.stop();
   await botApi?.stop();
   await graph?.stop();
+});
+
+describe('the fingerprint', () => {
+  it('sees a write, and only the writing seat’s rows move', async () => {
+    // Read again only when the write counter moved: a write must move it, on both databases.
+    const before = await fingerprint();
+    expect(changed(before, await fingerprint())).toEqual([]);
+    const res = await t.call(
+      '/v1/seat/chat/set_remark',
+      { session_id: mine.sessions[0]!, remark: `fingerprint ${Date.now()}` },
+      me.token,
+    );
+    expect(res.code, res.raw).toBe(SUCCESS_CODE);
+    const after = await fingerprint();
+    expect(changed(before, after)).not.toEqual([]);
+    expect(changed(before, after, other.seatId)).toEqual([]);
+  });
 });
 
 describe('every call, fuzzed', () => {
@@ -208,7 +225,7 @@ describe('every call, fuzzed', () => {
           caller = { ...caller, token: login.data.token };
           loggedOut = false;
         }
-        const before = await fingerprint(t, tables);
+        const before = await fingerprint();
         const res = await t.raw({
           method: 'POST',
           url: path,
@@ -218,7 +235,7 @@ describe('every call, fuzzed', () => {
             ...authorizationOf(token, caller.token),
           },
         });
-        const after = await fingerprint(t, tables);
+        const after = await fingerprint();
         expectCoded(path, res, { httpStatus: 200 });
         if (logout && res.code === SUCCESS_CODE) loggedOut = true;
         if (res.code === SUCCESS_CODE) {
@@ -289,7 +306,7 @@ describe('every administrator call, fuzzed', () => {
           token = login.data.token;
           loggedOut = false;
         }
-        const before = await fingerprint(t, tables);
+        const before = await fingerprint();
         const res = await t.raw({
           method: 'POST',
           url: path,
@@ -299,7 +316,7 @@ describe('every administrator call, fuzzed', () => {
             ...authorizationOf(choice, token),
           },
         });
-        const after = await fingerprint(t, tables);
+        const after = await fingerprint();
         expectCoded(path, res, { httpStatus: 200 });
         if (res.code === SUCCESS_CODE) {
           if (path === '/v1/admin/logout') loggedOut = true;
@@ -398,7 +415,7 @@ describe('the upload, fuzzed', () => {
         const { payload, contentType } = multipart(parts);
         const body =
           typeof damage === 'number' ? payload.subarray(0, damage % (payload.length + 1)) : payload;
-        const before = await fingerprint(t, tables);
+        const before = await fingerprint();
         const res = await t.raw({
           method: 'POST',
           url: UPLOAD_PATH,
@@ -409,7 +426,7 @@ describe('the upload, fuzzed', () => {
             ...authorizationOf(token, me.token),
           },
         });
-        const after = await fingerprint(t, tables);
+        const after = await fingerprint();
         expectCoded(UPLOAD_PATH, res, { httpStatus: 200 });
         if (res.code === SUCCESS_CODE) {
           expect(mediaSchema.safeParse(res.data).success, res.raw).toBe(true);
@@ -485,13 +502,13 @@ describe('the platform webhook, fuzzed', () => {
         arb,
         async ({ payload, signing, contentType }) => {
           const body = payloadBody(payload);
-          const before = await fingerprint(t, tables);
+          const before = await fingerprint();
           const res = await platformPost(t, url, body, {
             contentType: contentType ?? 'application/octet-stream',
             ...(signing === 'wrong' ? { secret: 'not-the-secret' } : {}),
             ...(signing === 'stale' ? { nowMs: Date.now() - 3_600_000 } : {}),
           });
-          const after = await fingerprint(t, tables);
+          const after = await fingerprint();
           expectCoded(url, res);
           if (res.code !== SUCCESS_CODE) {
             expectUnchanged(before, after, `refused (${res.code})`);

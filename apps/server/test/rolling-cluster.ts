@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './loopback.js';
 import { startNginx, type Nginx } from './nginx.js';
-import { seatWithChat, startServer, type ServerProcess } from './server-process.js';
+import { adminOf, seatWithChatByAdmin, startServer, type ServerProcess } from './server-process.js';
 import { PushClient } from './ws-client.js';
 
 /**
@@ -107,18 +107,25 @@ export class RollingCluster {
     this.instances[0] = await this.startInstance(0, this.opts.fromMain);
     this.instances[1] = await this.startInstance(1, this.opts.fromMain);
     this.nginx = await startNginx(this.ports.map((p) => `127.0.0.1:${p}`));
-    for (let i = 0; i < this.opts.operators; i++) {
-      const n = String(i).padStart(3, '0');
-      const chat = await seatWithChat(
-        this.env,
-        this.nginx.base,
-        `roll-op-${n}`,
-        `+1555060${n.padStart(4, '0')}`,
-        `+4477009${n.padStart(5, '0')}`,
-      );
+    // One CLI run for an administrator, then the seats through the admin API, side by side.
+    const adminToken = await adminOf(this.env, this.nginx.base);
+    const ops = await Promise.all(
+      Array.from({ length: this.opts.operators }, async (_, i) => {
+        const n = String(i).padStart(3, '0');
+        const name = `roll-op-${n}`;
+        const chat = await seatWithChatByAdmin(
+          this.nginx.base,
+          adminToken,
+          name,
+          `+1555060${n.padStart(4, '0')}`,
+          `+4477009${n.padStart(5, '0')}`,
+        );
+        return { name, ...chat };
+      }),
+    );
+    for (const op of ops) {
       this.ops.push({
-        name: `roll-op-${n}`,
-        ...chat,
+        ...op,
         acked: new Map(),
         pushed: new Set(),
         lastEventId: 0,

@@ -17,29 +17,6 @@ const where = (key: InboundKey) => (db: Db) =>
     .where('send_phone', '=', key.sendPhone)
     .where('external_id', '=', key.externalId);
 
-/** The account a message came to, with the message's key when it was taken already. */
-const accountAndTakenQuery = compiledQuery(
-  (db, _shape: '', channel: ChannelName, sendPhone: string, externalId: string) =>
-    db
-      .selectFrom('phone_accounts')
-      .leftJoin('inbound_messages', (join) =>
-        join
-          .onRef('inbound_messages.send_phone', '=', 'phone_accounts.send_phone')
-          .on('inbound_messages.channel', '=', channel)
-          .on('inbound_messages.external_id', '=', externalId),
-      )
-      // Whether the account's seat is a team's queue seat, for the team door (TeamInboundWriter):
-      // known with the account, it costs the door no read of its own.
-      .leftJoin('team_accounts', 'team_accounts.queue_seat_id', 'phone_accounts.seat_id')
-      .selectAll('phone_accounts')
-      .select([
-        'inbound_messages.external_id as taken_external_id',
-        'inbound_messages.msg_id as taken_msg_id',
-        'team_accounts.account_id as team_account_id',
-      ])
-      .where('phone_accounts.send_phone', '=', sendPhone),
-);
-
 /** The account messages came to, with those of their keys already taken (one row each). */
 const accountAndTakenManyQuery = compiledQuery(
   (db, _count: number, channel: ChannelName, sendPhone: string, ...externalIds: string[]) =>
@@ -103,25 +80,22 @@ export const inboundRepository = {
       }
     | undefined
   > {
-    const [row] = await accountAndTakenQuery.run(
-      db,
-      '',
-      key.channel,
-      key.sendPhone,
+    const found = await inboundRepository.accountAndTakenMany(db, key.channel, key.sendPhone, [
       key.externalId,
+    ]);
+    return (
+      found && {
+        account: found.account,
+        taken: found.taken.get(key.externalId),
+        queueSeat: found.queueSeat,
+      }
     );
-    if (!row) return undefined;
-    const { taken_external_id, taken_msg_id, team_account_id, ...account } = row;
-    return {
-      account: account as PhoneAccountRow,
-      taken: taken_external_id === null ? undefined : { msg_id: taken_msg_id },
-      queueSeat: team_account_id !== null,
-    };
   },
 
   /**
    * accountAndTaken for the messages of one delivery or poll (one account): one statement for
-   * all, answering the keys taken already by their external id.
+   * all, answering the keys taken already by their external id (with its team's queue seat, for
+   * the team door, TeamInboundWriter: known with the account, it costs the door no read).
    */
   async accountAndTakenMany(
     db: Db,

@@ -126,14 +126,10 @@ export function AccountsPage({ channelView }: { channelView: ChannelViewOf }) {
         // A team account's seat is its queue: the owner sees the team.
         const team = teamOf(a);
         return team ? (
-          <Badge
-            variant="light"
-            color="teal"
-            data-testid="account-seat"
-            style={{ textTransform: 'none' }}
-          >
+          // Text, not a badge: "Equipe · 1 membro" wraps in a narrow column instead of ending cut.
+          <Text size="sm" fw={600} c="teal" data-testid="account-seat">
             {t('teams.badge', { count: team.members.length })}
-          </Badge>
+          </Text>
         ) : (
           <Text size="sm" data-testid="account-seat" c={a.seat_account ? undefined : 'dimmed'}>
             {a.seat_account ?? t('accounts.unassigned')}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LABEL_COLORS, LABEL_NAME_MAX, type AdminLabel, type LabelColor } from '@parley/protocol';
 import { LabelChips } from '../../../components/label-chips';
@@ -68,21 +68,12 @@ export function LabelsSection() {
         </Button>
       </Group>
       <ActionAlert error={create.error} />
-      <Table aria-label={t('labels.title')} data-testid="labels-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('labels.name')}</Table.Th>
-            <Table.Th>{t('labels.color')}</Table.Th>
-            <Table.Th>{t('labels.chats')}</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {labels.map((l) => (
-            <LabelRow key={`${l.label_id}:${l.name}:${l.color}`} label={l} colors={colors} />
-          ))}
-        </Table.Tbody>
-      </Table>
+      {/* A list, not a table: a row's inputs and buttons wrap onto a second line on a phone. */}
+      <Stack gap={0} role="list" aria-label={t('labels.title')} data-testid="labels-table">
+        {labels.map((l) => (
+          <LabelRow key={`${l.label_id}:${l.name}:${l.color}`} label={l} colors={colors} />
+        ))}
+      </Stack>
       {query.data && labels.length === 0 && (
         <Text size="sm" c="dimmed">
           {t('labels.empty')}
@@ -117,34 +108,41 @@ function LabelRow({
   );
   const changed = name.trim() !== label.name || color !== label.color;
   return (
-    <Table.Tr data-testid="label-row" data-label-id={label.label_id}>
-      <Table.Td>
-        <Stack gap={4}>
-          <LabelChips labels={[label]} testId="label-row-chip" />
-          <TextInput
-            size="xs"
-            aria-label={t('labels.name')}
-            value={name}
-            maxLength={LABEL_NAME_MAX}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={update.error ? update.error.message : undefined}
-            data-testid="label-row-name"
-          />
-        </Stack>
-      </Table.Td>
-      <Table.Td>
-        <Select
+    <Group
+      role="listitem"
+      data-testid="label-row"
+      data-label-id={label.label_id}
+      gap="xs"
+      align="flex-end"
+      wrap="wrap"
+      py={8}
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+    >
+      <Stack gap={4} style={{ flex: '1 1 12rem', minWidth: 0 }}>
+        <LabelChips labels={[label]} testId="label-row-chip" />
+        <TextInput
           size="xs"
-          aria-label={t('labels.color')}
-          data={colors}
-          value={color}
-          onChange={(v) => setColor((v ?? label.color) as LabelColor)}
-          allowDeselect={false}
-          w={130}
+          aria-label={t('labels.name')}
+          value={name}
+          maxLength={LABEL_NAME_MAX}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={update.error ? update.error.message : undefined}
+          data-testid="label-row-name"
         />
-      </Table.Td>
-      <Table.Td>{label.chats}</Table.Td>
-      <Table.Td>
+      </Stack>
+      <Select
+        size="xs"
+        aria-label={t('labels.color')}
+        data={colors}
+        value={color}
+        onChange={(v) => setColor((v ?? label.color) as LabelColor)}
+        allowDeselect={false}
+        w={130}
+      />
+      <Text size="sm" c="dimmed" data-testid="label-row-chats">
+        {t('labels.chats')}: {label.chats}
+      </Text>
+      <Stack gap={4}>
         <Group gap={4} wrap="nowrap">
           <Button
             size="compact-xs"
@@ -168,7 +166,7 @@ function LabelRow({
           </Button>
         </Group>
         <ActionAlert error={remove.error} />
-      </Table.Td>
-    </Table.Tr>
+      </Stack>
+    </Group>
   );
 }

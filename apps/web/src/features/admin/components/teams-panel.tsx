@@ -1,4 +1,4 @@
-import { Badge, Card, Group, SimpleGrid, Table, Text } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AdminTeam } from '@parley/protocol';
@@ -40,19 +40,19 @@ function TeamCard({ team, onEdit }: { team: AdminTeam; onEdit: (team: AdminTeam)
             {team.label || '—'}
           </Text>
         </div>
-        <Group gap={4} wrap="nowrap">
+        {/* Never squeezed by a long number: "Manual" and "Editar" were cut on a phone. */}
+        <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           <Badge variant="light" data-testid="team-card-routing">
             {t(`teams.routing.${team.routing}`)}
           </Badge>
-          <Badge
-            variant="outline"
-            style={{ cursor: 'pointer' }}
+          <Button
+            size="compact-xs"
+            variant="default"
             onClick={() => onEdit(team)}
-            component="button"
             data-testid="team-card-edit"
           >
             {t('teams.edit')}
-          </Badge>
+          </Button>
         </Group>
       </Group>
       <Group gap="lg" mb={6}>

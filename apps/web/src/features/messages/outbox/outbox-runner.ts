@@ -15,7 +15,7 @@ import {
 } from '../local-messages.store';
 import { classifySendError, pickReady, retryDelayMs } from './outbox-logic';
 import { loadOutbox, saveOutbox } from './outbox-storage';
-import { recentReplyOf, replyConfirm } from './reply-confirm.store';
+import { replyConfirm } from './reply-confirm.store';
 
 /**
  * Sends the local inserts of every chat: one request per chat at a time (order kept), each
@@ -207,20 +207,23 @@ class OutboxRunner {
     const msg = err instanceof ApiError ? err.message : '';
     updateLocal(local.session_id, local.client_msg_id, { status: 'failed', error: { code, msg } });
     // Another member replied to this customer a moment ago: asked, not reported as a failure.
-    const recent = code === '409005' && err instanceof ApiError ? recentReplyOf(err.data) : null;
-    if (recent) {
-      replyConfirm.set({
-        sessionId: local.session_id,
-        clientMsgId: local.client_msg_id,
-        reply: recent,
-      });
+    if (code === '409005' && err instanceof ApiError) {
+      void import('./recent-reply').then(
+        ({ recentReplyOf }) => {
+          const reply = recentReplyOf(err.data);
+          if (reply) {
+            replyConfirm.set({
+              sessionId: local.session_id,
+              clientMsgId: local.client_msg_id,
+              reply,
+            });
+          } else showSendFailure(code, msg);
+        },
+        () => showSendFailure(code, msg),
+      );
       return;
     }
-    notifications.show({
-      color: 'red',
-      title: i18n.t('messages:messageSendFailed'),
-      message: errorText(code, msg, translateCode),
-    });
+    showSendFailure(code, msg);
   }
 
   /** Every message not refused and not uploading waits for the server to come back. */
@@ -245,4 +248,12 @@ export const outboxRunner = new OutboxRunner();
 /** A new local insert starts as waiting when the server is known to be unreachable. */
 export function initialLocalStatus(): 'pending' | 'waiting' {
   return outboxRunner.isOffline() ? 'waiting' : 'pending';
+}
+
+function showSendFailure(code: string, msg: string): void {
+  notifications.show({
+    color: 'red',
+    title: i18n.t('messages:messageSendFailed'),
+    message: errorText(code, msg, translateCode),
+  });
 }

@@ -1,4 +1,4 @@
-import { teamRecentReply, type TeamRecentReply } from '@parley/protocol';
+import type { TeamRecentReply } from '@parley/protocol';
 import { createStore, useStore } from '../../../lib/create-store';
 import { onLogout } from '../../../lib/login-session';
 import { updateLocal } from '../local-messages.store';
@@ -18,12 +18,6 @@ onLogout(() => replyConfirm.set(null));
 
 export function useReplyConfirm(): ReplyToConfirm | null {
   return useStore(replyConfirm);
-}
-
-/** The 409005's `data` (who replied, when), or null when it is not as the protocol says. */
-export function recentReplyOf(data: unknown): TeamRecentReply | null {
-  const parsed = teamRecentReply.safeParse(data);
-  return parsed.success ? parsed.data : null;
 }
 
 /** Send it anyway: resent with `confirmed` (the same client_msg_id: stored once). */

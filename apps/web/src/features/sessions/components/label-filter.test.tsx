@@ -24,6 +24,8 @@ describe('LabelFilter', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'VIP' }));
     expect(consoleStore.get().labelFilter).toBe(1);
     expect((filter as HTMLInputElement).value).toBe('VIP');
+    // Cut with "…" where the list is narrow, whole in the title.
+    expect(filter.getAttribute('title')).toBe('VIP');
   });
 
   it('is not shown while the owner has defined no label', async () => {

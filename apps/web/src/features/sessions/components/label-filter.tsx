@@ -12,14 +12,20 @@ export function LabelFilter() {
   const labels = useLabels();
   const labelFilter = useConsole((s) => s.labelFilter);
   if (labels.length === 0) return null;
-  const known = labels.some((l) => l.label_id === labelFilter);
+  const chosen = labels.find((l) => l.label_id === labelFilter);
+  const shown = chosen ? chosen.name : t('labels.all');
+  // A line of its own under the reply filter, as wide as the list: "Todas as etiquetas" or a
+  // long label's name did not fit beside it. What still does not fit ends in "…", whole in the
+  // input's title.
   return (
     <Select
       size="xs"
-      w={140}
+      w="100%"
+      title={shown}
+      styles={{ input: { textOverflow: 'ellipsis' } }}
       aria-label={t('labels.filter')}
       data-testid="label-filter"
-      value={known ? String(labelFilter) : '0'}
+      value={chosen ? String(labelFilter) : '0'}
       onChange={(v) => setLabelFilter(Number(v ?? 0))}
       allowDeselect={false}
       comboboxProps={{ withinPortal: true }}

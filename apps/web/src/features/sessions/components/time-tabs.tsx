@@ -51,7 +51,7 @@ export function TimeTabs() {
           </Tabs.Tab>
         </Tabs.List>
       </Tabs>
-      <Group px="xs" py={6}>
+      <Group px="xs" py={6} gap={6}>
         <SegmentedControl
           size="xs"
           fullWidth
