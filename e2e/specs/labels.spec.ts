@@ -33,7 +33,7 @@ test('the owner creates labels; a seat labels a customer, sees it in the row and
   const vip = uniqueText('VIP').slice(0, 30);
   const owner = await (await browser.newContext({ baseURL: parley.url })).newPage();
   await adminLogin(owner);
-  await adminSection(owner, 'accounts');
+  await adminSection(owner, 'labels');
   await createLabel(owner, vip, 'Green');
   await createLabel(owner, HOSTILE.slice(0, 32), 'Red');
   const hostile = HOSTILE.slice(0, 32);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect } from '../support/fixtures';
+import { adminSection } from '../support/admin';
 import { makeTeam, pickCustomer, teamTest as test } from '../support/team';
 import { REPO_ROOT } from '../support/server';
 import { signIn } from '../support/app';
@@ -59,6 +60,7 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
 
   // A labels the queued chat: both members' queue rows show the label (pushed), as text.
   const labelName = `<b>${uniqueText('Urgent')}</b>`.slice(0, 32);
+  await adminSection(owner, 'labels');
   const labels = owner.getByTestId('labels-section');
   await labels.getByTestId('label-name').fill(labelName);
   await labels.getByTestId('label-create').click();
@@ -152,6 +154,7 @@ test('two seats on one team number: queue, take, hand-over with a note, reply', 
   await expect(customer.getByText('__pwned', { exact: false })).toHaveCount(0);
 
   // The owner's view: the queue is empty, B holds one chat.
+  await adminSection(owner, 'accounts');
   await expect(card.getByTestId('team-card-queue')).toHaveText('0', { timeout: 20_000 });
   await expect(
     card.getByTestId(`team-member-${seatB.account}`).getByTestId('team-member-open'),

@@ -200,12 +200,23 @@ for (const lang of UI_LANGS) {
 
     for (const width of ADMIN_WIDTHS) {
       await page.setViewportSize({ width, height: HEIGHT });
-      for (const section of ['overview', 'seats', 'accounts', 'audit'] as const) {
+      for (const section of ['overview', 'seats', 'accounts', 'labels', 'audit'] as const) {
         const where = `/admin/${section} in ${lang} at ${width}px`;
         await page.goto(`/admin/${section}`);
         await expect(page.getByTestId('admin-shell')).toBeVisible();
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
-        await expect(page.locator('table th').first()).toBeVisible();
+        if (section === 'labels') {
+          await expect(page.getByTestId('label-row').first()).toBeVisible();
+        } else {
+          await expect(page.locator('table th').first()).toBeVisible();
+        }
+        if (section === 'accounts') {
+          // The team's card, and the table below it not squeezed to nothing by what follows
+          // it (labels were once put under it: the table, flex 1, was left 0 px high).
+          await expect(page.getByTestId(`team-card-${teamPhone}`)).toBeVisible();
+          const table = await page.getByTestId('account-table').boundingBox();
+          expect(table?.height ?? 0, where).toBeGreaterThan(80);
+        }
         if (section === 'overview') {
           const row = page.getByTestId(`overview-seat-${frozen}`);
           await expect(

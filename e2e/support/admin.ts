@@ -42,7 +42,7 @@ export async function adminLogin(
 /** Opens an admin section from the side navigation. */
 export async function adminSection(
   page: Page,
-  section: 'overview' | 'seats' | 'accounts' | 'translation' | 'audit',
+  section: 'overview' | 'seats' | 'accounts' | 'labels' | 'translation' | 'audit',
 ): Promise<void> {
   await page.getByTestId(`admin-nav-${section}`).click();
   await expect(page).toHaveURL(new RegExp(`/admin/${section}$`));

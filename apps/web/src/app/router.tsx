@@ -45,11 +45,13 @@ export const createAppRouter = () =>
       lazy: async () => (await adminRoutes()).adminRoutes.layout(),
       children: [
         { index: true, loader: () => redirect('/admin/overview') },
-        ...(['overview', 'seats', 'accounts', 'translation', 'audit'] as const).map((section) => ({
-          path: section,
-          handle: { adminTitle: section },
-          lazy: async () => (await adminRoutes()).adminRoutes.screen(section),
-        })),
+        ...(['overview', 'seats', 'accounts', 'labels', 'translation', 'audit'] as const).map(
+          (section) => ({
+            path: section,
+            handle: { adminTitle: section },
+            lazy: async () => (await adminRoutes()).adminRoutes.screen(section),
+          }),
+        ),
         {
           path: '*',
           handle: { adminTitle: 'notFound' },

@@ -19,7 +19,7 @@ export interface AdminRouteHandle {
   adminTitle?: string;
 }
 
-const SECTIONS = ['overview', 'seats', 'accounts', 'translation', 'audit'] as const;
+const SECTIONS = ['overview', 'seats', 'accounts', 'labels', 'translation', 'audit'] as const;
 
 /** The admin area's document title, from the deepest route that names one. */
 function useAdminTitle(): void {

@@ -3,7 +3,8 @@ import type { LoaderFunction } from 'react-router';
 import { retrying } from '../../lib/retrying-import';
 
 /** The admin sections, each a route under /admin with its own chunk. */
-export type AdminSection = 'overview' | 'seats' | 'accounts' | 'translation' | 'audit' | 'notFound';
+export type AdminSection =
+  'overview' | 'seats' | 'accounts' | 'labels' | 'translation' | 'audit' | 'notFound';
 
 interface LazyRoute {
   Component: ComponentType;
@@ -18,6 +19,9 @@ const screens: Record<AdminSection, () => Promise<ComponentType>> = {
   ),
   seats: once(async () => (await import('../../features/admin/components/seats-page')).SeatsPage),
   accounts: once(async () => (await import('./accounts-route')).AccountsRoute),
+  labels: once(
+    async () => (await import('../../features/admin/components/labels-section')).LabelsSection,
+  ),
   translation: once(
     async () => (await import('../../features/admin/components/translation-page')).TranslationPage,
   ),

@@ -1,7 +1,7 @@
 import '../mantine-admin-styles';
 import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Badge, Box, Button, Checkbox, Group, Select, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import {
@@ -19,7 +19,6 @@ import { AccountChannelDialog } from './account-channel-dialog';
 import type { ChannelView } from '../../../lib/channel-view';
 import { TeamDialog, type TeamSubject } from './team-dialog';
 import { TeamsPanel } from './teams-panel';
-import { LabelsSection } from './labels-section';
 
 /**
  * How often the list re-reads the bots' poll state and the WhatsApp numbers' token state while
@@ -275,9 +274,6 @@ export function AccountsPage({ channelView }: { channelView: ChannelViewOf }) {
         onClose={() => setDialog(null)}
         channelView={channelView}
       />
-      <Box mt="xl">
-        <LabelsSection />
-      </Box>
     </>
   );
 }

@@ -92,7 +92,9 @@ export function AdminTable<T>({
   if (rows.length === 0) return <Center flex={1}>{empty}</Center>;
 
   return (
-    <div style={{ flex: 1, minHeight: 0 }} data-testid={testId}>
+    // The rest of the page's height, but never less than a screenful of rows: above the table
+    // (the team cards on a phone) may take the whole height, and then the page scrolls.
+    <div style={{ flex: 1, minHeight: 'min(24rem, 60dvh)' }} data-testid={testId}>
       <TableVirtuoso<T, RowContext>
         style={{ height: '100%' }}
         data={rows}

@@ -1,3 +1,4 @@
+import '../mantine-admin-styles';
 import { useState } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
@@ -18,7 +19,7 @@ export const labelsQuery = () =>
   });
 
 /**
- * The owner's labels (issue 35): add one (a name, a colour of the palette), rename or recolour
+ * The owner's labels (issue 35), a section of the admin console of their own: add one (a name, a colour of the palette), rename or recolour
  * it in its row, delete it. A name is shown as text only (LabelChips).
  */
 export function LabelsSection() {
