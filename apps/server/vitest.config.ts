@@ -60,7 +60,21 @@ export default defineConfig({
                   'test/sqlite-list-changes.test.ts',
                   // Builds and typechecks a copy of the tree with a channel added: no database.
                   'test/channel-added.test.ts',
+                  'test/pg-pool.test.ts',
                 ],
+                env: { PARLEY_TEST_DB: 'pg' },
+              },
+            },
+            {
+              extends: true as const,
+              test: {
+                name: 'pg-fresh',
+                // It counts the statements this process has prepared, and the registry of
+                // prepared texts is the process's (src/db/prepared.ts: at most 400 named):
+                // after other files in a shared worker it had none left, so it failed by the
+                // order the files ran in. A process of its own.
+                include: ['test/pg-pool.test.ts'],
+                isolate: true,
                 env: { PARLEY_TEST_DB: 'pg' },
               },
             },
