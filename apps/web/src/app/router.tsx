@@ -4,6 +4,7 @@ import { RootLayout, type RouteHandle } from './root-layout';
 import { logoutOnLogin, requireToken } from './route-guards';
 import { PageLoader } from '../components/page-loader';
 import { retrying } from '../lib/retrying-import';
+import { ADMIN_SECTIONS } from './admin/admin-sections';
 
 const h = (title: string): RouteHandle => ({ title });
 /** The admin area's route module, fetched once when an /admin path first matches. */
@@ -45,13 +46,11 @@ export const createAppRouter = () =>
       lazy: async () => (await adminRoutes()).adminRoutes.layout(),
       children: [
         { index: true, loader: () => redirect('/admin/overview') },
-        ...(['overview', 'seats', 'accounts', 'labels', 'translation', 'audit'] as const).map(
-          (section) => ({
-            path: section,
-            handle: { adminTitle: section },
-            lazy: async () => (await adminRoutes()).adminRoutes.screen(section),
-          }),
-        ),
+        ...ADMIN_SECTIONS.map((section) => ({
+          path: section,
+          handle: { adminTitle: section },
+          lazy: async () => (await adminRoutes()).adminRoutes.screen(section),
+        })),
         {
           path: '*',
           handle: { adminTitle: 'notFound' },

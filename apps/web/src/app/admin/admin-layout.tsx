@@ -13,13 +13,12 @@ import { adminExpiredStore, adminLoginStore } from '../../features/admin/api/adm
 import { useAdminLive, useAdminPush } from '../../features/admin/hooks/use-admin-push';
 import { AdminLogoutButton } from '../../features/admin/components/admin-logout-button';
 import classes from './admin-layout.module.css';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 export interface AdminRouteHandle {
   /** Key under `routes.` in the admin namespace. */
   adminTitle?: string;
 }
-
-const SECTIONS = ['overview', 'seats', 'accounts', 'labels', 'translation', 'audit'] as const;
 
 /** The admin area's document title, from the deepest route that names one. */
 function useAdminTitle(): void {
@@ -132,7 +131,7 @@ function AdminShell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label={t('nav.label')}>
         <AppShell.Section grow>
-          {SECTIONS.map((section) => (
+          {ADMIN_SECTIONS.map((section) => (
             <NavLink
               key={section}
               component={RouterLink}

@@ -1,10 +1,10 @@
 import type { ComponentType } from 'react';
 import type { LoaderFunction } from 'react-router';
 import { retrying } from '../../lib/retrying-import';
+import type { ADMIN_SECTIONS } from './admin-sections';
 
 /** The admin sections, each a route under /admin with its own chunk. */
-export type AdminSection =
-  'overview' | 'seats' | 'accounts' | 'labels' | 'translation' | 'audit' | 'notFound';
+export type AdminSection = (typeof ADMIN_SECTIONS)[number] | 'notFound';
 
 interface LazyRoute {
   Component: ComponentType;
