@@ -204,19 +204,7 @@ describe("a webhook's reads before its batch", () => {
   });
 
   it("of a team number: the account's read says it is a team's, the team door reads only the chat's holder", async () => {
-    const [ana, bo] = [await createSeat(t, 'inb-team-a'), await createSeat(t, 'inb-team-b')];
-    const account = await t.db
-      .selectFrom('phone_accounts')
-      .select('id')
-      .where('send_phone', '=', ana.phones[0]!)
-      .executeTakeFirstOrThrow();
-    // Made by the app: these traced services have never seen its queue seat.
-    await t.services.teams.set({
-      account_id: account.id,
-      routing: 'manual',
-      capacity: 5,
-      member_ids: [ana.seatId, bo.seatId],
-    });
+    const { ana, account } = await teamNumber('inb-team', 'manual');
     const { platform, input } = platformMessage(ana.phones[0]!, 'Hello, team');
     const { sql, result } = await statementsOf(() => platform.receiveMessage(input as never, null));
     expect(result.duplicate).toBe(false);
@@ -240,4 +228,55 @@ describe("a webhook's reads before its batch", () => {
       .executeTakeFirstOrThrow();
     expect(queued.seat_id).toBe(team.queue_seat_id);
   });
+
+  it('of a team number with automatic routing: one transaction after the write routes the new chat, reading the team once, with its account', async () => {
+    const { ana, bo } = await teamNumber('inb-route', 'automatic');
+    services.teams.setOnlineRule(() => true);
+    try {
+      const { platform, input } = platformMessage(ana.phones[0]!, 'Hello, routing');
+      const { sql } = await statementsOf(() => platform.receiveMessage(input as never, null));
+      // What follows the message's own transaction: the routing step (issue 35: under 5 ms).
+      const routing = sql.slice(sql.findIndex((q) => /^commit/i.test(q)) + 1);
+      const text = routing.join('\n');
+      expect(routing[0], text).toMatch(/^begin/i);
+      expect(routing.at(-1), text).toMatch(/^commit/i);
+      expect(
+        routing.filter((q) => /^begin/i.test(q)),
+        text,
+      ).toHaveLength(1);
+      const reads = (table: string) =>
+        routing.filter((q) => /^select/i.test(q) && new RegExp(`from "${table}"`).test(q));
+      expect(reads('team_accounts'), text).toHaveLength(1);
+      expect(reads('team_accounts')[0]).toMatch(/join "phone_accounts"/);
+      expect(reads('phone_accounts'), text).toHaveLength(0);
+      expect(reads('team_members'), text).toHaveLength(1);
+      const chat = await t.db
+        .selectFrom('sessions')
+        .select('seat_id')
+        .where('send_phone', '=', ana.phones[0]!)
+        .where('receiver_phone', '=', input.customer)
+        .executeTakeFirstOrThrow();
+      expect([ana.seatId, bo.seatId]).toContain(chat.seat_id);
+    } finally {
+      services.teams.setOnlineRule(() => false);
+    }
+  });
 });
+
+/** Two seats made members of a team on the first one's number (by the app's services). */
+async function teamNumber(name: string, routing: 'manual' | 'automatic') {
+  const [ana, bo] = [await createSeat(t, `${name}-a`), await createSeat(t, `${name}-b`)];
+  const account = await t.db
+    .selectFrom('phone_accounts')
+    .select('id')
+    .where('send_phone', '=', ana.phones[0]!)
+    .executeTakeFirstOrThrow();
+  // Made by the app: these traced services have never seen its queue seat.
+  await t.services.teams.set({
+    account_id: account.id,
+    routing,
+    capacity: 5,
+    member_ids: [ana.seatId, bo.seatId],
+  });
+  return { ana, bo, account };
+}

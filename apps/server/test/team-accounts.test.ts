@@ -159,6 +159,13 @@ describe('team accounts', () => {
     expect(q!.count).toBeGreaterThanOrEqual(1);
     expect(q!.oldest_since).not.toBeNull();
     expect((await t.call('/v1/seat/team/queue', {}, outsider.token)).data.teams).toEqual([]);
+    // A page of one: the count and the oldest wait are the whole queue's.
+    const { sessionId: second } = await customerWrites('queued two');
+    const [page] = (await t.call('/v1/seat/team/queue', { page_size: 1 }, bo.token)).data.teams;
+    expect(page!.chats).toHaveLength(1);
+    expect(page!.count).toBe(q!.count + 1);
+    expect(page!.oldest_since).toBe(q!.oldest_since);
+    expect(page!.chats[0]!.session_id).not.toBe(second);
     // Each member was told.
     const told = await eventsOf(bo.seatId, 'team.queue');
     expect(told.at(-1)!.chats.map((c: { session_id: number }) => c.session_id)).toContain(

@@ -61,10 +61,17 @@ export class RecordingEventBus implements EventBus {
     if (events.length === 0) return;
     await inTransaction(db, async (trx) => {
       const at = Date.now();
+      // One payload told to many seats (a team's queue to its members) is written out once.
+      const texts = new Map<unknown, string>();
+      const text = (data: unknown) => {
+        let out = texts.get(data);
+        if (out === undefined) texts.set(data, (out = JSON.stringify(data)));
+        return out;
+      };
       const rows = events.map((e) => ({
         seat_id: e.seatId,
         type: e.type,
-        data: JSON.stringify(e.data),
+        data: text(e.data),
         at,
         request_id: e.requestId,
       }));

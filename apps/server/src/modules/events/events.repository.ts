@@ -98,6 +98,58 @@ const appendManyStatement = preparedStatement<{
   ${NUMBERED_EVENTS_SQL}
   select seat_id, seq from recorded order by seat_id, seq`);
 
+/** An event to record, before it is numbered. */
+type NewEvent = {
+  seat_id: number;
+  type: string;
+  data: string;
+  at: number;
+  request_id: string | null;
+};
+
+/** Rows per multi-row statement on SQLite (6 values an event: far below its 32,766). */
+const SQLITE_CHUNK = 1_000;
+
+/**
+ * appendMany on SQLite, whose transaction holds the write lock from its start: each seat's
+ * counter raised once by its number of events, then the events in one insert (a statement a
+ * chunk, not two an event: a team's queue told to 20 members was 40).
+ */
+async function appendManySqlite(db: Db, rows: NewEvent[]) {
+  const counts = new Map<number, number>();
+  for (const r of rows) counts.set(r.seat_id, (counts.get(r.seat_id) ?? 0) + 1);
+  // Each seat's first new number.
+  const first = new Map<number, number>();
+  const seats = [...counts.keys()];
+  for (let i = 0; i < seats.length; i += SQLITE_CHUNK) {
+    const raised = await db
+      .insertInto('event_counters')
+      .values(
+        seats.slice(i, i + SQLITE_CHUNK).map((id) => ({ seat_id: id, last_seq: counts.get(id)! })),
+      )
+      .onConflict((oc) =>
+        oc
+          .column('seat_id')
+          .doUpdateSet({ last_seq: sql`event_counters.last_seq + excluded.last_seq` }),
+      )
+      .returning(['seat_id', 'last_seq'])
+      .execute();
+    for (const r of raised) first.set(r.seat_id, Number(r.last_seq) - counts.get(r.seat_id)! + 1);
+  }
+  const numbered = rows.map((r) => {
+    const seq = first.get(r.seat_id)!;
+    first.set(r.seat_id, seq + 1);
+    return { ...r, seq };
+  });
+  for (let i = 0; i < numbered.length; i += SQLITE_CHUNK) {
+    await db
+      .insertInto('events')
+      .values(numbered.slice(i, i + SQLITE_CHUNK))
+      .execute();
+  }
+  return numbered.map((r) => r.seq);
+}
+
 /** An event as the log holds it (what a socket is sent). */
 export type LoggedEvent = Selectable<EventsTable>;
 
@@ -141,15 +193,8 @@ export const eventsRepository = {
    * Several events, each numbered in its seat's order (PostgreSQL, one statement: each seat's
    * counter is raised once by its number of events, in seat order).
    */
-  async appendMany(
-    db: Db,
-    rows: { seat_id: number; type: string; data: string; at: number; request_id: string | null }[],
-  ): Promise<number[]> {
-    if (dialectOf(db) === 'sqlite') {
-      const seqs: number[] = [];
-      for (const row of rows) seqs.push(await eventsRepository.append(db, row));
-      return seqs;
-    }
+  async appendMany(db: Db, rows: NewEvent[]): Promise<number[]> {
+    if (dialectOf(db) === 'sqlite') return appendManySqlite(db, rows);
     const numbered = await appendManyStatement.run(db, [
       rows.map((r) => r.seat_id),
       rows.map((r) => r.type),

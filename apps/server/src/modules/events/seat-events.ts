@@ -160,6 +160,35 @@ export class SeatEvents {
     from: Map<number, number[]>,
   ): Promise<void> {
     if (chats.length === 0) return;
+    return this.publishAll(db, await this.handedOverEvents(db, to, chats, from));
+  }
+
+  /**
+   * A queued chat routed to a member (TeamsService's automatic routing): the hand-over from the
+   * queue seat as chatsHandedOver tells it, team.assigned to the member, then the queue as it
+   * now is to every member; in one statement where the bus can.
+   */
+  async chatRouted(
+    db: Db,
+    to: number,
+    chat: SessionRow,
+    queueSeatId: number,
+    queue: { memberIds: number[]; now: EventPayload<'team.queue'> },
+  ): Promise<void> {
+    const events = await this.handedOverEvents(db, to, [chat], new Map([[queueSeatId, [chat.id]]]));
+    const requestId = currentRequestId();
+    const assigned = { session_id: chat.id, from: null, note: null };
+    events.push({ seatId: to, type: 'team.assigned', data: assigned, requestId });
+    events.push(...this.teamQueueEvents(queue.memberIds, queue.now, requestId));
+    return this.publishAll(db, events);
+  }
+
+  private async handedOverEvents(
+    db: Db,
+    to: number,
+    chats: SessionRow[],
+    from: Map<number, number[]>,
+  ): Promise<ManyEvent[]> {
     const requestId = currentRequestId();
     const seats = [...new Set([...from.keys(), to])].sort((a, b) => a - b);
     const lists = await groupListsOf(db, seats);
@@ -188,7 +217,7 @@ export class SeatEvents {
       }
       events.push({ seatId, type: 'groups.changed', data: lists.get(seatId)!, requestId });
     }
-    return this.publishAll(db, events);
+    return events;
   }
 
   /** In one statement where the bus can (PostgreSQL: one round trip), else one by one. */
@@ -216,12 +245,21 @@ export class SeatEvents {
 
   /** A team account's queue as it now is, to each of its members (team.queue). */
   teamQueue(db: Db, seatIds: number[], queue: EventPayload<'team.queue'>): Promise<void> {
-    const requestId = currentRequestId();
+    return this.publishAll(db, this.teamQueueEvents(seatIds, queue, currentRequestId()));
+  }
+
+  private teamQueueEvents(
+    seatIds: number[],
+    queue: EventPayload<'team.queue'>,
+    requestId: string | null,
+  ): ManyEvent[] {
     const sorted = [...seatIds].sort((a, b) => a - b);
-    return this.publishAll(
-      db,
-      sorted.map((seatId) => ({ seatId, type: 'team.queue' as const, data: queue, requestId })),
-    );
+    return sorted.map((seatId) => ({
+      seatId,
+      type: 'team.queue' as const,
+      data: queue,
+      requestId,
+    }));
   }
 
   /** A team chat given to this seat (by a member, or by routing): team.assigned. */

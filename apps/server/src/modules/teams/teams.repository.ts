@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../../db/database.js';
 import type {
+  PhoneAccountRow,
   SessionRow,
   TeamAccountRow,
   TeamAssignmentRow,
@@ -23,6 +24,9 @@ export type TeamChatRow = SessionRow & {
   queue_seat_id: number;
   routing: TeamAccountRow['routing'];
 };
+
+/** A team with its phone account's number and name, as the queue shows it. */
+export type TeamWithAccount = TeamAccountRow & Pick<PhoneAccountRow, 'send_phone' | 'label'>;
 
 const memberColumns = [
   'seats.id as seat_id',
@@ -74,6 +78,30 @@ export const teamsRepository = {
       .where('queue_seat_id', '=', seatId)
       .executeTakeFirst();
   },
+  /**
+   * A team with its account's number and name, by account or by queue seat: one read. `lock`:
+   * on PostgreSQL the team's row is locked for the caller's transaction, so a team's routing
+   * decisions and queue changes are made one at a time (SQLite's transactions already are).
+   */
+  withAccount(
+    db: Db,
+    by: { accountId: number } | { queueSeatId: number },
+    lock = false,
+  ): Promise<TeamWithAccount | undefined> {
+    const query = db
+      .selectFrom('team_accounts')
+      .innerJoin('phone_accounts', 'phone_accounts.id', 'team_accounts.account_id')
+      .selectAll('team_accounts')
+      .select(['phone_accounts.send_phone', 'phone_accounts.label'])
+      .where(
+        'accountId' in by ? 'team_accounts.account_id' : 'team_accounts.queue_seat_id',
+        '=',
+        'accountId' in by ? by.accountId : by.queueSeatId,
+      );
+    return (
+      lock && dialectOf(db) === 'pg' ? query.forUpdate('team_accounts') : query
+    ).executeTakeFirst();
+  },
   insertTeam(db: Db, row: TeamAccountRow) {
     return db.insertInto('team_accounts').values(row).execute();
   },
@@ -116,6 +144,35 @@ export const teamsRepository = {
       .select(memberColumns)
       .where('team_members.account_id', '=', accountId)
       .orderBy('seats.id')
+      .execute();
+  },
+  /**
+   * The members with the chats each holds of the account, active since `since` and not blocked
+   * (what routing weighs): one statement, the counts by the sessions' seat index.
+   */
+  membersWithOpen(
+    db: Db,
+    accountId: number,
+    sendPhone: string,
+    since: number,
+  ): Promise<(MemberRow & { open: number | string })[]> {
+    return db
+      .selectFrom('team_members')
+      .innerJoin('seats', 'seats.id', 'team_members.seat_id')
+      .select(memberColumns)
+      .select((eb) =>
+        eb
+          .selectFrom('sessions')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('sessions.seat_id', '=', 'seats.id')
+          .where('sessions.send_phone', '=', sendPhone)
+          .where('sessions.latest_time', '>=', since)
+          .where('sessions.blocked', '=', 0)
+          .as('open'),
+      )
+      .where('team_members.account_id', '=', accountId)
+      .orderBy('seats.id')
+      .$narrowType<{ open: number | string }>()
       .execute();
   },
   findSeats(db: Db, ids: number[]): Promise<MemberRow[]> {
@@ -284,18 +341,34 @@ export const teamsRepository = {
       .executeTakeFirstOrThrow();
     return { count: Number(row.n), oldest: row.oldest === null ? null : Number(row.oldest) };
   },
-  /** The chats waiting longest first. */
-  queuePage(db: Db, queueSeatId: number, limit: number) {
-    return db
+  /**
+   * The chats waiting longest first, with queueSummary's count and oldest wait in the same
+   * statement (window aggregates see the whole queue before the limit; an empty page: none).
+   */
+  async queuePage(db: Db, queueSeatId: number, limit: number) {
+    const rows = await db
       .selectFrom('sessions')
       .leftJoin('team_queue', 'team_queue.session_id', 'sessions.id')
       .selectAll('sessions')
-      .select((eb) => eb.fn.coalesce('team_queue.since', 'sessions.add_time').as('since'))
+      .select((eb) => [
+        eb.fn.coalesce('team_queue.since', 'sessions.add_time').as('since'),
+        eb.fn.countAll<number | string>().over().as('queue_count'),
+        eb.fn
+          .min<number | string>(eb.fn.coalesce('team_queue.since', 'sessions.add_time'))
+          .over()
+          .as('queue_oldest'),
+      ])
       .where('sessions.seat_id', '=', queueSeatId)
       .orderBy('since')
       .orderBy('sessions.id')
       .limit(limit)
       .execute();
+    const first = rows[0];
+    return {
+      rows,
+      count: first ? Number(first.queue_count) : 0,
+      oldest: first ? Number(first.queue_oldest) : null,
+    };
   },
   /** Chats each member holds of the account, active since `since` and not blocked. */
   async openChats(db: Db, sendPhone: string, seatIds: number[], since: number) {

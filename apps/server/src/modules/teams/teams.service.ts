@@ -29,7 +29,12 @@ import { toChatMessage } from '../messages/messages.presenter.js';
 import { seatsRepository } from '../seats/seats.repository.js';
 import { toSessionItem } from '../sessions/sessions.presenter.js';
 import { sessionsRepository } from '../sessions/sessions.repository.js';
-import { teamsRepository, type MemberRow, type TeamChatRow } from './teams.repository.js';
+import {
+  teamsRepository,
+  type MemberRow,
+  type TeamChatRow,
+  type TeamWithAccount,
+} from './teams.repository.js';
 
 /** Whether a seat is online now (the owner's rule: AdminConsoleService.onlineNow). */
 export type OnlineRule = (seat: { id: number; last_seen_at: number | null }) => boolean;
@@ -176,11 +181,10 @@ export class TeamsService {
   /** One team's queue as its members see it. */
   private async queueOf(
     db: Db,
-    team: TeamAccountRow & Pick<PhoneAccountRow, 'send_phone' | 'label'>,
+    team: TeamWithAccount,
     limit = TEAM_QUEUE_PAGE_MAX,
   ): Promise<TeamQueue> {
-    const summary = await teamsRepository.queueSummary(db, team.queue_seat_id);
-    const rows = await teamsRepository.queuePage(db, team.queue_seat_id, limit);
+    const { rows, ...summary } = await teamsRepository.queuePage(db, team.queue_seat_id, limit);
     // One read for the page's labels, as getGroupInfo's rows have theirs.
     const labels = await labelsRepository.ofChats(
       db,
@@ -213,17 +217,20 @@ export class TeamsService {
    * their Queue rows show them. A seat that is no team's queue: nothing.
    */
   async labelsChanged(db: Db, holderSeatId: number): Promise<void> {
-    const team = await teamsRepository.findByQueueSeat(db, holderSeatId);
-    if (team) await this.announceQueue(db, team.account_id);
+    const team = await teamsRepository.withAccount(db, { queueSeatId: holderSeatId });
+    if (team) await this.tellQueue(db, team);
   }
 
   /** Every member is told the account's queue as it now is (in the change's transaction). */
   private async announceQueue(db: Db, accountId: number) {
-    const team = await teamsRepository.findByAccount(db, accountId);
-    const account = await accountsRepository.findById(db, accountId);
-    if (!team || !account) return;
-    const queue = await this.queueOf(db, { ...team, ...account, account_id: accountId });
-    const members = await teamsRepository.members(db, accountId);
+    const team = await teamsRepository.withAccount(db, { accountId });
+    if (team) await this.tellQueue(db, team);
+  }
+
+  /** announceQueue of a team already read. */
+  private async tellQueue(db: Db, team: TeamWithAccount) {
+    const queue = await this.queueOf(db, team);
+    const members = await teamsRepository.members(db, team.account_id);
     await this.events.teamQueue(
       db,
       members.map((m) => m.seat_id),
@@ -672,67 +679,65 @@ export class TeamsService {
     chatCreated: boolean,
     at: number,
   ): Promise<'routed' | 'queued' | 'none'> {
-    const team = await teamsRepository.findByQueueSeat(this.db, queueSeatId);
-    if (!team) return 'none';
-    if (team.routing === 'automatic' && (await this.route(team, sessionId))) return 'routed';
-    if (!chatCreated) return 'none';
-    await inTransaction(this.db, async (trx) => {
+    // One transaction from the team's read on: its row (locked on PostgreSQL) is the turn every
+    // routing decision of the team waits for, and nothing read before it can be stale.
+    return inTransaction(this.db, async (trx) => {
+      const team = await teamsRepository.withAccount(trx, { queueSeatId }, true);
+      if (!team) return 'none';
+      if (team.routing === 'automatic' && (await this.route(trx, team, sessionId))) return 'routed';
+      if (!chatCreated) return 'none';
       await teamsRepository.enqueue(trx, [sessionId], team.account_id, at);
-      await this.announceQueue(trx, team.account_id);
+      await this.tellQueue(trx, team);
+      return 'queued';
     });
-    return 'queued';
   }
 
   /**
-   * Automatic routing: the online member (not frozen) with the fewest open chats of the account
-   * (held, active in the last 24 hours, not blocked) below the capacity; ties rotate after the
-   * last member routed to. False: no member can take it (it stays in the queue).
+   * Automatic routing, in the caller's transaction that read (and locked) the team: the online
+   * member (not frozen) with the fewest open chats of the account (held, active in the last 24
+   * hours, not blocked) below the capacity; ties rotate after the last member routed to.
+   * False: no member can take it (it stays in the queue).
    */
-  async route(team: TeamAccountRow, sessionId: number, now = Date.now()): Promise<boolean> {
-    return inTransaction(this.db, async (trx) => {
-      await teamsRepository.lockTeam(trx, team.account_id);
-      const fresh = (await teamsRepository.findByAccount(trx, team.account_id)) ?? team;
-      const account = await accountsRepository.findById(trx, team.account_id);
-      if (!account) return false;
-      const members = (await teamsRepository.members(trx, team.account_id)).filter(
-        (m) => !m.frozen && this.online({ id: m.seat_id, last_seen_at: m.last_seen_at }),
-      );
-      const open = await teamsRepository.openChats(
-        trx,
-        account.send_phone,
-        members.map((m) => m.seat_id),
-        now - RECENT_WINDOW_MS,
-      );
-      const pick = pickMember(
-        members.map((m) => ({ seatId: m.seat_id, open: open.get(m.seat_id) ?? 0 })),
-        fresh.capacity,
-        fresh.last_routed_seat_id,
-      );
-      if (pick === null) return false;
-      const row = await this.move(trx, { id: sessionId }, team.queue_seat_id, pick);
-      // Taken meanwhile by a member: routed all the same.
-      if (!row) return true;
-      const since = await teamsRepository.dequeue(trx, sessionId);
-      await this.record(
-        trx,
-        { id: sessionId, account_id: team.account_id },
-        'route',
-        pick,
-        null,
-        since ?? Number(row.add_time),
-        now,
-      );
-      await teamsRepository.setLastRouted(trx, team.account_id, pick);
-      await this.events.chatsHandedOver(
-        trx,
-        pick,
-        [row],
-        new Map([[team.queue_seat_id, [sessionId]]]),
-      );
-      await this.events.teamAssigned(trx, pick, { session_id: sessionId, from: null, note: null });
-      await this.announceQueue(trx, team.account_id);
-      return true;
+  private async route(
+    trx: Db,
+    team: TeamWithAccount,
+    sessionId: number,
+    now = Date.now(),
+  ): Promise<boolean> {
+    const all = await teamsRepository.membersWithOpen(
+      trx,
+      team.account_id,
+      team.send_phone,
+      now - RECENT_WINDOW_MS,
+    );
+    const members = all.filter(
+      (m) => !m.frozen && this.online({ id: m.seat_id, last_seen_at: m.last_seen_at }),
+    );
+    const pick = pickMember(
+      members.map((m) => ({ seatId: m.seat_id, open: Number(m.open) })),
+      team.capacity,
+      team.last_routed_seat_id,
+    );
+    if (pick === null) return false;
+    const row = await this.move(trx, { id: sessionId }, team.queue_seat_id, pick);
+    // Taken meanwhile by a member: routed all the same.
+    if (!row) return true;
+    const since = await teamsRepository.dequeue(trx, sessionId);
+    await this.record(
+      trx,
+      { id: sessionId, account_id: team.account_id },
+      'route',
+      pick,
+      null,
+      since ?? Number(row.add_time),
+      now,
+    );
+    await teamsRepository.setLastRouted(trx, team.account_id, pick);
+    await this.events.chatRouted(trx, pick, row, team.queue_seat_id, {
+      memberIds: all.map((m) => m.seat_id),
+      now: await this.queueOf(trx, team),
     });
+    return true;
   }
 }
 
