@@ -215,12 +215,7 @@ describe("a webhook's reads before its batch", () => {
     // The account with the key and the team, then the chat's holder: no read of the queue seat.
     expect(before, before.join('\n')).toHaveLength(2);
     expect(before[1]).toMatch(/from "sessions"/);
-    const queued = await t.db
-      .selectFrom('sessions')
-      .select('seat_id')
-      .where('send_phone', '=', ana.phones[0]!)
-      .where('receiver_phone', '=', input.customer)
-      .executeTakeFirstOrThrow();
+    const queued = await holderOf(ana.phones[0]!, input.customer);
     const team = await t.db
       .selectFrom('team_accounts')
       .select('queue_seat_id')
@@ -250,18 +245,23 @@ describe("a webhook's reads before its batch", () => {
       expect(reads('team_accounts')[0]).toMatch(/join "phone_accounts"/);
       expect(reads('phone_accounts'), text).toHaveLength(0);
       expect(reads('team_members'), text).toHaveLength(1);
-      const chat = await t.db
-        .selectFrom('sessions')
-        .select('seat_id')
-        .where('send_phone', '=', ana.phones[0]!)
-        .where('receiver_phone', '=', input.customer)
-        .executeTakeFirstOrThrow();
+      const chat = await holderOf(ana.phones[0]!, input.customer);
       expect([ana.seatId, bo.seatId]).toContain(chat.seat_id);
     } finally {
       services.teams.setOnlineRule(() => false);
     }
   });
 });
+
+/** The seat holding the chat of these numbers. */
+function holderOf(sendPhone: string, customer: string) {
+  return t.db
+    .selectFrom('sessions')
+    .select('seat_id')
+    .where('send_phone', '=', sendPhone)
+    .where('receiver_phone', '=', customer)
+    .executeTakeFirstOrThrow();
+}
 
 /** Two seats made members of a team on the first one's number (by the app's services). */
 async function teamNumber(name: string, routing: 'manual' | 'automatic') {
