@@ -57,19 +57,37 @@ const webZones = [
  * registry (app/channels.ts) write a channel's name, as a string or as a property.
  */
 const CHANNEL_NAME = `/^(${CHANNEL_NAMES.join('|')})$/`;
-const NAMES_A_CHANNEL =
-  "Only the channel's folder (features/<name>/) and app/channels.ts name a channel: ask its view (lib/channel-view.ts) or the protocol's abilities (docs/ARCHITECTURE.md, 'How to add a channel').";
-const channelNameRule = [
-  'error',
-  { selector: `Literal[value=${CHANNEL_NAME}]`, message: NAMES_A_CHANNEL },
+/** The selectors of a channel's name written as a string or as a property. */
+const namingAChannel = (message) => [
+  { selector: `Literal[value=${CHANNEL_NAME}]`, message },
   {
     selector: `TemplateLiteral[expressions.length=0] > TemplateElement[value.cooked=${CHANNEL_NAME}]`,
-    message: NAMES_A_CHANNEL,
+    message,
   },
   {
     selector: `MemberExpression[computed=false] > Identifier.property[name=${CHANNEL_NAME}]`,
-    message: NAMES_A_CHANNEL,
+    message,
   },
+];
+const channelNameRule = [
+  'error',
+  ...namingAChannel(
+    "Only the channel's folder (features/<name>/) and app/channels.ts name a channel: ask its view (lib/channel-view.ts) or the protocol's abilities (docs/ARCHITECTURE.md, 'How to add a channel').",
+  ),
+];
+/**
+ * The same on the server: modules, lib, db, realtime and jobs know a channel by the channel
+ * contract (its abilities, its ChannelName as data), never by writing its name. Exempt: the
+ * channels' folders, the migrations (data written before), and the composition root that
+ * mounts them (app.ts, main.ts, services.ts, the configuration and the start banner).
+ */
+const SERVER_NAMES_A_CHANNEL = namingAChannel(
+  "Only channels/ and the composition root name a channel: ask the channel contract's abilities (docs/ARCHITECTURE.md, 'How to add a channel').",
+);
+const SERVER_CHANNEL_NAME_EXEMPT = [
+  'apps/server/src/channels/**',
+  'apps/server/src/db/migrations/**',
+  'apps/server/src/{app,main,services,config,config-schema,start-banner}.ts',
 ];
 
 /**
@@ -124,6 +142,10 @@ const serverZones = [
 
 /** Queries are written in repositories: a service that builds one fails the lint. */
 const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto'];
+const BUILDS_A_QUERY = {
+  selector: `CallExpression[callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
+  message: 'Queries live in repositories: call one from the service.',
+};
 
 export default tseslint.config(
   {
@@ -199,6 +221,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: SERVER_CHANNEL_NAME_EXEMPT,
+    rules: { 'no-restricted-syntax': ['error', ...SERVER_NAMES_A_CHANNEL] },
+  },
+  {
     files: ['apps/server/src/**/*.service.ts'],
     rules: {
       'no-restricted-imports': [
@@ -219,14 +246,14 @@ export default tseslint.config(
           ],
         },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: `CallExpression[callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
-          message: 'Queries live in repositories: call one from the service.',
-        },
-      ],
+      'no-restricted-syntax': ['error', BUILDS_A_QUERY],
     },
+  },
+  {
+    // A module's service: both rules (a later block's list replaces an earlier one's).
+    files: ['apps/server/src/**/*.service.ts'],
+    ignores: SERVER_CHANNEL_NAME_EXEMPT,
+    rules: { 'no-restricted-syntax': ['error', BUILDS_A_QUERY, ...SERVER_NAMES_A_CHANNEL] },
   },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
