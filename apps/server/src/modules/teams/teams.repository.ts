@@ -370,23 +370,6 @@ export const teamsRepository = {
       oldest: first ? Number(first.queue_oldest) : null,
     };
   },
-  /** Chats each member holds of the account, active since `since` and not blocked. */
-  async openChats(db: Db, sendPhone: string, seatIds: number[], since: number) {
-    const counts = new Map<number, number>();
-    if (seatIds.length === 0) return counts;
-    const rows = await db
-      .selectFrom('sessions')
-      .select((eb) => ['seat_id', eb.fn.countAll<number | string>().as('n')])
-      .where('send_phone', '=', sendPhone)
-      .where('seat_id', 'in', seatIds)
-      .where('latest_time', '>=', since)
-      .where('blocked', '=', 0)
-      .groupBy('seat_id')
-      .execute();
-    for (const r of rows) counts.set(r.seat_id, Number(r.n));
-    return counts;
-  },
-
   insertNote(db: Db, row: Omit<TeamNoteRow, 'id'>): Promise<TeamNoteRow> {
     return db.insertInto('team_notes').values(row).returningAll().executeTakeFirstOrThrow();
   },

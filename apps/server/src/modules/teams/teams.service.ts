@@ -417,17 +417,9 @@ export class TeamsService {
     return { teams: out };
   }
 
-  private async adminTeam(
-    db: Db,
-    team: TeamAccountRow & Pick<PhoneAccountRow, 'send_phone' | 'label'>,
-  ) {
-    const members = await teamsRepository.members(db, team.account_id);
-    const held = await teamsRepository.openChats(
-      db,
-      team.send_phone,
-      members.map((m) => m.seat_id),
-      0,
-    );
+  private async adminTeam(db: Db, team: TeamWithAccount) {
+    // Every chat each member holds of the account, however old (routing counts recent ones).
+    const members = await teamsRepository.membersWithOpen(db, team.account_id, team.send_phone, 0);
     const summary = await teamsRepository.queueSummary(db, team.queue_seat_id);
     return {
       account_id: team.account_id,
@@ -440,7 +432,7 @@ export class TeamsService {
         account: m.account,
         nickname: m.nickname,
         frozen: m.frozen === 1,
-        open_chats: held.get(m.seat_id) ?? 0,
+        open_chats: Number(m.open),
       })),
       queue_count: summary.count,
       oldest_since: summary.oldest,
