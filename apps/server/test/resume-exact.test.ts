@@ -74,9 +74,13 @@ describe('resume (issue 32)', () => {
       await client.waitForEvent('message.created', (d) => d.message.content === 'b');
       const ids = client.events().map((e) => e.id);
       // As a socket whose sending lagged far behind (a day, by hand): it was sent the first only.
-      const conn = t.app.parley.realtime.hub.connections().find((c) => c.seatId === seat.seatId)!;
-      conn.lastSent = ids[0]!;
+      // Set once no read of the log is in flight and its events are pruned: a drain (a poll's)
+      // that read between the two found event 2 still there and sent it again (CI, once).
+      const hub = t.app.parley.realtime.hub;
+      await hub.settle();
       await t.app.parley.jobs.eventsPruner.prune(Date.now() + 48 * 3600_000);
+      const conn = hub.connections().find((c) => c.seatId === seat.seatId)!;
+      conn.lastSent = ids[0]!;
       await send('c');
       const reset = await client.waitFor('reset');
       expect(reset).toMatchObject({ last_event_id: ids.at(-1)! });
